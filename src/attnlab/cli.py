@@ -1,0 +1,111 @@
+"""The `attnlab` command: `explain` prints the six beats; `serve` starts the local web page.
+
+Bad input ends with exit code 2 and one line on stderr naming the problem, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from attnlab import lesson
+from attnlab.errors import AttnlabError
+from attnlab.types import AXES, MODES
+
+EXIT_BAD_INPUT = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="attnlab",
+        description="Scaled dot-product attention, softmax(QKᵀ/√dₖ)V, step by step.",
+    )
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    ex = sub.add_parser("explain", help="print the six beats of attention for one token")
+    ex.add_argument(
+        "sentence",
+        nargs="?",
+        default=lesson.DEFAULT_SENTENCE,
+        help=f"words from the toy vocabulary (default: {lesson.DEFAULT_SENTENCE!r})",
+    )
+    ex.add_argument("--focus", help="the token to follow: a word or its index (default: bank)")
+    ex.add_argument(
+        "--mode",
+        choices=MODES,
+        default="scaled",
+        help="scaled = softmax(QKᵀ/√dₖ); unscaled = no √dₖ; uniform = 1/n",
+    )
+    ex.add_argument(
+        "--axis",
+        choices=AXES,
+        default="keys",
+        help="softmax across keys (correct) or queries (the common mistake)",
+    )
+    ex.add_argument("--json", action="store_true", help="print the trace as JSON")
+    ex.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    ex.set_defaults(run=_explain)
+
+    sv = sub.add_parser("serve", help="start the local web lesson")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--open", action="store_true", help="open the page in a browser")
+    sv.set_defaults(run=_serve)
+
+    vocab = sub.add_parser("vocab", help="list the toy lesson's words and presets")
+    vocab.set_defaults(run=_vocab)
+    return p  # fmt: skip
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from attnlab.explain import explain_lesson
+    from attnlab.render import render
+
+    ex = explain_lesson(args.sentence, focus=args.focus, mode=args.mode, axis=args.axis)
+    if args.json:
+        print(json.dumps(ex.to_dict(), ensure_ascii=False))
+        return 0
+    color = args.color == "always" or (
+        args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    )
+    sys.stdout.write(render(ex, color=color))
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from attnlab.server import serve
+    except ImportError as exc:
+        raise AttnlabError(
+            f"the web page needs the server extra ({exc.name} is missing): "
+            "pip install 'attnlab[server]'"
+        ) from None
+    serve(host=args.host, port=args.port, open_browser=args.open)
+    return 0
+
+
+def _vocab(args: argparse.Namespace) -> int:
+    print("words:", " ".join(sorted(lesson.VOCABULARY)))
+    for p in lesson.PRESETS:
+        print(f"preset {p.name!r}: {p.sentence!r} (focus {p.focus}: {p.blurb})")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (0 ok, 2 bad input)."""
+    args = _parser().parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except AttnlabError as exc:
+        print(f"attnlab: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""Named exceptions for bad input. Every message quotes the offending values.
+
+All derive from `AttnlabError`, so a front end (CLI, server) can catch one type and show the
+message; `assert` is kept for internal invariants only.
+"""
+
+from __future__ import annotations
+
+
+class AttnlabError(ValueError):
+    """Base class: input that attnlab cannot work with, explained in the message."""
+
+
+class ShapeError(AttnlabError):
+    """Arrays whose shapes do not fit together (e.g. queries and keys of different widths)."""
+
+
+class EmptySequenceError(AttnlabError):
+    """A sequence with no tokens, so there is nothing to attend to."""
+
+
+class NonFiniteError(AttnlabError):
+    """NaN or infinity in an input vector."""
+
+
+class MaskError(AttnlabError):
+    """A mask of the wrong shape, or one that leaves a query with no key to attend to."""
+
+
+class UnknownModeError(AttnlabError):
+    """A normalisation mode or softmax axis that does not exist."""
+
+
+class UnknownWordError(AttnlabError):
+    """A word outside the toy lesson's vocabulary."""
+
+
+class TooLongError(AttnlabError):
+    """A text longer than the limit for this view."""
+
+
+class FocusError(AttnlabError):
+    """A focus token that is not in the sentence."""

@@ -1,0 +1,1 @@
+"""Shared fixtures: nothing global; browser fixtures live in tests/browser/conftest.py."""

@@ -1,0 +1,78 @@
+"""The narration: each beat's words carry the trace's numbers, for any focus and mode."""
+
+import numpy as np
+import pytest
+
+from attnlab import attend, lesson
+from attnlab.narration import BEATS, narrate
+
+RIVER = "by the river bank"
+
+
+def texts(sentence: str = RIVER, focus: int = 3, **kw) -> dict[str, str]:
+    return {b.key: b.text for b in narrate(lesson.run(sentence, **kw), focus)}
+
+
+def test_six_beats_in_order() -> None:
+    beats = narrate(lesson.run(RIVER), 3)
+    assert [b.title for b in beats] == [
+        "Tokens",
+        "Project",
+        "Score",
+        "Softmax",
+        "Blend",
+        "Parallel",
+    ]
+    assert [b.key for b in beats] == [k for k, _ in BEATS]
+
+
+def test_scaled_beats_carry_the_seed_numbers() -> None:
+    t = texts()
+    assert "[2.3, 2.3, 0, 0]" in t["project"]
+    for part in (
+        "by 0.92 / 2 = 0.46",
+        "the 0 / 2 = 0",
+        "river 4.6 / 2 = 2.3",
+        "bank 1.38 / 2 = 0.69",
+    ):
+        assert part in t["score"]
+    assert "by 0.11, the 0.07, river 0.69, bank 0.14" in t["softmax"]
+    assert "69%" in t["softmax"] and "river" in t["softmax"]
+    assert "[1.43, 0.06, 0.14, 0]" in t["blend"] and "geographic" in t["blend"]
+    assert "bank → river is 0.69 but river → bank is 0.12" in t["parallel"]
+
+
+def test_savings_blend_points_financial() -> None:
+    t = texts("at the savings bank")
+    assert "financial" in t["blend"] and "savings" in t["blend"]
+
+
+def test_unscaled_and_uniform_say_what_changed() -> None:
+    un = texts(mode="unscaled")
+    assert "No √dₖ" in un["score"] and "/ 2" not in un["score"]
+    w = lesson.run(RIVER, mode="unscaled").weights[3]
+    assert f"river {round(float(w[2]), 2)}" in un["softmax"]
+    uni = texts(mode="uniform")
+    assert "0.25" in uni["softmax"] and "plain average" in uni["blend"]
+    assert "symmetric" in uni["parallel"]
+
+
+def test_wrong_axis_says_the_row_does_not_sum_to_one() -> None:
+    t = texts(axis="queries")
+    s = lesson.run(RIVER, axis="queries").weights[3].sum()
+    assert f"sums to {round(float(s), 2)}" in t["softmax"]
+
+
+@pytest.mark.parametrize("focus", range(4))
+def test_every_focus_names_itself(focus: int) -> None:
+    tokens = lesson.tokenize(RIVER)
+    for text in texts(focus=focus).values():
+        assert tokens[focus] in text or "every token" in text
+
+
+def test_long_unnamed_trace_is_summarised() -> None:
+    rng = np.random.default_rng(0)
+    q, k, v = rng.normal(size=(3, 40, 32))
+    beats = narrate(attend(q, k, v), 5)
+    assert all(len(b.text) < 700 for b in beats)
+    assert "√32" in beats[2].text

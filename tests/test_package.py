@@ -1,0 +1,21 @@
+"""The public surface: what `import attnlab` offers."""
+
+import attnlab
+
+
+def test_all_is_what_it_should_be() -> None:
+    assert set(attnlab.__all__) == {
+        "AttnlabError", "EmptySequenceError", "Explanation", "FocusError", "MaskError",
+        "NonFiniteError", "ShapeError", "TooLongError", "Trace", "UnknownModeError",
+        "UnknownWordError", "attend", "causal_mask", "entropy_bits", "explain_lesson",
+        "merge_heads", "self_attend", "softmax", "split_heads",
+    }  # fmt: skip
+    for name in attnlab.__all__:
+        assert hasattr(attnlab, name), name
+
+
+def test_every_error_is_an_attnlab_error() -> None:
+    for name in attnlab.__all__:
+        obj = getattr(attnlab, name)
+        if isinstance(obj, type) and name.endswith("Error"):
+            assert issubclass(obj, attnlab.AttnlabError)
