@@ -43,8 +43,8 @@ system-deps:
 test-deps: install $(VENV)/.reference system-deps
 
 lint:
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 typecheck:
 	$(BIN)/mypy
