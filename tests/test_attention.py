@@ -1,6 +1,7 @@
 """The core: attend's modes, masks, heads, errors, and properties that hold for any input."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from attnlab.errors import (
     MaskError,
     NonFiniteError,
     ShapeError,
+    TemperatureError,
     UnknownModeError,
 )
 from attnlab.softmax import entropy_bits
@@ -190,3 +192,64 @@ def test_self_attend_names_the_token_with_nan() -> None:
 def test_split_heads_rejects_uneven_width() -> None:
     with pytest.raises(ShapeError, match="10 into 3"):
         split_heads(np.ones((2, 10)), 3)
+
+
+# --- temperature: the divisor as a continuous knob -------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(qkv())
+def test_temperature_sqrt_dk_is_scaled_and_one_is_unscaled(x: tuple) -> None:
+    q, k, v = x
+    scaled = attend(q, k, v)
+    assert np.allclose(attend(q, k, v, temperature=math.sqrt(q.shape[1])).weights, scaled.weights)
+    assert np.allclose(
+        attend(q, k, v, temperature=1).weights, attend(q, k, v, mode="unscaled").weights
+    )
+
+
+def test_temperature_to_zero_is_the_argmax_one_hot() -> None:
+    rng = np.random.default_rng(3)
+    q, k, v = rng.normal(size=(3, 6, 4))
+    hard = np.eye(6)[np.argmax(q @ k.T, axis=1)]  # (n, m) a hard lookup: one key per query
+    errors = [np.abs(attend(q, k, v, temperature=t).weights - hard).max() for t in (1, 0.1, 1e-3)]
+    assert errors[0] > errors[1] > errors[2] and errors[2] < 1e-6
+    t = attend(q, k, v, temperature=1e-3)
+    assert np.allclose(t.outputs, v[np.argmax(q @ k.T, axis=1)], atol=1e-6)
+
+
+def test_temperature_to_infinity_is_the_uniform_row() -> None:
+    rng = np.random.default_rng(4)
+    q, k, v = rng.normal(size=(3, 5, 4))
+    errors = [np.abs(attend(q, k, v, temperature=t).weights - 0.2).max() for t in (1, 100, 1e6)]
+    assert errors[0] > errors[1] > errors[2] and errors[2] < 1e-5
+    assert np.allclose(
+        attend(q, k, v, temperature=1e9).outputs, attend(q, k, v, mode="uniform").outputs
+    )
+
+
+def test_temperature_is_the_divisor_and_is_kept() -> None:
+    x = np.ones((2, 4))
+    t = attend(x, x, x, temperature=0.5)
+    assert t.divisor == 0.5 and t.temperature == 0.5
+    assert np.allclose(t.scores, t.raw_scores / 0.5)
+    assert attend(x, x, x).temperature is None
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"temperature": 0}, "positive and finite, got 0"),
+        ({"temperature": -1.5}, "got -1.5"),
+        ({"temperature": math.nan}, "got nan"),
+        ({"temperature": math.inf}, "got inf"),
+        ({"temperature": "hot"}, "must be a number, got 'hot'"),
+        ({"temperature": True}, "must be a number, got True"),
+        ({"temperature": 2.0, "mode": "uniform"}, "needs mode 'scaled'; got mode 'uniform'"),
+        ({"temperature": 1e-320}, "overflow"),
+    ],
+)
+def test_bad_temperature_is_named(kw: dict, message: str) -> None:
+    x = np.full((2, 4), 3.0)
+    with pytest.raises(TemperatureError, match=re.escape(message)):
+        attend(x, x, x, **kw)

@@ -6,8 +6,10 @@ Follows "Attention Is All You Need" (Vaswani et al., 2017), section 3.2.1, equat
 
 `attend` is that equation in three numbered moves (score, softmax, blend) and returns a
 `Trace`. Two diagnostic modes break it on purpose: "unscaled" drops the √dₖ and "uniform"
-ignores the scores, giving every unmasked key the same weight. `self_attend` adds the
-projection step (Q = XW_Q, K = XW_K, V = XW_V); `split_heads` and `merge_heads` cut a model
+ignores the scores, giving every unmasked key the same weight. A `temperature` T turns the
+divisor into a continuous knob, softmax(QKᵀ/T): T = √dₖ is the paper's rule, T = 1 is
+"unscaled", T → 0 approaches the hard argmax lookup and T → ∞ the uniform row. `self_attend`
+adds the projection step (Q = XW_Q, K = XW_K, V = XW_V); `split_heads` and `merge_heads` cut a model
 dimension into heads and join them back, as multi-head attention does.
 
 Arrays may carry leading dimensions (heads, batch): q (..., n, d_k), k (..., m, d_k),
@@ -28,13 +30,21 @@ from attnlab.errors import (
     MaskError,
     NonFiniteError,
     ShapeError,
+    TemperatureError,
     UnknownModeError,
 )
 from attnlab.softmax import softmax
 from attnlab.trace import Trace
 from attnlab.types import AXES, MODES, Axis, BoolArray, FloatArray, Mode
 
-__all__ = ["attend", "causal_mask", "merge_heads", "self_attend", "split_heads"]
+__all__ = [
+    "attend",
+    "causal_mask",
+    "check_temperature",
+    "merge_heads",
+    "self_attend",
+    "split_heads",
+]
 
 
 def attend(
@@ -45,6 +55,7 @@ def attend(
     mode: Mode = "scaled",
     mask: npt.ArrayLike | None = None,
     axis: Axis = "keys",
+    temperature: float | None = None,
     tokens: Sequence[str] | None = None,
     key_tokens: Sequence[str] | None = None,
     check_finite: bool = True,
@@ -53,12 +64,15 @@ def attend(
 
     `tokens` label the query rows (default "0", "1", ...); `key_tokens` label the key columns
     when they differ. `axis="queries"` normalises down the columns instead of across the
-    rows: the common mistake, computed for real so that it can be shown.
+    rows: the common mistake, computed for real so that it can be shown. `temperature`, with
+    mode "scaled" only, replaces √dₖ as the divisor: softmax(QKᵀ/T).
     """
     if mode not in MODES:
         raise UnknownModeError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
     if axis not in AXES:
         raise UnknownModeError(f"unknown softmax axis {axis!r}: expected one of {', '.join(AXES)}")
+    if temperature is not None:
+        temperature = check_temperature(temperature, mode=mode)
     q_, k_, v_ = _as_float(q, "queries"), _as_float(k, "keys"), _as_float(v, "values")
     _check_shapes(q_, k_, v_)
     if check_finite:
@@ -73,10 +87,18 @@ def attend(
     # 1. Score: how well each query matches each key, divided by the mode's divisor.
     raw = q_ @ np.swapaxes(k_, -1, -2)  # (..., n, m) QKᵀ
     divisor = {"scaled": math.sqrt(d_k), "unscaled": 1.0, "uniform": math.inf}[mode]
+    if temperature is not None:
+        divisor = temperature  # T replaces √dₖ
     if mode == "uniform":
         scores = np.zeros_like(raw)  # (..., n, m) the scores are ignored: every key ties
     else:
-        scores = raw / np.asarray(divisor, dtype=raw.dtype)  # (..., n, m)
+        with np.errstate(over="ignore"):
+            scores = raw / np.asarray(divisor, dtype=raw.dtype)  # (..., n, m)
+        if temperature is not None and not np.isfinite(scores).all():
+            raise TemperatureError(
+                f"temperature {temperature!r} is so small that the scores overflow "
+                f"(the largest raw score is {float(np.max(np.abs(raw))):.3g}): use a larger one"
+            )
     if allowed is not None:
         scores = np.where(allowed, scores, -np.inf)  # (..., n, m) masked keys can never win
 
@@ -100,8 +122,24 @@ def attend(
         axis=axis,
         d_k=int(d_k),
         divisor=divisor,
+        temperature=temperature,
         mask=None if allowed is None else np.broadcast_to(allowed, raw.shape),
     )
+
+
+def check_temperature(temperature: object, *, mode: Mode = "scaled") -> float:
+    """`temperature` as a float if it is a positive finite number; TemperatureError otherwise."""
+    if mode != "scaled":
+        raise TemperatureError(
+            f"a temperature replaces √dₖ, so it needs mode 'scaled'; got mode {mode!r} "
+            f"with temperature {temperature!r}"
+        )
+    if isinstance(temperature, bool) or not isinstance(temperature, int | float | np.number):
+        raise TemperatureError(f"temperature must be a number, got {temperature!r}")
+    t = float(temperature)
+    if not math.isfinite(t) or t <= 0:
+        raise TemperatureError(f"temperature must be positive and finite, got {temperature!r}")
+    return t
 
 
 def self_attend(
@@ -114,6 +152,7 @@ def self_attend(
     mode: Mode = "scaled",
     mask: npt.ArrayLike | None = None,
     axis: Axis = "keys",
+    temperature: float | None = None,
     dim_names: Sequence[str] | None = None,
 ) -> Trace:
     """Project embeddings `x` (n, d_model) into Q, K, V, then `attend`; the trace keeps `x`."""
@@ -130,7 +169,7 @@ def self_attend(
     q = x_ @ projections[0]  # (n, d_k)
     k = x_ @ projections[1]  # (n, d_k)
     v = x_ @ projections[2]  # (n, d_v)
-    trace = attend(q, k, v, mode=mode, mask=mask, axis=axis, tokens=tokens)
+    trace = attend(q, k, v, mode=mode, mask=mask, axis=axis, temperature=temperature, tokens=tokens)
     return _with_inputs(trace, x_, dim_names)
 
 

@@ -41,3 +41,21 @@ class TooLongError(AttnlabError):
 
 class FocusError(AttnlabError):
     """A focus token that is not in the sentence."""
+
+
+class TemperatureError(AttnlabError):
+    """A softmax temperature that is not a positive finite number, or one used without "scaled"."""
+
+    field = "temperature"
+
+
+class VectorEditError(AttnlabError):
+    """An edited vector with a non-number, NaN, a value beyond ±100, or the wrong width."""
+
+    field = "set"
+
+
+class PositionsError(AttnlabError):
+    """A positional-encoding kind that does not exist, or a width it cannot encode."""
+
+    field = "positions"

@@ -94,6 +94,7 @@ class Trace:
     embeddings: FloatArray | None = None
     dim_names: tuple[str, ...] | None = None  # names of the embedding/value dimensions, if known
     key_tokens: tuple[str, ...] | None = field(default=None)  # when keys differ from queries
+    temperature: float | None = None  # when set, the divisor is this T instead of √dₖ
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -119,6 +120,7 @@ class Trace:
             "axis": self.axis,
             "d_k": self.d_k,
             "divisor": encode_number(self.divisor),
+            "temperature": self.temperature,
             "dim_names": list(self.dim_names) if self.dim_names is not None else None,
             "key_tokens": list(self.key_tokens) if self.key_tokens is not None else None,
             "mask": self.mask.tolist() if self.mask is not None else None,
@@ -146,6 +148,7 @@ class Trace:
             axis=data.get("axis", "keys"),
             d_k=int(data["d_k"]),
             divisor=decode_number(data["divisor"]),
+            temperature=data.get("temperature"),
             dim_names=opt_tuple(data.get("dim_names")),
             key_tokens=opt_tuple(data.get("key_tokens")),
             mask=np.asarray(mask, dtype=np.bool_) if mask is not None else None,
