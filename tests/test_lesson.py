@@ -106,3 +106,75 @@ def test_focus_by_word_index_or_default() -> None:
 def test_presets_tokenize_and_name_their_focus() -> None:
     for p in lesson.PRESETS:
         assert p.focus in lesson.tokenize(p.sentence)
+
+
+# --- the lab: temperature, positions, causal mask, edits, two heads ---------------------------
+
+
+def test_temperature_two_is_the_seed_row() -> None:
+    t = lesson.run(RIVER, temperature=2.0)
+    assert r2(t.weights[BANK]) == [0.11, 0.07, 0.69, 0.14] and t.temperature == 2.0
+
+
+def test_wrong_axis_columns_sum_to_one_and_bank_changes() -> None:
+    t, right = lesson.run(RIVER, axis="queries"), lesson.run(RIVER)
+    assert np.allclose(t.weights.sum(axis=0), 1) and not np.allclose(t.weights.sum(axis=1), 1)
+    assert not np.allclose(t.outputs[BANK], right.outputs[BANK])
+    assert (t.weights >= 0).all() and (t.weights <= 1).all()  # still plausible-looking numbers
+
+
+def test_causal_zero_upper_triangle_rows_sum_to_one() -> None:
+    run = lesson.compute(RIVER, causal=True)
+    w = run.trace.weights
+    assert run.causal and (np.triu(w, 1) == 0).all() and np.allclose(w.sum(axis=1), 1)
+    assert np.array_equal(w[BANK], lesson.run(RIVER).weights[BANK])  # the last word sees all
+    assert w[0, 0] == 1.0
+
+
+@pytest.mark.parametrize("kind", ["sinusoidal", "rope"])
+def test_positions_keep_bank_on_river(kind: str) -> None:
+    run = lesson.compute(RIVER, positions=kind)
+    assert run.trace.tokens[int(np.argmax(run.trace.weights[BANK]))] == "river"
+    assert not np.allclose(run.trace.outputs, lesson.run(RIVER).outputs)
+
+
+def test_sinusoidal_adds_the_encodings_to_the_embeddings() -> None:
+    run = lesson.compute(RIVER, positions="sinusoidal")
+    assert run.encodings is not None and run.rotary is None
+    assert np.allclose(run.trace.embeddings, run.word_embeddings + run.encodings)
+    assert np.allclose(run.encodings[0], [0, lesson.SINUSOIDAL_SCALE, 0, lesson.SINUSOIDAL_SCALE])
+
+
+def test_rope_rotates_queries_and_keys_not_values() -> None:
+    run, plain = lesson.compute(RIVER, positions="rope"), lesson.run(RIVER)
+    assert run.rotary is not None and run.encodings is None
+    assert np.allclose(run.rotary.queries, plain.queries)
+    assert np.allclose(run.trace.queries, run.rotary.rotated_queries)
+    assert np.allclose(run.trace.values, plain.values)
+    assert np.allclose(
+        np.linalg.norm(run.trace.queries, axis=1), np.linalg.norm(plain.queries, axis=1)
+    )
+    assert np.allclose(run.rotary.angles[:, 0], lesson.ROPE_SPEED * np.arange(4))
+
+
+def test_edited_embedding_changes_every_beat_after_it() -> None:
+    from attnlab.edits import Edits
+
+    e = Edits.parse({"embeddings": ["river=0,1,0,0"]})  # river now reads as money
+    t = lesson.run(RIVER, edits=e)
+    assert t.embeddings[2].tolist() == [0, 1, 0, 0]
+    assert lesson.DIM_NAMES[int(np.argmax(t.outputs[BANK]))] == "financial"
+    q = Edits.parse({"queries": ["bank=0,0,0,0"]})  # bank asks for nothing: a uniform row
+    assert np.allclose(lesson.run(RIVER, edits=q).weights[BANK], 0.25)
+
+
+def test_second_head_attends_by_structure_and_first_is_unchanged() -> None:
+    meaning, structure = (lesson.compute(RIVER, head=h) for h in (0, 1))
+    assert np.array_equal(meaning.trace.weights, lesson.run(RIVER).weights)
+    w = structure.trace.weights
+    assert {structure.trace.tokens[j] for j in np.argsort(-w[BANK])[:2]} == {"by", "the"}
+    assert structure.trace.tokens[int(np.argmax(w[1]))] in {"river", "bank"}  # "the" → content
+    both = lesson.concat_outputs((meaning, structure))
+    assert both.shape == (4, 8) and np.array_equal(both[:, :4], meaning.trace.outputs)
+    with pytest.raises(Exception, match="head 2 does not exist"):
+        lesson.compute(RIVER, head=2)

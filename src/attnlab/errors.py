@@ -59,3 +59,9 @@ class PositionsError(AttnlabError):
     """A positional-encoding kind that does not exist, or a width it cannot encode."""
 
     field = "positions"
+
+
+class ShuffleError(AttnlabError):
+    """A shuffle seed that is not a non-negative whole number."""
+
+    field = "shuffle"

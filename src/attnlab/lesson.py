@@ -14,19 +14,40 @@ The projections (row-vector convention, q = x W_Q) read as plain rules:
          content of either sense (ambiguity → geographic and financial, ×2 each).
     W_K: a word advertises its content (×2) and its grammar role (×1); ambiguity is not shown.
     W_V: a word hands over its content (×2) and a little grammar (×0.8); ambiguity carries nothing.
+
+A second head (`HEADS[1]`, "structure") attends by grammar instead of meaning: content words
+ask for function words and function words ask for content, whatever the sense. Its value is the
+word as it is (W_V = I). Running both and concatenating their outputs (8 numbers per token) is
+multi-head attention without the output projection.
+
+`compute` also adds word order (positions.py) and a causal mask, applies a learner's edited
+vectors (edits.py), and replaces √dₖ by a temperature. The positional signal is scaled down for
+this toy (`SINUSOIDAL_SCALE`, `ROPE_SPEED`): at full size, sin/cos of amplitude 1 would outweigh
+the hand-set meanings (a word's content is 1 on its dimension) and rotations of 1 radian per
+position would turn bank's query away from river. At a quarter, bank still attends most to
+river, and order still moves every output measurably.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
-from attnlab.attention import self_attend
-from attnlab.errors import EmptySequenceError, FocusError, TooLongError, UnknownWordError
+from attnlab.attention import attend, causal_mask
+from attnlab.edits import Edits, Role
+from attnlab.errors import (
+    EmptySequenceError,
+    FocusError,
+    MaskError,
+    TooLongError,
+    UnknownModeError,
+    UnknownWordError,
+)
+from attnlab.positions import PositionKind, Rotary, check_kind, rope, sinusoidal
 from attnlab.trace import Trace
 from attnlab.types import Axis, FloatArray, Mode
 
@@ -62,6 +83,42 @@ W_Q: FloatArray = np.array(
 )
 W_K: FloatArray = np.diag([2.0, 2.0, 1.0, 0.0])
 W_V: FloatArray = np.diag([2.0, 2.0, 0.8, 0.0])
+
+# The structure head: its query and key dimensions are (content, grammar, -, -).
+W_Q2: FloatArray = np.array(
+    [  # to: cont gram  -    -       from:
+        [0.0, 2.0, 0.0, 0.0],  # geographic: a content word asks for grammar
+        [0.0, 2.0, 0.0, 0.0],  # financial
+        [2.0, 0.0, 0.0, 0.0],  # function: a function word asks for content
+        [0.0, 2.0, 0.0, 0.0],  # ambiguity: an ambiguous word is content too
+    ]
+)
+W_K2: FloatArray = np.array(
+    [  # to: cont gram  -    -       from:
+        [2.0, 0.0, 0.0, 0.0],  # geographic: shows "I am content"
+        [2.0, 0.0, 0.0, 0.0],  # financial
+        [0.0, 2.0, 0.0, 0.0],  # function: shows "I am grammar"
+        [2.0, 0.0, 0.0, 0.0],  # ambiguity
+    ]
+)
+W_V2: FloatArray = np.eye(4)
+SINUSOIDAL_SCALE = 0.25
+"""The amplitude of the sinusoidal encodings added to the toy's embeddings (1 in the paper)."""
+ROPE_SPEED = 0.25
+"""RoPE's positions are multiplied by this (1 in the paper): a quarter radian per step on pair 0."""
+
+
+@dataclass(frozen=True)
+class Head:
+    """One hand-set attention head: its projections and what it attends by."""
+
+    name: str
+    w_q: FloatArray  # (4, 4)
+    w_k: FloatArray  # (4, 4)
+    w_v: FloatArray  # (4, 4)
+
+
+HEADS: tuple[Head, ...] = (Head("meaning", W_Q, W_K, W_V), Head("structure", W_Q2, W_K2, W_V2))
 
 
 @dataclass(frozen=True)
@@ -109,19 +166,99 @@ def embed(tokens: tuple[str, ...]) -> FloatArray:
     return np.array([VOCABULARY[t] for t in tokens], dtype=np.float64)  # (n, d_model)
 
 
+@dataclass(frozen=True)
+class LessonRun:
+    """One head's trace for a sentence, with what went in before the projections."""
+
+    trace: Trace  # queries/keys are what the scores used (rotated, under RoPE)
+    head: Head
+    positions: PositionKind
+    causal: bool
+    word_embeddings: FloatArray  # (n, 4) the vocabulary's (or edited) vectors, no position
+    encodings: FloatArray | None  # (n, 4) the sinusoidal encodings added, or None
+    rotary: Rotary | None  # RoPE's angles and q, k before and after, or None
+
+
+def compute(
+    sentence: str = DEFAULT_SENTENCE,
+    *,
+    mode: Mode = "scaled",
+    axis: Axis = "keys",
+    mask: npt.ArrayLike | None = None,
+    temperature: float | None = None,
+    positions: PositionKind = "none",
+    causal: bool = False,
+    edits: Edits | None = None,
+    head: int = 0,
+) -> LessonRun:
+    """Run head `head` of the toy over `sentence`, with every option of the lesson's lab.
+
+    1. Embed (edited words replaced), add sinusoidal encodings if asked.
+    2. Project into q, k, v (head 1's edited q/k/v replaced), rotate q and k under RoPE.
+    3. Attend, with the causal mask and the temperature if asked.
+    """
+    tokens = tokenize(sentence)
+    kind = check_kind(positions)
+    if not 0 <= head < len(HEADS):
+        raise UnknownModeError(f"head {head!r} does not exist: the toy has {len(HEADS)} heads")
+    edits = edits if edits is not None else Edits()
+    edits.check_tokens(tokens)
+    n, h = len(tokens), HEADS[head]
+    words = edits.apply("embeddings", embed(tokens), tokens)  # (n, 4)
+    pe = sinusoidal(n, D_MODEL, scale=SINUSOIDAL_SCALE) if kind == "sinusoidal" else None
+    x = words + pe if pe is not None else words  # (n, 4) what the projections see
+    q: FloatArray = x @ h.w_q  # (n, 4)
+    k: FloatArray = x @ h.w_k  # (n, 4)
+    v: FloatArray = x @ h.w_v  # (n, 4)
+    if head == 0:
+        q, k, v = (edits.apply(r, a, tokens) for r, a in zip(_QKV, (q, k, v), strict=True))
+    rotary = rope(q, k, speed=ROPE_SPEED) if kind == "rope" else None
+    if rotary is not None:
+        q, k = rotary.rotated_queries, rotary.rotated_keys  # (n, 4) each
+    trace = attend(
+        q, k, v, mode=mode, axis=axis, mask=_with_causal(mask, n, causal),
+        temperature=temperature, tokens=tokens,
+    )  # fmt: skip
+    trace = replace(trace, embeddings=x, dim_names=DIM_NAMES)
+    return LessonRun(trace, h, kind, causal, words, pe, rotary)
+
+
+_QKV: tuple[Role, Role, Role] = ("queries", "keys", "values")
+
+
+def _with_causal(mask: npt.ArrayLike | None, n: int, causal: bool) -> npt.ArrayLike | None:
+    if not causal:
+        return mask
+    if mask is None:
+        return causal_mask(n)
+    try:
+        return np.asarray(mask, dtype=np.bool_) & causal_mask(n)  # (n, n)
+    except ValueError:
+        raise MaskError(f"a mask of shape {np.shape(mask)} does not fit {n} tokens") from None
+
+
 def run(
     sentence: str = DEFAULT_SENTENCE,
     *,
     mode: Mode = "scaled",
     axis: Axis = "keys",
     mask: npt.ArrayLike | None = None,
+    temperature: float | None = None,
+    positions: PositionKind = "none",
+    causal: bool = False,
+    edits: Edits | None = None,
+    head: int = 0,
 ) -> Trace:
-    """The toy head's full trace for `sentence`."""
-    tokens = tokenize(sentence)
-    return self_attend(
-        embed(tokens), W_Q, W_K, W_V, tokens=tokens, mode=mode, axis=axis, mask=mask,
-        dim_names=DIM_NAMES,
-    )  # fmt: skip
+    """The toy head's full trace for `sentence` (head 0, the meaning head, by default)."""
+    return compute(
+        sentence, mode=mode, axis=axis, mask=mask, temperature=temperature,
+        positions=positions, causal=causal, edits=edits, head=head,
+    ).trace  # fmt: skip
+
+
+def concat_outputs(runs: tuple[LessonRun, ...]) -> FloatArray:
+    """The heads' outputs side by side: (n, 4·heads), as multi-head attention concatenates."""
+    return np.concatenate([r.trace.outputs for r in runs], axis=-1)  # (n, 4·h)
 
 
 def focus_index(tokens: tuple[str, ...], focus: str | int | None) -> int:
