@@ -43,6 +43,18 @@ class FocusError(AttnlabError):
     """A focus token that is not in the sentence."""
 
 
+class WeightsError(AttnlabError):
+    """A weights folder that cannot be read: a missing file, tensor, shape or dtype, bad JSON."""
+
+
+class UnknownModelError(AttnlabError):
+    """A model name that is neither a known model nor a folder."""
+
+
+class UnknownHeadError(AttnlabError):
+    """A layer or head index outside the model."""
+
+
 class TemperatureError(AttnlabError):
     """A softmax temperature that is not a positive finite number, or one used without "scaled"."""
 

@@ -1,0 +1,162 @@
+"""The BERT encoder's forward pass in NumPy, every head through the lesson's `attend`.
+
+Follows "BERT" (Devlin et al., 2019) as Hugging Face's `BertModel` computes it (post-LayerNorm,
+exact GELU), row-vector convention (x W, weights stored transposed once at load time):
+
+    1. Embed:   x = LayerNorm(E_word[ids] + E_pos[0..n) + E_type[0])            (n, d)
+    then per layer:
+    2. Project: q, k, v = x W_Q + b_Q, x W_K + b_K, x W_V + b_V, split into h heads  (h, n, d_k)
+    3. Attend:  z = softmax(q kᵀ / √d_k) v for all heads at once (attnlab.attend)   (h, n, d_k)
+    4. Merge:   a = LayerNorm(x + concat(z) W_O + b_O)                           (n, d)
+    5. FFN:     x = LayerNorm(a + GELU(a W_1 + b_1) W_2 + b_2)                    (n, d)
+
+A single text needs no padding, so no attention mask. The weights stay float32 throughout, as
+they are stored; W_Q, W_K and W_V are kept side by side as one (d, 3d) matrix so that step 2 is
+one matrix product.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from attnlab.attention import attend, merge_heads, split_heads
+from attnlab.errors import EmptySequenceError, TooLongError
+from attnlab.models.nn import gelu, layer_norm
+from attnlab.models.trace import ModelTrace
+from attnlab.models.weights import BertConfig, Checkpoint
+from attnlab.trace import Trace
+from attnlab.types import FloatArray
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+MAX_TOKENS = 128
+"""The longest text `trace` accepts, [CLS] and [SEP] included (MiniLM was tuned on 128)."""
+
+
+@dataclass(frozen=True)
+class LayerWeights:
+    """One encoder layer's parameters, transposed to (in, out) for x @ W."""
+
+    w_qkv: FloatArray  # (d, 3d) [W_Q | W_K | W_V]
+    b_qkv: FloatArray  # (3d,)
+    w_o: FloatArray  # (d, d)
+    b_o: FloatArray  # (d,)
+    ln1: tuple[FloatArray, FloatArray]  # γ, β (d,) after attention
+    w_1: FloatArray  # (d, d_ff)
+    b_1: FloatArray  # (d_ff,)
+    w_2: FloatArray  # (d_ff, d)
+    b_2: FloatArray  # (d,)
+    ln2: tuple[FloatArray, FloatArray]  # γ, β (d,) after the feed-forward block
+
+    @classmethod
+    def from_tensors(cls, t: Mapping[str, FloatArray], i: int) -> LayerWeights:
+        """Layer `i` from Hugging Face names; nn.Linear stores (out, in), we keep (in, out)."""
+        p = f"encoder.layer.{i}."
+
+        def linear(name: str) -> FloatArray:
+            return np.ascontiguousarray(t[p + name + ".weight"].T)  # (in, out)
+
+        qkv = ("attention.self.query", "attention.self.key", "attention.self.value")
+        return cls(
+            w_qkv=np.concatenate([linear(name) for name in qkv], axis=1),  # (d, 3d)
+            b_qkv=np.concatenate([t[p + name + ".bias"] for name in qkv]),  # (3d,)
+            w_o=linear("attention.output.dense"),
+            b_o=t[p + "attention.output.dense.bias"],
+            ln1=(
+                t[p + "attention.output.LayerNorm.weight"],
+                t[p + "attention.output.LayerNorm.bias"],
+            ),
+            w_1=linear("intermediate.dense"),
+            b_1=t[p + "intermediate.dense.bias"],
+            w_2=linear("output.dense"),
+            b_2=t[p + "output.dense.bias"],
+            ln2=(t[p + "output.LayerNorm.weight"], t[p + "output.LayerNorm.bias"]),
+        )
+
+
+class BertEncoder:
+    """A loaded BERT encoder: `trace(text)` runs the forward pass and keeps every head."""
+
+    def __init__(self, checkpoint: Checkpoint, *, name: str | None = None) -> None:
+        t, c = checkpoint.tensors, checkpoint.config
+        self.name = name or checkpoint.folder.name
+        self.config: BertConfig = c
+        self.tokenizer: Tokenizer = checkpoint.tokenizer
+        self.e_word = t["embeddings.word_embeddings.weight"]  # (vocab, d)
+        self.e_pos = t["embeddings.position_embeddings.weight"]  # (max_positions, d)
+        self.e_type = t["embeddings.token_type_embeddings.weight"]  # (type_vocab, d)
+        self.ln0 = (t["embeddings.LayerNorm.weight"], t["embeddings.LayerNorm.bias"])
+        self.layers = tuple(LayerWeights.from_tensors(t, i) for i in range(c.n_layers))
+        self.max_tokens = min(MAX_TOKENS, c.max_positions)
+
+    def __repr__(self) -> str:
+        c = self.config
+        return (
+            f"BertEncoder({self.name!r}: {c.n_layers} layers, {c.n_heads} heads, "
+            f"d_model {c.d_model}, d_k {c.d_k})"
+        )
+
+    def tokenize(self, text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """The tokens and ids of `text` as the tokenizer writes them, [CLS] … [SEP]."""
+        enc = self.tokenizer.encode(text)
+        if not any(m == 0 for m in enc.special_tokens_mask):
+            raise EmptySequenceError(
+                "the text is empty: type a few words, e.g. 'by the river bank'"
+            )
+        n = len(enc.ids)
+        if n > self.max_tokens:
+            raise TooLongError(
+                f"the text is {n} tokens long with [CLS] and [SEP]; "
+                f"the limit is {self.max_tokens}: shorten it by {n - self.max_tokens} tokens"
+            )
+        return tuple(enc.tokens), tuple(enc.ids)
+
+    def trace(self, text: str) -> ModelTrace:
+        """Tokenize `text`, run every layer and keep every head's q, k, v, scores and weights."""
+        tokens, ids = self.tokenize(text)
+        x = self.embed(np.asarray(ids))  # (n, d)
+        hidden, traces = [x], []
+        for w in self.layers:
+            x, att = self.layer(x, w, tokens)  # (n, d)
+            hidden.append(x)
+            traces.append(att)
+        return ModelTrace(
+            model=self.name,
+            tokens=tokens,
+            token_ids=ids,
+            hidden_states=np.stack(hidden),  # (L + 1, n, d)
+            layers=tuple(traces),
+        )
+
+    def embed(self, ids: np.ndarray) -> FloatArray:
+        """1. Word, position and segment embeddings summed, then LayerNorm."""
+        n = ids.shape[0]
+        x = self.e_word[ids] + self.e_pos[:n] + self.e_type[0]  # (n, d)
+        return layer_norm(x, *self.ln0, eps=self.config.layer_norm_eps)
+
+    def layer(
+        self, x: FloatArray, w: LayerWeights, tokens: tuple[str, ...]
+    ) -> tuple[FloatArray, Trace]:
+        """2–5. One encoder layer: the new hidden states and the layer's multi-head Trace."""
+        c, eps = self.config, self.config.layer_norm_eps
+        qkv: FloatArray = x @ w.w_qkv  # (n, 3d)
+        qkv += w.b_qkv
+        q, k, v = (
+            split_heads(part, c.n_heads) for part in np.split(qkv, 3, axis=-1)
+        )  # (h, n, d_k)
+        att = attend(q, k, v, tokens=tokens)  # weights (h, n, n), outputs (h, n, d_k)
+        a: FloatArray = merge_heads(att.outputs) @ w.w_o  # (n, d)
+        a += w.b_o
+        a += x  # residual
+        a = layer_norm(a, *w.ln1, eps=eps)  # (n, d)
+        f: FloatArray = a @ w.w_1  # (n, d_ff)
+        f += w.b_1
+        out: FloatArray = gelu(f) @ w.w_2  # (n, d)
+        out += w.b_2
+        out += a  # residual
+        return layer_norm(out, *w.ln2, eps=eps), att

@@ -1,0 +1,202 @@
+"""Reading a BERT checkpoint from a folder in the Hugging Face layout, checked before use.
+
+The folder holds three files, as `transformers` writes them for `BertModel`:
+
+    config.json         the architecture: hidden_size, num_hidden_layers, num_attention_heads, ...
+    model.safetensors   the tensors, by their Hugging Face names (embeddings.word_embeddings.weight,
+                        encoder.layer.0.attention.self.query.weight, ...), read with safetensors'
+                        NumPy loader; a "bert." prefix (as in BertForMaskedLM) is accepted
+    tokenizer.json      a `tokenizers` WordPiece tokenizer; padding and truncation are turned off
+
+Every problem is a `WeightsError` that names the file, the tensor and the expected and found
+shape or dtype, so a malformed folder fails at load time with a sentence, not later with a
+broadcasting error. `safetensors` and `tokenizers` (the `models` extra) are imported here only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from attnlab.errors import AttnlabError, WeightsError
+from attnlab.types import FloatArray
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+FILES = ("config.json", "model.safetensors", "tokenizer.json")
+_INSTALL = "pip install 'attnlab[models]'"
+
+
+@dataclass(frozen=True)
+class BertConfig:
+    """The numbers from config.json that the forward pass needs (names as in the paper)."""
+
+    vocab_size: int
+    d_model: int  # hidden_size
+    n_layers: int  # num_hidden_layers
+    n_heads: int  # num_attention_heads
+    d_ff: int  # intermediate_size
+    max_positions: int  # max_position_embeddings
+    type_vocab_size: int
+    layer_norm_eps: float
+
+    @property
+    def d_k(self) -> int:
+        """The width of one head's queries and keys: d_model / n_heads."""
+        return self.d_model // self.n_heads
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], *, where: str = "config.json") -> BertConfig:
+        """Read and check Hugging Face's config.json fields for a BERT encoder."""
+        if data.get("model_type", "bert") != "bert":
+            raise WeightsError(f"{where}: model_type is {data['model_type']!r}; expected 'bert'")
+        act = data.get("hidden_act", "gelu")
+        if act != "gelu":
+            raise WeightsError(f"{where}: hidden_act {act!r} is not supported; expected 'gelu'")
+        pos = data.get("position_embedding_type", "absolute")
+        if pos != "absolute":
+            raise WeightsError(f"{where}: position_embedding_type {pos!r}; expected 'absolute'")
+        names = {
+            "vocab_size": "vocab_size", "d_model": "hidden_size", "n_layers": "num_hidden_layers",
+            "n_heads": "num_attention_heads", "d_ff": "intermediate_size",
+            "max_positions": "max_position_embeddings", "type_vocab_size": "type_vocab_size",
+        }  # fmt: skip
+        missing = [key for key in names.values() if key not in data]
+        if missing:
+            raise WeightsError(f"{where} lacks {', '.join(missing)}")
+        ints = {}
+        for ours, theirs in names.items():
+            value = data[theirs]
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise WeightsError(f"{where}: {theirs} must be a positive integer, got {value!r}")
+            ints[ours] = value
+        eps = data.get("layer_norm_eps", 1e-12)
+        if not isinstance(eps, int | float) or isinstance(eps, bool) or eps <= 0:
+            raise WeightsError(f"{where}: layer_norm_eps must be a positive number, got {eps!r}")
+        config = cls(layer_norm_eps=float(eps), **ints)
+        if config.d_model % config.n_heads:
+            raise WeightsError(
+                f"{where}: hidden_size {config.d_model} does not split into "
+                f"{config.n_heads} heads evenly"
+            )
+        return config
+
+    def expected_shapes(self) -> dict[str, tuple[int, ...]]:
+        """Every tensor the encoder needs, by Hugging Face name, with its (out, in) shape."""
+        d, f = self.d_model, self.d_ff
+        shapes: dict[str, tuple[int, ...]] = {
+            "embeddings.word_embeddings.weight": (self.vocab_size, d),
+            "embeddings.position_embeddings.weight": (self.max_positions, d),
+            "embeddings.token_type_embeddings.weight": (self.type_vocab_size, d),
+            "embeddings.LayerNorm.weight": (d,),
+            "embeddings.LayerNorm.bias": (d,),
+        }
+        per_layer = {
+            "attention.self.query.weight": (d, d), "attention.self.query.bias": (d,),
+            "attention.self.key.weight": (d, d), "attention.self.key.bias": (d,),
+            "attention.self.value.weight": (d, d), "attention.self.value.bias": (d,),
+            "attention.output.dense.weight": (d, d), "attention.output.dense.bias": (d,),
+            "attention.output.LayerNorm.weight": (d,), "attention.output.LayerNorm.bias": (d,),
+            "intermediate.dense.weight": (f, d), "intermediate.dense.bias": (f,),
+            "output.dense.weight": (d, f), "output.dense.bias": (d,),
+            "output.LayerNorm.weight": (d,), "output.LayerNorm.bias": (d,),
+        }  # fmt: skip
+        for i in range(self.n_layers):
+            shapes.update({f"encoder.layer.{i}.{name}": s for name, s in per_layer.items()})
+        return shapes
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A checked BERT checkpoint: its config, its float32 tensors by name, its tokenizer."""
+
+    folder: Path
+    config: BertConfig
+    tensors: Mapping[str, FloatArray]
+    tokenizer: Tokenizer
+
+
+def read_checkpoint(folder: str | Path) -> Checkpoint:
+    """Read and check `folder`'s config.json, model.safetensors and tokenizer.json."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise WeightsError(f"no weights folder at {str(root)!r}")
+    absent = [name for name in FILES if not (root / name).is_file()]
+    if absent:
+        raise WeightsError(
+            f"the weights folder {str(root)!r} lacks {', '.join(absent)}: "
+            f"expected {', '.join(FILES)} (the Hugging Face layout)"
+        )
+    config = BertConfig.from_json(_read_json(root / "config.json"))
+    tensors = _read_tensors(root / "model.safetensors", config)
+    tokenizer = _read_tokenizer(root / "tokenizer.json", config)
+    return Checkpoint(folder=root, config=config, tensors=tensors, tokenizer=tokenizer)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise WeightsError(f"{path.name} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise WeightsError(f"{path.name} must hold a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _read_tensors(path: Path, config: BertConfig) -> dict[str, FloatArray]:
+    try:
+        from safetensors.numpy import load_file
+    except ImportError as exc:
+        raise AttnlabError(f"reading weights needs {exc.name}: {_INSTALL}") from None
+    try:
+        raw = load_file(str(path))
+    except Exception as exc:  # safetensors raises its own error types for a corrupt header
+        raise WeightsError(f"{path.name} cannot be read as safetensors: {exc}") from None
+    if any(name.startswith("bert.") for name in raw):  # e.g. BertForMaskedLM's checkpoint
+        raw = {name.removeprefix("bert."): a for name, a in raw.items()}
+    expected = config.expected_shapes()
+    missing = [name for name in expected if name not in raw]
+    if missing:
+        shown = ", ".join(missing[:5]) + (
+            f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        )
+        raise WeightsError(f"{path.name} lacks {len(missing)} tensor(s) the encoder needs: {shown}")
+    tensors: dict[str, FloatArray] = {}
+    for name, shape in expected.items():
+        a = raw[name]
+        if a.dtype.kind != "f":
+            raise WeightsError(
+                f"{path.name}: tensor {name} has dtype {a.dtype}; expected floating point (float32)"
+            )
+        if a.shape != shape:
+            raise WeightsError(
+                f"{path.name}: tensor {name} has shape {a.shape}; expected {shape} from config.json"
+            )
+        tensors[name] = a.astype(np.float32, copy=False)
+    return tensors
+
+
+def _read_tokenizer(path: Path, config: BertConfig) -> Tokenizer:
+    try:
+        from tokenizers import Tokenizer
+    except ImportError as exc:
+        raise AttnlabError(f"tokenizing needs {exc.name}: {_INSTALL}") from None
+    try:
+        tokenizer = Tokenizer.from_file(str(path))
+    except Exception as exc:  # tokenizers raises a bare Exception for a malformed file
+        raise WeightsError(f"{path.name} cannot be read as a tokenizer: {exc}") from None
+    tokenizer.no_padding()  # all-MiniLM-L6-v2's file pads every text to 128 tokens
+    tokenizer.no_truncation()  # a long text is refused with a message, not silently cut
+    size = tokenizer.get_vocab_size()
+    if size > config.vocab_size:
+        raise WeightsError(
+            f"{path.name} has {size} tokens but config.json's vocab_size is {config.vocab_size}: "
+            "the tokenizer belongs to another model"
+        )
+    return tokenizer
