@@ -76,3 +76,22 @@ def test_long_unnamed_trace_is_summarised() -> None:
     beats = narrate(attend(q, k, v), 5)
     assert all(len(b.text) < 700 for b in beats)
     assert "√32" in beats[2].text
+
+
+def test_temperature_is_shown_as_the_divisor() -> None:
+    t = texts(temperature=0.5)
+    assert "temperature T = 0.5" in t["score"] and "river 4.6 / 0.5 = 9.2" in t["score"]
+    assert "softmax(QKᵀ/T) with T = 0.5" in t["parallel"]
+
+
+def test_causal_mask_is_told() -> None:
+    t = texts(focus=1, causal=True)
+    assert "river masked (−∞)" in t["score"]
+    assert "Masked keys (river, bank) get weight 0" in t["softmax"]
+    assert "upper triangle" in t["parallel"]
+    assert "upper triangle" not in texts()["parallel"]
+
+
+def test_extras_are_appended_to_their_beat() -> None:
+    beats = narrate(lesson.run(RIVER), 3, extras={"blend": "More."})
+    assert beats[4].text.endswith(" More.") and not beats[3].text.endswith("More.")

@@ -7,6 +7,7 @@ come from the Trace, never from a constant.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,8 +39,13 @@ class Beat:
         return {"key": self.key, "title": self.title, "text": self.text}
 
 
-def narrate(trace: Trace, focus: int) -> tuple[Beat, ...]:
-    """The six beats for query row `focus` of a single-head `trace`."""
+def narrate(
+    trace: Trace, focus: int, *, extras: Mapping[str, str] | None = None
+) -> tuple[Beat, ...]:
+    """The six beats for query row `focus` of a single-head `trace`.
+
+    `extras` maps a beat's key to a sentence appended to it (e.g. what positions added).
+    """
     if trace.weights.ndim != 2:
         raise ValueError(f"narrate needs one head, got weights of shape {trace.weights.shape}")
     texts = (
@@ -50,7 +56,11 @@ def narrate(trace: Trace, focus: int) -> tuple[Beat, ...]:
         _blend(trace, focus),
         _parallel(trace, focus),
     )
-    return tuple(Beat(key, title, text) for (key, title), text in zip(BEATS, texts, strict=True))
+    more = extras or {}
+    return tuple(
+        Beat(key, title, f"{text} {more[key]}" if key in more else text)
+        for (key, title), text in zip(BEATS, texts, strict=True)
+    )
 
 
 def _name(trace: Trace, j: int) -> str:
@@ -68,7 +78,8 @@ def _shown_keys(trace: Trace, focus: int) -> list[int]:
 
 def _tokens(trace: Trace, focus: int) -> str:
     n, who = trace.n, trace.tokens[focus]
-    words = ", ".join(trace.tokens) if n <= 2 * LIST_AT_MOST else f"{trace.tokens[0]} … "
+    shown = trace.tokens if n <= 2 * LIST_AT_MOST else (*trace.tokens[:4], "…", *trace.tokens[-3:])
+    words = ", ".join(shown)
     text = f"{n} tokens come in: {words}."
     if trace.embeddings is not None:
         width = trace.embeddings.shape[1]
@@ -116,6 +127,11 @@ def _score(trace: Trace, focus: int) -> str:
     if trace.mode == "scaled":
         div = num(trace.divisor)
         head = f"{who}'s query is dotted with every key and divided by √dₖ = √{trace.d_k} = {div}: "
+        if trace.temperature is not None:
+            head = (
+                f"{who}'s query is dotted with every key and divided by the temperature "
+                f"T = {div} in place of √dₖ = {num(float(np.sqrt(trace.d_k)))}: "
+            )
         parts = [
             f"{_name(trace, j)} {num(raw[j])} / {div} = {num(s[j])}"
             if np.isfinite(s[j]) else f"{_name(trace, j)} masked (−∞)"
@@ -159,7 +175,11 @@ def _softmax(trace: Trace, focus: int) -> str:
     )
     if best != focus and trace.key_tokens is None:
         text += f" and {percent(float(w[focus]))} on itself"
-    return text + "."
+    text += "."
+    if trace.mask is not None and not trace.mask[focus].all():
+        hidden = [_name(trace, int(j)) for j in np.flatnonzero(~trace.mask[focus])]
+        text += f" Masked keys ({', '.join(hidden)}) get weight 0; the rest still sum to 1."
+    return text
 
 
 def _blend(trace: Trace, focus: int) -> str:
@@ -194,13 +214,18 @@ def _blend(trace: Trace, focus: int) -> str:
 
 def _parallel(trace: Trace, focus: int) -> str:
     n, m = trace.weights.shape
-    formula = {"scaled": "softmax(QKᵀ/√dₖ)", "unscaled": "softmax(QKᵀ)", "uniform": "1/n"}
     text = (
         f"The same three moves run for every token at once: the full {n}×{m} matrix, "
-        f"{formula[trace.mode]} in one step. Row i is token i's budget (the query); "
+        f"{_formula(trace)} in one step. Row i is token i's budget (the query); "
         f"column j is the token it attends to (the key)."
     )
-    if trace.mode == "uniform":
+    if trace.mask is not None and n == m and np.array_equal(trace.mask, np.tril(trace.mask)):
+        if not trace.mask.all():
+            text += (
+                " The causal mask zeroes the upper triangle: no token attends to a later one, "
+                "and every row still sums to 1."
+            )
+    if trace.mode == "uniform" and trace.mask is None:
         return text + f" Under Uniform every entry is 1/{m}, so this matrix is symmetric."
     if trace.key_tokens is not None:
         return text
@@ -213,6 +238,12 @@ def _parallel(trace: Trace, focus: int) -> str:
         f" The matrix is not symmetric: {a} → {b} is {num(wij)} but {b} → {a} is {num(wji)}, "
         f"because each row is its own budget."
     )
+
+
+def _formula(trace: Trace) -> str:
+    if trace.temperature is not None:
+        return f"softmax(QKᵀ/T) with T = {num(trace.temperature)}"
+    return {"scaled": "softmax(QKᵀ/√dₖ)", "unscaled": "softmax(QKᵀ)", "uniform": "1/n"}[trace.mode]
 
 
 def asymmetric_pair(trace: Trace, focus: int) -> tuple[int, int]:
