@@ -47,7 +47,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     ex.add_argument("--json", action="store_true", help="print the trace as JSON")
     ex.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    _model_arguments(ex)
+    ex.add_argument("--layer", type=int, default=0, help="with --model: the layer (from 0)")
+    ex.add_argument("--head", type=int, default=0, help="with --model: the head (from 0)")
     ex.set_defaults(run=_explain)
+
+    hd = sub.add_parser("heads", help="with --model: where a token looks in every layer and head")
+    hd.add_argument("sentence", help="any text (up to 128 tokens)")
+    hd.add_argument("--focus", help="the token to follow (default: the text's last word piece)")
+    hd.add_argument("--json", action="store_true", help="print the table as JSON")
+    _model_arguments(hd, default="minilm")
+    hd.set_defaults(run=_heads)
 
     sv = sub.add_parser("serve", help="start the local web lesson")
     sv.add_argument("--host", default="127.0.0.1")
@@ -60,9 +70,20 @@ def _parser() -> argparse.ArgumentParser:
     return p  # fmt: skip
 
 
+def _model_arguments(p: argparse.ArgumentParser, default: str | None = None) -> None:
+    p.add_argument(
+        "--model",
+        default=default,
+        help="a real encoder instead of the toy: minilm, or a Hugging Face-layout folder",
+    )
+
+
 def _explain(args: argparse.Namespace) -> int:
     from attnlab.explain import explain_lesson
     from attnlab.render import render
+
+    if args.model is not None:
+        return _explain_model(args)
 
     ex = explain_lesson(args.sentence, focus=args.focus, mode=args.mode, axis=args.axis)
     if args.json:
@@ -72,6 +93,39 @@ def _explain(args: argparse.Namespace) -> int:
         args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     )
     sys.stdout.write(render(ex, color=color))
+    return 0
+
+
+def _explain_model(args: argparse.Namespace) -> int:
+    from attnlab.models import load_model
+    from attnlab.models.explain import explain_head, explanation_dict
+    from attnlab.render import render
+
+    mt = load_model(args.model).trace(args.sentence)
+    where = {"layer": args.layer, "head": args.head}
+    ex = explain_head(mt, **where, focus=args.focus, mode=args.mode, axis=args.axis)
+    if args.json:
+        print(json.dumps(explanation_dict(mt, ex, **where), ensure_ascii=False))
+        return 0
+    color = args.color == "always" or (
+        args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    )
+    sys.stdout.write(f"{mt.model}, layer {args.layer}, head {args.head}\n")
+    sys.stdout.write(render(ex, color=color))
+    return 0
+
+
+def _heads(args: argparse.Namespace) -> int:
+    from attnlab.models import load_model
+    from attnlab.models.explain import head_summaries, render_heads
+
+    mt = load_model(args.model).trace(args.sentence)
+    focus = mt.focus_index(args.focus)
+    if args.json:
+        rows = [s.to_dict(mt.tokens) for s in head_summaries(mt, focus)]
+        print(json.dumps({"tokens": list(mt.tokens), "focus": focus, "heads": rows}))
+        return 0
+    sys.stdout.write(render_heads(mt, focus))
     return 0
 
 

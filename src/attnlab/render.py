@@ -1,7 +1,9 @@
 """The terminal view of an Explanation: one titled table per beat, fixed width.
 
 Plain text by default; `color=True` adds ANSI colour (bold titles, the focus row and the
-chosen key highlighted). Numbers use `numfmt`, the rule the page uses too.
+chosen key highlighted). Numbers use `numfmt`, the rule the page uses too. A long text (a real
+model takes up to 128 tokens) is summarised: the tables list the focus and the keys it weights
+most, and say how many they leave out; vectors wider than 8 show their first two numbers.
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ import numpy as np
 
 from attnlab.explain import Explanation
 from attnlab.numfmt import num, vec
+from attnlab.trace import Trace
 
 WIDTH = 88
+ROWS_AT_MOST = 12
+"""Beyond this many tokens, a table lists the focus and the keys it weights most."""
 _BOLD, _VIOLET, _DIM, _RESET = "\x1b[1m", "\x1b[35m", "\x1b[2m", "\x1b[0m"
 
 
@@ -42,7 +47,7 @@ def render(ex: Explanation, *, color: bool = False) -> str:
 
     tables = _tables(ex, chosen)
     lines = [
-        style(f"Attention for {t.tokens[f]!r} in: {' '.join(t.tokens)}", _BOLD),
+        style(_title(f"Attention for {t.tokens[f]!r} in: {' '.join(t.tokens)}"), _BOLD),
         f"mode {t.mode}, d_k = {t.d_k}, divisor {num(t.divisor)}; row = query, column = key",
     ]
     for number, (beat, body) in enumerate(zip(ex.beats, tables, strict=True), start=1):
@@ -57,35 +62,64 @@ def render(ex: Explanation, *, color: bool = False) -> str:
     return text
 
 
+def _shown(t: Trace, f: int) -> tuple[list[int], list[int]]:
+    """The query rows and key columns the tables list: all when few, else the focus and the
+    keys it weights most (ROWS_AT_MOST in all), in sentence order."""
+    n, m = t.weights.shape
+    cols = list(range(m))
+    if m > ROWS_AT_MOST:
+        top = {int(j) for j in np.argsort(-t.weights[f], kind="stable")[: ROWS_AT_MOST - 1]}
+        cols = sorted(top | ({f} if t.key_tokens is None else set()))
+    rows = list(range(n))
+    if n > ROWS_AT_MOST:
+        rows = sorted(set(cols) | {f}) if t.key_tokens is None else sorted({*range(8), f})
+    return rows, cols
+
+
+def _more(total: int, shown: list[int], *blank: str) -> list[list[str]]:
+    """A closing "… k more" row when a table leaves tokens out."""
+    k = total - len(shown)
+    return [[f"… {k} more", *blank]] if k else []
+
+
 def _tables(ex: Explanation, chosen: int) -> list[list[str]]:
     t, f = ex.trace, ex.focus
-    keys = range(t.weights.shape[1])
-    dims = list(t.dim_names) if t.dim_names else [f"x{i}" for i in range(_width(t))]
+    rows, keys = _shown(t, f)
+    m = t.weights.shape[1]
     mark = ["◀ focus" if i == f else "" for i in range(t.n)]
-    tokens = table(
-        ["token", *dims, ""],
-        [[tok, *(num(x) for x in t.embeddings[i]), mark[i]] for i, tok in enumerate(t.tokens)]
-        if t.embeddings is not None and t.embeddings.shape[1] <= 8
-        else [[tok, *["…"] * len(dims), mark[i]] for i, tok in enumerate(t.tokens)],
-    )
+    if t.embeddings is not None and t.embeddings.shape[1] <= 8:
+        dims = list(t.dim_names) if t.dim_names else [f"x{i}" for i in range(_width(t))]
+        tokens = table(
+            ["token", *dims, ""],
+            [[t.tokens[i], *(num(x) for x in t.embeddings[i]), mark[i]] for i in rows]
+            + _more(t.n, rows, *[""] * (len(dims) + 1)),
+        )
+    else:
+        emb = t.embeddings
+        tokens = table(
+            ["token", "vector" if emb is not None else "", ""],
+            [[t.tokens[i], _v(emb[i]) if emb is not None else "", mark[i]] for i in rows]
+            + _more(t.n, rows, "", ""),
+        )
     project = table(
         ["token", "query q", "key k", "value v"],
-        [[tok, _v(t.queries[i]), _v(t.keys[i]), _v(t.values[i])] for i, tok in enumerate(t.tokens)],
+        [[t.tokens[i], _v(t.queries[i]), _v(t.keys[i]), _v(t.values[i])] for i in rows]
+        + _more(t.n, rows, "", "", ""),
     )
     div = "√dₖ" if t.mode == "scaled" else ("1" if t.mode == "unscaled" else "ignored")
     score = table(
         [f"{t.tokens[f]} → key", "q·k", f"÷ {div}", "score s"],
-        [
-            [t.columns[j], num(t.raw_scores[f, j]), num(t.divisor), num(t.scores[f, j])]
-            for j in keys
-        ],
+        [[t.columns[j], num(t.raw_scores[f, j]), num(t.divisor), num(t.scores[f, j])] for j in keys]
+        + _more(m, keys, "", "", ""),
     )
+    rest = float(t.weights[f].sum() - t.weights[f, keys].sum())
     softmax = table(
         [f"{t.tokens[f]} → key", "score s", "weight", "budget"],
         [
             [t.columns[j], num(t.scores[f, j]), num(t.weights[f, j]), _bar(t.weights[f, j])]
             for j in keys
         ]
+        + _more(m, keys, "", num(rest), _bar(rest))
         + [["sum", "", num(float(t.weights[f].sum())), ""]],
     )
     blend = table(
@@ -94,13 +128,19 @@ def _tables(ex: Explanation, chosen: int) -> list[list[str]]:
             [t.columns[j], num(t.weights[f, j]), _v(t.values[j]), _v(t.weights[f, j] * t.values[j])]
             for j in keys
         ]
+        + _more(m, keys, num(rest), "", "")
         + [[f"= new {t.tokens[f]}", "", "", _v(t.outputs[f])]],
     )
     parallel = table(
-        ["query ↓ key →", *t.columns],
-        [[tok, *(num(w) for w in t.weights[i])] for i, tok in enumerate(t.tokens)],
+        ["query ↓ key →", *(t.columns[j] for j in keys)],
+        [[t.tokens[i], *(num(w) for w in t.weights[i, keys])] for i in rows]
+        + _more(t.n, rows, *[""] * len(keys)),
     )
     return [tokens, project, score, softmax, blend, parallel]
+
+
+def _title(text: str) -> str:
+    return text if len(text) <= WIDTH else text[: WIDTH - 1] + "…"
 
 
 def _width(t: object) -> int:
