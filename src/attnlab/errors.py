@@ -46,9 +46,13 @@ class FocusError(AttnlabError):
 class WeightsError(AttnlabError):
     """A weights folder that cannot be read: a missing file, tensor, shape or dtype, bad JSON."""
 
+    field = "model"
+
 
 class UnknownModelError(AttnlabError):
     """A model name that is neither a known model nor a folder."""
+
+    field = "model"
 
 
 class UnknownHeadError(AttnlabError):

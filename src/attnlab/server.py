@@ -6,6 +6,7 @@ Routes (all GET, all answers JSON except the page and its static files):
     /static/{file}         the page's ES modules and CSS, shipped as package data
     /api/lesson            ?sentence=&focus=&mode=&axis=  ->  Explanation.to_dict()
     /api/presets           the presets, the vocabulary, the modes and the limits
+    /api/model/...         a real model's heads and the Compare contexts panel: api_models.py
 
 Bad input answers 400 with {"error": message, "field": name} so the page can show the message
 next to the control that caused it; an unexpected failure answers 500 with a message, and the
@@ -141,9 +142,17 @@ def create_app() -> Starlette:
         Route("/", index),
         Route("/api/lesson", _guard(api_lesson)),
         Route("/api/presets", _guard(api_presets)),
+        *_model_routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes)
+
+
+def _model_routes() -> list[Route]:
+    """The real-model API (api_models.py), imported here because it imports this module."""
+    from attnlab.api_models import routes
+
+    return routes()
 
 
 def serve(*, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) -> None:

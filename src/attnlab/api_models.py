@@ -1,0 +1,159 @@
+"""The JSON API over a real model: one head's six beats, a heads grid, and two contexts compared.
+
+Routes (all GET, all JSON), wired into `server.create_app`:
+
+    /api/model/info     ?model=                      sizes, limits and the known models
+    /api/model/trace    ?model=&text=&layer=&head=&focus=&mode=&axis=&grid=
+                        -> the lesson's Explanation.to_dict() for that head, plus "model" and
+                           "grid": every head's focus row (grid=focus, the default), every full
+                           matrix (grid=full), or nothing (grid=none)
+    /api/model/compare  ?model=&word=&a=&b=          -> models.compare.Comparison.to_dict()
+
+Models are loaded once per process and the last few traces are kept, so stepping through the
+heads of one text runs the forward pass once. Only known model names are served (a query
+string cannot make the server read an arbitrary folder). Bad input answers 400 with
+{"error": message, "field": name}, as the lesson's routes do.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from attnlab.errors import EmptySequenceError, FocusError, TooLongError, UnknownModelError
+from attnlab.models import KNOWN_MODELS, MAX_TOKENS, BertEncoder, ModelTrace, load_model
+from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
+from attnlab.models.explain import explain_head, explanation_dict
+from attnlab.server import BadRequest, _choice, _guard
+from attnlab.softmax import entropy_bits
+from attnlab.types import AXES, MODES
+
+MAX_TEXT_CHARS = 2000
+"""A text parameter may not exceed this many characters (128 tokens fit comfortably)."""
+GRIDS = ("focus", "full", "none")
+PLACES = 4
+"""Decimals kept in the grid's weights: plenty for a heatmap, a fifth of the bytes."""
+
+
+@lru_cache(maxsize=len(KNOWN_MODELS))
+def cached_model(name: str) -> BertEncoder:
+    """The model called `name`, loaded on first use and kept for the life of the process."""
+    return load_model(name)
+
+
+@lru_cache(maxsize=16)
+def cached_trace(name: str, text: str) -> ModelTrace:
+    return cached_model(name).trace(text)
+
+
+def _model_name(request: Request) -> str:
+    name = (request.query_params.get("model") or "minilm").strip().lower()
+    if name not in KNOWN_MODELS:
+        raise UnknownModelError(
+            f"unknown model {name!r}: expected one of {', '.join(KNOWN_MODELS)}"
+        )
+    return name
+
+
+def _text(request: Request, field: str, default: str | None = None) -> str:
+    text = request.query_params.get(field, default)
+    if text is None:
+        raise BadRequest(f"{field} is missing: type a few words", field)
+    if len(text) > MAX_TEXT_CHARS:
+        raise BadRequest(
+            f"{field} is {len(text)} characters long; the limit is {MAX_TEXT_CHARS}", field
+        )
+    return text
+
+
+def _trace(name: str, text: str, field: str) -> ModelTrace:
+    try:
+        return cached_trace(name, text)
+    except (EmptySequenceError, TooLongError) as exc:
+        raise BadRequest(str(exc), field) from None
+
+
+def _index(request: Request, field: str, size: int) -> int:
+    raw = request.query_params.get(field, "0").strip()
+    try:
+        i = int(raw)
+    except ValueError:
+        raise BadRequest(f"{field} must be a whole number, got {raw!r}", field) from None
+    if not 0 <= i < size:
+        raise BadRequest(f"{field} {i} is outside 0..{size - 1}", field)
+    return i
+
+
+def api_model_info(request: Request) -> JSONResponse:
+    name = _model_name(request)
+    c = cached_model(name).config
+    return JSONResponse(
+        {
+            "model": name, "description": KNOWN_MODELS[name].description,
+            "n_layers": c.n_layers, "n_heads": c.n_heads, "d_model": c.d_model, "d_k": c.d_k,
+            "max_tokens": MAX_TOKENS, "max_text_chars": MAX_TEXT_CHARS,
+            "known_models": list(KNOWN_MODELS), "grids": list(GRIDS),
+            "compare_defaults": {"word": DEFAULT_WORD, "a": DEFAULT_A, "b": DEFAULT_B},
+        }
+    )  # fmt: skip
+
+
+def api_model_trace(request: Request) -> JSONResponse:
+    name = _model_name(request)
+    mt = _trace(name, _text(request, "text", DEFAULT_A), "text")
+    layer = _index(request, "layer", mt.n_layers)
+    head = _index(request, "head", mt.n_heads)
+    grid = _choice(request, "grid", GRIDS)
+    ex = explain_head(
+        mt, layer=layer, head=head, focus=request.query_params.get("focus") or None,
+        mode=_choice(request, "mode", MODES), axis=_choice(request, "axis", AXES),
+    )  # fmt: skip
+    out = explanation_dict(mt, ex, layer=layer, head=head)
+    out["grid"] = _grid(mt, ex.focus, grid)
+    return JSONResponse(out)
+
+
+def _grid(mt: ModelTrace, focus: int, kind: str) -> dict[str, Any] | None:
+    """Every head at a glance: the focus row of each (layers, heads, n), or each full matrix."""
+    if kind == "none":
+        return None
+    a = mt.attentions  # (L, h, n, n)
+    rows = a[:, :, focus, :]  # (L, h, n) the focus token's budget in every head
+    out: dict[str, Any] = {
+        "kind": kind, "layers": mt.n_layers, "heads": mt.n_heads, "focus": focus,
+        "top": rows.argmax(axis=-1).tolist(),  # (L, h) the key each head's row weights most
+        "entropy_bits": np.round(entropy_bits(rows.astype(np.float64)), PLACES).tolist(),  # (L, h)
+    }  # fmt: skip
+    if kind == "focus":
+        out["rows"] = np.round(rows, PLACES).tolist()  # (L, h, n)
+    else:
+        out["attentions"] = np.round(a, PLACES).tolist()  # (L, h, n, n)
+    return out
+
+
+def api_model_compare(request: Request) -> JSONResponse:
+    name = _model_name(request)
+    word = _text(request, "word", DEFAULT_WORD)
+    texts = {"a": _text(request, "a", DEFAULT_A), "b": _text(request, "b", DEFAULT_B)}
+    a, b = (_trace(name, text, field) for field, text in texts.items())
+    try:
+        result = compare(a, b, word)
+    except FocusError as exc:
+        raise BadRequest(str(exc), "word") from None
+    out = result.to_dict(places=PLACES)
+    out["model"] = {"name": name, "n_layers": a.n_layers, "n_heads": a.n_heads}
+    return JSONResponse(out)
+
+
+def routes() -> list[Route]:
+    """The model routes, each guarded like the lesson's (400 for bad input, 500 otherwise)."""
+    return [
+        Route("/api/model/info", _guard(api_model_info)),
+        Route("/api/model/trace", _guard(api_model_trace)),
+        Route("/api/model/compare", _guard(api_model_compare)),
+    ]
