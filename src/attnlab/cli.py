@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 from attnlab import lesson
 from attnlab.errors import AttnlabError
+from attnlab.labcli import add_cost_command, add_lab_arguments, lab_json, lab_options, lab_text
 from attnlab.types import AXES, MODES
 
 EXIT_BAD_INPUT = 2
@@ -50,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     _model_arguments(ex)
     ex.add_argument("--layer", type=int, default=0, help="with --model: the layer (from 0)")
     ex.add_argument("--head", type=int, default=0, help="with --model: the head (from 0)")
+    add_lab_arguments(ex)
     ex.set_defaults(run=_explain)
 
     hd = sub.add_parser("heads", help="with --model: where a token looks in every layer and head")
@@ -67,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
 
     vocab = sub.add_parser("vocab", help="list the toy lesson's words and presets")
     vocab.set_defaults(run=_vocab)
+    add_cost_command(sub)
     return p  # fmt: skip
 
 
@@ -85,14 +88,17 @@ def _explain(args: argparse.Namespace) -> int:
     if args.model is not None:
         return _explain_model(args)
 
-    ex = explain_lesson(args.sentence, focus=args.focus, mode=args.mode, axis=args.axis)
+    ex = explain_lesson(
+        args.sentence, focus=args.focus, mode=args.mode, axis=args.axis, **lab_options(args)
+    )
     if args.json:
-        print(json.dumps(ex.to_dict(), ensure_ascii=False))
+        print(json.dumps(lab_json(ex, args), ensure_ascii=False))
         return 0
     color = args.color == "always" or (
         args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     )
     sys.stdout.write(render(ex, color=color))
+    sys.stdout.write(lab_text(ex, args))
     return 0
 
 

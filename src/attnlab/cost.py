@@ -107,7 +107,7 @@ def _time_one(n: int, d: int, rng: np.random.Generator) -> tuple[float, float]:
     q, k, v = (rng.standard_normal((n, d), dtype=np.float32) for _ in range(3))  # (n, d) each
     attention(q, k, v)  # warm up
     best, runs, start = math.inf, 0, time.perf_counter()
-    while runs < 3 or (time.perf_counter() - start < 0.02 and runs < 200):
+    while runs < 5 or (time.perf_counter() - start < 0.02 and runs < 200):
         t0 = time.perf_counter()
         attention(q, k, v)
         best, runs = min(best, time.perf_counter() - t0), runs + 1

@@ -7,6 +7,8 @@ Routes (all GET, all answers JSON except the page and its static files):
     /api/lesson            ?sentence=&focus=&mode=&axis=  ->  Explanation.to_dict()
     /api/presets           the presets, the vocabulary, the modes and the limits
     /api/model/...         a real model's heads and the Compare contexts panel: api_models.py
+    /api/lesson (POST), /api/sweep, /api/shuffle, /api/cost, and the lab's options on
+    /api/lesson (temperature, positions, causal, heads, shuffle, set...): see api_lab.py
 
 Bad input answers 400 with {"error": message, "field": name} so the page can show the message
 next to the control that caused it; an unexpected failure answers 500 with a message, and the
@@ -28,7 +30,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from attnlab import lesson
+from attnlab import api_lab, lesson
 from attnlab.errors import (
     AttnlabError,
     EmptySequenceError,
@@ -92,6 +94,7 @@ def api_lesson(request: Request) -> JSONResponse:
         focus=_param(request, "focus") or None,
         mode=_choice(request, "mode", MODES),
         axis=_choice(request, "axis", AXES),
+        **api_lab.lesson_options(request),
     )
     return JSONResponse(ex.to_dict())
 
@@ -143,6 +146,7 @@ def create_app() -> Starlette:
         Route("/api/lesson", _guard(api_lesson)),
         Route("/api/presets", _guard(api_presets)),
         *_model_routes(),
+        *api_lab.routes(_guard),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes)

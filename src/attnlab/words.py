@@ -15,6 +15,7 @@ from attnlab.numfmt import num, vec
 from attnlab.trace import Trace
 
 __all__ = [
+    "COLUMNS_NOTE",
     "HEAD_BLURBS",
     "POSITION_NOTES",
     "Reading",
@@ -24,6 +25,7 @@ __all__ = [
     "read_cell",
     "saturation_note",
     "shuffle_note",
+    "sweep_note",
 ]
 
 HEAD_BLURBS: dict[str, str] = {
@@ -158,6 +160,21 @@ def heads_note(
     return (
         f"For {who}, {parts}. Each head makes its own {len(concat) // len(names)} numbers; "
         f"side by side they make {who}'s {len(concat)}: {vec(concat)}."
+    )
+
+
+COLUMNS_NOTE = (
+    "Softmax ran down the columns, the mistake: each column is now a distribution over the "
+    "queries, and no row is a budget."
+)
+
+
+def sweep_note(who: str, sqrt_d_k: float) -> str:
+    """The temperature sweep, in one sentence."""
+    return (
+        f"{who}'s row as the divisor T moves from 0.1 to 10 (T = √dₖ = {num(sqrt_d_k)} is "
+        f"Scaled, T = 1 is No √dₖ): colder rows are sharper and pass less gradient; hotter rows "
+        f"flatten toward Uniform."
     )
 
 
