@@ -1,0 +1,154 @@
+// The web page's host for lesson.js: a tiny model with get/set/on/save_changes (the subset of
+// anywidget's model the widget uses), backed by the JSON API, with the state in the URL.
+//
+//   ?sentence=at+the+savings+bank&mode=unscaled&focus=3&beat=blend
+//
+// save_changes() asks /api/lesson again when the sentence, mode or focus changed, and writes
+// the URL, so a copied link reproduces what is on screen. A 400 answer names the field at
+// fault; the model keeps the last good lesson and carries the message to the widget.
+
+import widget from "./lesson.js";
+import { BEATS } from "./layout.js";
+
+const MODES = ["scaled", "unscaled", "uniform"];
+const AXES = ["keys", "queries"];
+const DEFAULTS = { sentence: "by the river bank", mode: "scaled", axis: "keys", focus: null, beat: 0 };
+
+/** A minimal anywidget-style model: local state, change events, and a save hook. */
+export function createModel(initial, onSave) {
+  const state = { ...initial };
+  const handlers = new Map();
+  const dirty = new Set();
+  return {
+    get: (key) => state[key],
+    set(key, value) {
+      if (Object.is(state[key], value)) return;
+      state[key] = value;
+      dirty.add(key);
+      for (const handler of handlers.get(`change:${key}`) ?? []) handler({ name: key, new: value });
+    },
+    on(event, handler) {
+      handlers.set(event, [...(handlers.get(event) ?? []), handler]);
+    },
+    off(event, handler) {
+      handlers.set(event, (handlers.get(event) ?? []).filter((f) => f !== handler));
+    },
+    save_changes() {
+      const changed = new Set(dirty);
+      dirty.clear();
+      onSave(changed);
+    },
+  };
+}
+
+/** The state a URL asks for; anything unreadable falls back to the default. */
+export function readURL(search) {
+  const q = new URLSearchParams(search);
+  const beatParam = q.get("beat");
+  let beat = DEFAULTS.beat;
+  if (beatParam !== null) {
+    const byKey = BEATS.findIndex(([key]) => key === beatParam);
+    const byNumber = Number.parseInt(beatParam, 10) - 1;
+    beat = byKey >= 0 ? byKey : byNumber >= 0 && byNumber < BEATS.length ? byNumber : DEFAULTS.beat;
+  }
+  const focus = q.get("focus");
+  return {
+    sentence: q.get("sentence") ?? DEFAULTS.sentence,
+    mode: q.get("mode") ?? DEFAULTS.mode,
+    axis: AXES.includes(q.get("axis") ?? "") ? q.get("axis") : DEFAULTS.axis,
+    focus: focus === null || focus === "" ? null : /^\d+$/.test(focus) ? Number(focus) : focus,
+    beat,
+  };
+}
+
+/** The URL query for a state (the defaults are left out, except the sentence). */
+export function writeURL({ sentence, mode, axis, focus, beat }) {
+  const q = new URLSearchParams();
+  q.set("sentence", sentence);
+  q.set("mode", mode);
+  if (axis !== DEFAULTS.axis) q.set("axis", axis);
+  if (focus !== null && focus !== undefined) q.set("focus", String(focus));
+  q.set("beat", BEATS[beat]?.[0] ?? BEATS[0][0]);
+  return `?${q}`;
+}
+
+async function getJSON(url) {
+  let response;
+  try {
+    response = await fetch(url, { headers: { Accept: "application/json" } });
+  } catch (err) {
+    return { ok: false, error: { message: `Could not reach the attnlab server (${err.message}). Is \`attnlab serve\` still running?`, field: null } };
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (response.ok && body) return { ok: true, body };
+  const message = body?.error ?? `The server answered ${response.status} ${response.statusText}.`;
+  return { ok: false, error: { message, field: body?.field ?? null } };
+}
+
+function start(el) {
+  const wanted = readURL(window.location.search);
+  /** The request behind the lesson on screen: what the URL and a failed request fall back to. */
+  let good = null;
+  let asked = 0;
+
+  const model = createModel(
+    { ...wanted, lesson: null, presets: null, error: null, global_keys: true },
+    (changed) => {
+      if (["sentence", "mode", "axis", "focus"].some((k) => changed.has(k))) load();
+      else if (good) history.replaceState(null, "", writeURL({ ...good, beat: model.get("beat") }));
+    },
+  );
+
+  async function load({ fallback = false } = {}) {
+    const request = {
+      sentence: model.get("sentence"),
+      mode: model.get("mode"),
+      axis: model.get("axis"),
+      focus: model.get("focus"),
+    };
+    const ticket = ++asked;
+    const q = new URLSearchParams({ sentence: request.sentence, mode: request.mode, axis: request.axis });
+    if (request.focus !== null && request.focus !== undefined) q.set("focus", String(request.focus));
+    const answer = await getJSON(`/api/lesson?${q}`);
+    if (ticket !== asked) return; // a newer request has been sent; this answer is stale
+    if (answer.ok) {
+      const lesson = answer.body;
+      good = { ...request, focus: lesson.focus };
+      model.set("focus", lesson.focus);
+      if (!fallback) model.set("error", null);
+      model.set("lesson", lesson);
+      history.replaceState(null, "", writeURL({ ...good, beat: model.get("beat") }));
+      return;
+    }
+    // keep the last good lesson on screen and say what went wrong next to the control
+    const reset = good ?? { ...DEFAULTS, axis: request.axis };
+    const field = answer.error.field;
+    if (good || ["sentence", "mode", "focus", "axis"].includes(field)) {
+      model.set("error", answer.error);
+      if (field && field in reset) {
+        model.set(field, reset[field]);
+        if (field === "sentence") model.set("focus", reset.focus);
+      } else if (good) {
+        for (const key of ["sentence", "mode", "axis", "focus"]) model.set(key, good[key]);
+      }
+      if (!good && field !== null) await load({ fallback: true });
+      return;
+    }
+    model.set("error", answer.error);
+  }
+
+  widget.render({ model, el });
+  getJSON("/api/presets").then((answer) => {
+    if (answer.ok) model.set("presets", answer.body);
+    else if (!model.get("error")) model.set("error", answer.error);
+  });
+  load();
+}
+
+const mount = document.getElementById("lesson");
+if (mount) start(mount);

@@ -1,0 +1,479 @@
+// The canvas picture of one beat, as plain data: layout(trace, size, beat, focus) -> shapes.
+//
+// Pure: no DOM, no canvas, no clock. A shape is a rect, a text, a line or the violet ray, in CSS
+// pixels, with `at` in [0, 1]: the moment of the beat's animation at which it appears (draw.js
+// fades it in from there). Every number printed comes from the trace; this module only places
+// and formats them. Row i, column j of the matrix is query token i attending to key token j.
+
+import { num, percent, vec } from "./format.js";
+
+/** The six beats, in order: [key, title]. */
+export const BEATS = [
+  ["tokens", "Tokens"],
+  ["project", "Project"],
+  ["score", "Score"],
+  ["softmax", "Softmax"],
+  ["blend", "Blend"],
+  ["parallel", "Parallel"],
+];
+
+export const COLORS = {
+  ink: "#1d1d2b",
+  muted: "#5b5b70",
+  grid: "#c9c9d6",
+  empty: "#f3f3f7",
+  paper: "#ffffff",
+  violet: "#7b2fbe",
+  violetSoft: "#f1e8fb",
+  pair: "#d95f02",
+  positive: "#1f7a74",
+  negative: "#c4561a",
+};
+
+// ColorBrewer's YlGnBu (Brewer & Harrower), marked colour-blind safe: pale yellow for a weight
+// near 0, deep blue near 1, so the key a token chose is the darkest cell. It holds no violet
+// or orange, which mark the focus, the ray and the highlighted pair.
+const SCALE = [
+  "#ffffd9", "#edf8b1", "#c7e9b4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8", "#253494", "#081d58",
+];
+
+/**
+ * The heat colour of a weight in [0, 1] (values outside are clamped; NaN is grey).
+ * @param {number} w
+ * @returns {string}
+ */
+export function heat(w) {
+  if (Number.isNaN(w)) return "#bbbbbb";
+  const x = Math.min(1, Math.max(0, w)) * (SCALE.length - 1);
+  const i = Math.min(SCALE.length - 2, Math.floor(x));
+  const f = x - i;
+  const a = hex(SCALE[i]);
+  const b = hex(SCALE[i + 1]);
+  const mix = a.map((c, k) => Math.round(c + (b[k] - c) * f));
+  return "#" + mix.map((c) => c.toString(16).padStart(2, "0")).join("");
+}
+
+/** Text colour that reads on `heat(w)`. @param {number} w */
+export function inkOn(w) {
+  return w > 0.5 ? "#ffffff" : COLORS.ink;
+}
+
+/** @param {string} h */
+function hex(h) {
+  return [1, 3, 5].map((k) => parseInt(h.slice(k, k + 2), 16));
+}
+
+/**
+ * @typedef {{kind: "rect", x: number, y: number, w: number, h: number, fill?: string,
+ *   stroke?: string, lineWidth?: number, dash?: number[], radius?: number, at?: number}} Rect
+ * @typedef {{kind: "text", x: number, y: number, text: string, size: number, color?: string,
+ *   align?: CanvasTextAlign, weight?: string, mono?: boolean, maxWidth?: number, at?: number}} Text
+ * @typedef {{kind: "line", x1: number, y1: number, x2: number, y2: number, color: string,
+ *   width: number, at?: number}} Line
+ * @typedef {{kind: "ray", x1: number, y1: number, x2: number, y2: number, lift: number,
+ *   color: string, width: number, at?: number, dur?: number}} Ray
+ * @typedef {Rect | Text | Line | Ray} Shape
+ * @typedef {{i: number, j: number, x: number, y: number, w: number, h: number, value: number,
+ *   text: string}} Cell
+ * @typedef {{role: "row" | "col" | "token" | "dim", index: number, text: string, x: number,
+ *   y: number}} Label
+ * @typedef {{beat: string, shapes: Shape[], cells: Cell[], labels: Label[],
+ *   ray: {from: number, to: number, weight: number} | null,
+ *   pair: {i: number, j: number, wij: number, wji: number} | null, description: string}} Layout
+ */
+
+/** The index of the largest finite value (the first one on a tie); -1 if none. @param {number[]} xs */
+export function argmax(xs) {
+  let best = -1;
+  for (let j = 0; j < xs.length; j++) {
+    if (!Number.isNaN(xs[j]) && (best < 0 || xs[j] > xs[best])) best = j;
+  }
+  return best;
+}
+
+/** A rough text width for placement (the drawer measures nothing back). */
+function textWidth(text, size, mono = false) {
+  return text.length * size * (mono ? 0.62 : 0.56);
+}
+
+/**
+ * The shapes and labels of one beat.
+ * @param {Record<string, any>} trace the decoded /api/lesson answer (see format.decodeLesson)
+ * @param {{width: number, height: number}} size canvas size in CSS pixels
+ * @param {number | string} beat 0..5 or a key such as "score"
+ * @param {number} focus the query row the lesson follows
+ * @returns {Layout}
+ */
+export function layout(trace, size, beat, focus) {
+  const b = typeof beat === "number" ? beat : BEATS.findIndex(([key]) => key === beat);
+  if (!(b >= 0 && b < BEATS.length)) throw new RangeError(`unknown beat ${beat}`);
+  const n = trace.tokens.length;
+  if (!(focus >= 0 && focus < n)) throw new RangeError(`focus ${focus} is outside 0..${n - 1}`);
+  const W = size.width;
+  const H = size.height;
+  const s = Math.round(Math.max(11, Math.min(15, W / 56, H / 34)));
+  /** @type {Layout} */
+  const out = {
+    beat: BEATS[b][0], shapes: [], cells: [], labels: [], ray: null, pair: null, description: "",
+  };
+  const L = { trace, W, H, s, P: Math.max(10, Math.round(s * 1.1)), focus, out, who: trace.tokens[focus] };
+  out.shapes.push({ kind: "rect", x: 0, y: 0, w: W, h: H, fill: COLORS.paper });
+  [tokensBeat, projectBeat, scoreBeat, softmaxBeat, blendBeat, parallelBeat][b](L);
+  return out;
+}
+
+/** Words broken into lines no wider than `width` (by the rough text width). */
+export function wrap(text, size, width) {
+  const lines = [];
+  let current = "";
+  for (const word of text.split(" ")) {
+    const next = current ? `${current} ${word}` : word;
+    if (current && textWidth(next, size) > width) {
+      lines.push(current);
+      current = word;
+    } else current = next;
+  }
+  if (current) lines.push(current);
+  return lines;
+}
+
+function heading(L, text) {
+  const size = L.s + 2;
+  const lines = wrap(text, size, L.W - 2 * L.P);
+  lines.forEach((line, k) => {
+    L.out.shapes.push({
+      kind: "text", x: L.P, y: L.P + size + k * size * 1.3, text: line, size, weight: "600", color: COLORS.ink,
+      maxWidth: L.W - 2 * L.P,
+    });
+  });
+  return L.P + size * (1.3 * lines.length + 0.9);
+}
+
+function dimName(L, d) {
+  const names = L.trace.dim_names;
+  return names && names[d] != null ? names[d] : `dim ${d + 1}`;
+}
+
+/** Columns of vectors, one per token; `groups` stack vertically (x alone, or q, k, v). */
+function vectorColumns(L, top, groups) {
+  const { trace, W, H, s, P, focus, out } = L;
+  const n = trace.tokens.length;
+  const d = Math.min(8, groups[0].rows[0].length);
+  const dimW = Array.from({ length: d }, (_, k) => textWidth(dimName(L, k), s - 1));
+  const labelW = Math.min(W * 0.3, Math.max(...dimW) + s);
+  const cw = Math.min(120, (W - 2 * P - labelW) / n);
+  const x0 = P + labelW + Math.max(0, (W - 2 * P - labelW - n * cw) / 2);
+  const headH = s * 2.2;
+  const nRows = groups.length * d + (groups.length > 1 ? groups.length : 0);
+  const rh = Math.max(s * 1.35, Math.min(s * 2.4, (H - top - headH - P) / nRows));
+  // the focus column, tinted the whole way down
+  out.shapes.push({
+    kind: "rect", x: x0 + focus * cw + 1, y: top, w: cw - 2, h: headH + nRows * rh + 4, fill: COLORS.violetSoft, radius: 6,
+  });
+  trace.tokens.forEach((tok, j) => {
+    const at = groups.length > 1 ? 0 : (0.7 * j) / n;
+    const isFocus = j === focus;
+    out.shapes.push({
+      kind: "rect", x: x0 + j * cw + 3, y: top + 2, w: cw - 6, h: headH - 6, radius: 6, at,
+      fill: COLORS.paper, stroke: isFocus ? COLORS.violet : COLORS.grid, lineWidth: isFocus ? 2.5 : 1,
+    });
+    out.shapes.push({
+      kind: "text", x: x0 + j * cw + cw / 2, y: top + headH / 2 + s * 0.35, text: tok, size: s,
+      weight: isFocus ? "700" : "500", align: "center", color: isFocus ? COLORS.violet : COLORS.ink,
+      maxWidth: cw - 8, at,
+    });
+    out.labels.push({ role: "token", index: j, text: tok, x: x0 + j * cw + cw / 2, y: top + headH / 2 });
+  });
+  let y = top + headH;
+  groups.forEach((group, g) => {
+    const at = groups.length > 1 ? 0.1 + 0.3 * g : 0;
+    if (groups.length > 1) {
+      out.shapes.push({
+        kind: "text", x: x0 - labelW, y: y + rh * 0.7, text: group.label, size: s, weight: "600", color: COLORS.ink, at,
+        maxWidth: W - 2 * P,
+      });
+      y += rh;
+    }
+    const maxAbs = Math.max(1e-12, ...group.rows.flat().filter(Number.isFinite).map(Math.abs));
+    for (let k = 0; k < d; k++) {
+      out.shapes.push({
+        kind: "text", x: x0 - 6, y: y + rh * 0.62, text: dimName(L, k), size: s - 1, color: COLORS.muted,
+        align: "right", maxWidth: labelW - 4, at,
+      });
+      if (g === 0) out.labels.push({ role: "dim", index: k, text: dimName(L, k), x: x0 - 6, y: y + rh / 2 });
+      group.rows.forEach((row, j) => {
+        const cellAt = groups.length > 1 ? at : (0.7 * j) / n;
+        const v = row[k];
+        const cx = x0 + j * cw + 4;
+        const w = cw - 8;
+        out.shapes.push({ kind: "rect", x: cx, y: y + 1, w, h: rh - 2, fill: COLORS.paper, stroke: COLORS.grid, lineWidth: 1, at: cellAt });
+        const frac = Number.isFinite(v) ? Math.abs(v) / maxAbs : 0;
+        if (frac > 0) {
+          out.shapes.push({
+            kind: "rect", x: cx + 1, y: y + rh - 6, w: (w - 2) * frac, h: 4,
+            fill: v < 0 ? COLORS.negative : COLORS.positive, at: cellAt,
+          });
+        }
+        out.shapes.push({
+          kind: "text", x: cx + w / 2, y: y + rh * 0.55, text: num(v), size: s - 1, mono: true, align: "center",
+          color: COLORS.ink, maxWidth: w - 2, at: cellAt,
+        });
+      });
+      y += rh;
+    }
+  });
+  return y;
+}
+
+function tokensBeat(L) {
+  const { trace, out, who } = L;
+  const width = trace.embeddings ? trace.embeddings[0].length : 0;
+  const top = heading(L, `Tokens: each one is a vector of ${width} numbers (its embedding x)`);
+  if (trace.embeddings) vectorColumns(L, top, [{ label: "x", rows: trace.embeddings }]);
+  out.description = `Tokens: ${trace.tokens.join(", ")}, each with its embedding; following ${who}.`;
+}
+
+function projectBeat(L) {
+  const { trace, out, who } = L;
+  const top = heading(L, "Project: every token gets a query q, a key k and a value v");
+  vectorColumns(L, top, [
+    { label: "q, query: what it looks for", rows: trace.queries },
+    { label: "k, key: what it offers", rows: trace.keys },
+    { label: "v, value: what it hands over", rows: trace.values },
+  ]);
+  out.description = `Project: the query, key and value of every token; ${who}'s query is ${vec(trace.queries[L.focus])}.`;
+}
+
+/** The matrix frame: row labels (queries), column labels (keys) and empty cells. */
+function matrixFrame(L, top, reserve) {
+  const { trace, W, H, s, P, focus, out } = L;
+  const rows = trace.tokens;
+  const cols = trace.key_tokens ?? trace.tokens;
+  const n = rows.length;
+  const m = cols.length;
+  const labelW = Math.min(W * 0.28, Math.max(s * 4.5, ...rows.map((t) => textWidth(t, s) + s * 1.6)));
+  const cw = Math.min(150, (W - 2 * P - labelW) / m);
+  const x0 = P + labelW + Math.max(0, (W - 2 * P - labelW - m * cw) / 2);
+  const capH = s * 1.4;
+  const colH = s * 1.8;
+  const y0 = top + capH + colH;
+  const ch = Math.max(s * 1.7, Math.min(s * 4.4, (H - y0 - reserve - P) / n));
+  out.shapes.push({ kind: "text", x: x0, y: top + s, text: "key →  (column j: the token attended to)", size: s - 1, color: COLORS.muted, maxWidth: W - x0 - P });
+  out.shapes.push({ kind: "text", x: x0 - 8, y: y0 - colH * 0.35, text: "query ↓", size: s - 1, color: COLORS.muted, align: "right" });
+  cols.forEach((tok, j) => {
+    const x = x0 + j * cw + cw / 2;
+    out.shapes.push({ kind: "text", x, y: y0 - colH * 0.35, text: tok, size: s, align: "center", weight: "600", color: COLORS.ink, maxWidth: cw - 4 });
+    out.labels.push({ role: "col", index: j, text: tok, x, y: y0 - colH / 2 });
+  });
+  rows.forEach((tok, i) => {
+    const y = y0 + i * ch + ch / 2;
+    const isFocus = i === focus;
+    out.shapes.push({
+      kind: "text", x: x0 - 8, y: y + s * 0.35, text: isFocus ? `▶ ${tok}` : tok, size: s, align: "right",
+      weight: isFocus ? "700" : "600", color: isFocus ? COLORS.violet : COLORS.ink, maxWidth: labelW - 4,
+    });
+    out.labels.push({ role: "row", index: i, text: tok, x: x0 - 8, y });
+    for (let j = 0; j < m; j++) {
+      out.shapes.push({ kind: "rect", x: x0 + j * cw + 1, y: y0 + i * ch + 1, w: cw - 2, h: ch - 2, fill: COLORS.empty, stroke: COLORS.grid, lineWidth: 1 });
+    }
+  });
+  out.shapes.push({
+    kind: "rect", x: x0 - 1, y: y0 + focus * ch - 1, w: m * cw + 2, h: ch + 2, stroke: COLORS.violet, lineWidth: 2.5, radius: 3,
+  });
+  return { x0, y0, cw, ch, n, m, left: x0 - labelW, bottom: y0 + n * ch };
+}
+
+/** One matrix cell with a number (and heat if `w` is given). */
+function cell(L, f, i, j, { value, lines, w, at }) {
+  const { s, out } = L;
+  const x = f.x0 + j * f.cw + 1;
+  const y = f.y0 + i * f.ch + 1;
+  const cw = f.cw - 2;
+  const ch = f.ch - 2;
+  const filled = w !== undefined;
+  out.shapes.push({ kind: "rect", x, y, w: cw, h: ch, fill: filled ? heat(w) : COLORS.paper, stroke: COLORS.grid, lineWidth: 1, at });
+  const size = Math.min(s, Math.max(9, ch * 0.38));
+  const fits = lines.length > 1 && lines.every((t) => textWidth(t, size - 1, true) < cw - 6) && ch > size * 2.6;
+  const shown = fits ? lines : [lines[lines.length - 1].replace(/^= /, "")];
+  const color = filled ? inkOn(w) : COLORS.ink;
+  shown.forEach((text, k) => {
+    const dy = (k - (shown.length - 1) / 2) * size * 1.25;
+    out.shapes.push({ kind: "text", x: x + cw / 2, y: y + ch / 2 + dy + size * 0.35, text, size: fits ? size - 1 : size, mono: true, align: "center", color, maxWidth: cw - 4, at });
+  });
+  out.cells.push({ i, j, x, y, w: cw, h: ch, value, text: lines[lines.length - 1].replace(/^= /, "") });
+}
+
+function divisorText(trace) {
+  return num(trace.divisor);
+}
+
+function scoreBeat(L) {
+  const { trace, s, P, W, focus, out, who } = L;
+  const top = heading(L, `Score: ${who}'s query dotted with every key, q·k / ${trace.mode === "scaled" ? "√dₖ" : divisorText(trace)}`);
+  const f = matrixFrame(L, top, s * 3);
+  const raw = trace.raw_scores[focus];
+  const sc = trace.scores[focus];
+  const div = divisorText(trace);
+  for (let j = 0; j < f.m; j++) {
+    const masked = trace.mask && !trace.mask[focus][j];
+    const lines = masked ? ["masked", "= −∞"] : [`${num(raw[j])} / ${div}`, `= ${num(sc[j])}`];
+    cell(L, f, focus, j, { value: sc[j], lines, at: (0.85 * j) / f.m });
+  }
+  const formula = {
+    scaled: `score = q·k / √dₖ, with √dₖ = √${trace.d_k} = ${div}`,
+    unscaled: "No √dₖ: score = q·k / 1, the raw dot product goes straight to the softmax",
+    uniform: "Uniform: the dot products are ignored (q·k / ∞ = 0), so every key scores the same",
+  }[trace.mode] ?? "";
+  wrap(formula, s, W - f.left - P).forEach((text, k) => {
+    out.shapes.push({ kind: "text", x: f.left, y: f.bottom + s * (1.8 + 1.4 * k), text, size: s, color: COLORS.ink, maxWidth: W - f.left - P, at: 0.9 });
+  });
+  const best = argmax(sc);
+  out.description = `Score: ${who}'s row fills left to right with q·k / ${div}; the best match is ${trace.tokens[best] ?? ""}.`;
+}
+
+function softmaxBeat(L) {
+  const { trace, s, P, W, focus, out, who } = L;
+  const top = heading(L, `Softmax: ${who}'s scores become weights, a budget that sums to 1`);
+  const f = matrixFrame(L, top, s * 6);
+  const w = trace.weights[focus];
+  for (let j = 0; j < f.m; j++) {
+    cell(L, f, focus, j, { value: w[j], lines: [num(w[j])], w: w[j], at: (0.5 * j) / f.m });
+  }
+  // the budget: one bar, each key's share as wide as its weight
+  const by = f.bottom + s * 1.2;
+  const total = f.cw * f.m;
+  const cols = trace.key_tokens ?? trace.tokens;
+  const caption = trace.axis === "keys" ? `${who}'s budget, 100% split across the keys:` : `${who}'s row (softmax ran down the columns, so it does not sum to 1):`;
+  out.shapes.push({ kind: "text", x: f.x0, y: by + s * 0.4, text: caption, size: s - 1, color: COLORS.muted, maxWidth: W - f.x0 - P, at: 0.55 });
+  let x = f.x0;
+  const bh = s * 2.2;
+  for (let j = 0; j < f.m; j++) {
+    const share = Number.isFinite(w[j]) ? Math.max(0, w[j]) * total : 0;
+    if (share <= 0) continue;
+    out.shapes.push({ kind: "rect", x, y: by + s, w: share, h: bh, fill: heat(w[j]), stroke: COLORS.paper, lineWidth: 1, at: 0.6 });
+    const label = `${cols[j]} ${percent(w[j])}`;
+    const text = textWidth(label, s - 1) < share - 4 ? label : textWidth(percent(w[j]), s - 1) < share - 2 ? percent(w[j]) : "";
+    if (text) out.shapes.push({ kind: "text", x: x + share / 2, y: by + s + bh / 2 + s * 0.35, text, size: s - 1, align: "center", color: inkOn(w[j]), at: 0.6 });
+    x += share;
+  }
+  const best = argmax(w);
+  out.description = `Softmax: ${who}'s weights; the largest, ${num(w[best])}, goes to ${cols[best]}.`;
+}
+
+function blendBeat(L) {
+  const { trace, W, H, s, P, focus, out, who } = L;
+  const top = heading(L, `Blend: ${who}'s new vector is the values, each scaled by its weight, summed`);
+  const cols = trace.key_tokens ?? trace.tokens;
+  const m = cols.length;
+  const w = trace.weights[focus];
+  const target = argmax(w);
+  // the token strip, with room above it for the ray's arc
+  const lift = Math.min(s * 3.4, 54);
+  const boxH = s * 2.2;
+  const stripY = top + lift;
+  const gap = 6;
+  const bw = Math.min(120, (W - 2 * P - gap * (m - 1)) / m);
+  const stripX = P + (W - 2 * P - (bw * m + gap * (m - 1))) / 2;
+  const boxX = (j) => stripX + j * (bw + gap);
+  cols.forEach((tok, j) => {
+    const marked = j === focus || j === target;
+    out.shapes.push({ kind: "rect", x: boxX(j), y: stripY, w: bw, h: boxH, radius: 6, fill: marked ? COLORS.violetSoft : COLORS.paper, stroke: marked ? COLORS.violet : COLORS.grid, lineWidth: marked ? 2.5 : 1 });
+    out.shapes.push({ kind: "text", x: boxX(j) + bw / 2, y: stripY + boxH / 2 + s * 0.35, text: tok, size: s, align: "center", weight: marked ? "700" : "500", color: marked ? COLORS.violet : COLORS.ink, maxWidth: bw - 6 });
+    out.labels.push({ role: "token", index: j, text: tok, x: boxX(j) + bw / 2, y: stripY + boxH / 2 });
+  });
+  if (target >= 0) {
+    out.shapes.push({
+      kind: "ray", x1: boxX(focus) + bw / 2, y1: stripY - 2, x2: boxX(target) + bw / 2, y2: stripY - 2,
+      lift: lift - s * 0.6, color: COLORS.violet, width: Math.max(5, s * 0.45), at: 0, dur: 0.35,
+    });
+    out.ray = { from: focus, to: target, weight: w[target] };
+  }
+  // the weighted values, one row per key, then their sum
+  const d = Math.min(8, trace.values[0].length);
+  const y0 = stripY + boxH + s * 1.6;
+  const rh = Math.max(s * 1.5, Math.min(s * 2.4, (H - y0 - P) / (m + 3.2)));
+  const terms = cols.map((_, j) => `${num(w[j])} × ${vec(trace.values[j].slice(0, d))}`);
+  const sum = `= ${vec(trace.outputs[focus].slice(0, d))}`;
+  const size = s - 1;
+  const labelW = Math.max(...cols.map((t) => textWidth(t, size))) + s;
+  const termW = Math.max(...terms.map((t) => textWidth(t, size, true)), textWidth(sum, size, true)) + s;
+  const barsX = P + labelW + termW;
+  const barsW = W - P - barsX;
+  const showBars = barsW >= d * 18;
+  const dw = showBars ? barsW / d : 0;
+  const scale = Math.max(1e-12, ...trace.values.flat().filter(Number.isFinite).map(Math.abs), ...trace.outputs[focus].filter(Number.isFinite).map(Math.abs));
+  if (showBars) {
+    for (let k = 0; k < d; k++) {
+      const name = dimName(L, k);
+      out.shapes.push({ kind: "text", x: barsX + k * dw + 2, y: y0 - s * 0.4, text: textWidth(name, s - 2) < dw - 4 ? name : name.slice(0, Math.max(3, Math.floor(dw / (s * 0.56)) - 1)) + ".", size: s - 2, color: COLORS.muted, maxWidth: dw - 2, at: 0.35 });
+    }
+  }
+  const bars = (y, values, factor, color, at) => {
+    if (!showBars) return;
+    values.slice(0, d).forEach((v, k) => {
+      out.shapes.push({ kind: "rect", x: barsX + k * dw + 2, y: y + rh * 0.2, w: dw - 6, h: rh * 0.6, fill: COLORS.empty, at });
+      const len = Number.isFinite(v) ? (Math.abs(v * factor) / scale) * (dw - 6) : 0;
+      if (len > 0.5) out.shapes.push({ kind: "rect", x: barsX + k * dw + 2, y: y + rh * 0.2, w: len, h: rh * 0.6, fill: v < 0 ? COLORS.negative : color, at });
+    });
+  };
+  cols.forEach((tok, j) => {
+    const y = y0 + j * rh;
+    const at = 0.35 + (0.45 * j) / m;
+    const star = j === target;
+    if (star) out.shapes.push({ kind: "rect", x: P - 4, y: y + 1, w: W - 2 * P + 8, h: rh - 2, fill: COLORS.violetSoft, radius: 4, at });
+    out.shapes.push({ kind: "text", x: P, y: y + rh * 0.62, text: tok, size, weight: star ? "700" : "500", color: star ? COLORS.violet : COLORS.ink, at, maxWidth: labelW - 4 });
+    out.shapes.push({ kind: "text", x: P + labelW, y: y + rh * 0.62, text: terms[j], size, mono: true, color: COLORS.ink, at, maxWidth: termW - 4 });
+    bars(y, trace.values[j], Number.isFinite(w[j]) ? w[j] : 0, COLORS.positive, at);
+  });
+  const ys = y0 + m * rh + s * 0.5;
+  out.shapes.push({ kind: "line", x1: P, y1: ys - s * 0.3, x2: W - P, y2: ys - s * 0.3, color: COLORS.ink, width: 1.5, at: 0.85 });
+  out.shapes.push({ kind: "text", x: P, y: ys + rh * 0.62, text: "sum", size, weight: "700", color: COLORS.violet, at: 0.85, maxWidth: labelW - 4 });
+  out.shapes.push({ kind: "text", x: P + labelW, y: ys + rh * 0.62, text: sum, size, mono: true, weight: "700", color: COLORS.violet, at: 0.85, maxWidth: termW - 4 });
+  wrap(`↑ ${who}'s new vector: the values mixed in the proportions of ${who}'s weights.`, size, W - 2 * P - labelW).forEach((text, k) => {
+    out.shapes.push({ kind: "text", x: P + labelW, y: ys + rh * 1.5 + k * size * 1.35, text, size, color: COLORS.muted, at: 0.85, maxWidth: W - 2 * P - labelW });
+  });
+  bars(ys, trace.outputs[focus], 1, COLORS.violet, 0.85);
+  out.description =
+    target >= 0
+      ? `Blend: a violet ray from ${who} to ${cols[target]}, the key with the largest weight (${num(w[target])}); ${who}'s new vector is ${vec(trace.outputs[focus])}.`
+      : `Blend: ${who}'s new vector is ${vec(trace.outputs[focus])}.`;
+}
+
+function parallelBeat(L) {
+  const { trace, s, P, W, out } = L;
+  const formula = { scaled: "softmax(QKᵀ/√dₖ)", unscaled: "softmax(QKᵀ)", uniform: "1/n everywhere" }[trace.mode] ?? "";
+  const top = heading(L, `Parallel: every token at once, the full matrix W = ${formula}`);
+  const f = matrixFrame(L, top, s * 4.4);
+  for (let i = 0; i < f.n; i++) {
+    for (let j = 0; j < f.m; j++) {
+      const w = trace.weights[i][j];
+      cell(L, f, i, j, { value: w, lines: [num(w)], w, at: 0.1 });
+    }
+  }
+  const cols = trace.key_tokens ?? trace.tokens;
+  const [pi, pj] = trace.pair ?? [L.focus, L.focus];
+  if (pi !== pj && pj < f.n && pi < f.m) {
+    const wij = trace.weights[pi][pj];
+    const wji = trace.weights[pj][pi];
+    out.pair = { i: pi, j: pj, wij, wji };
+    for (const [i, j] of [[pi, pj], [pj, pi]]) {
+      out.shapes.push({ kind: "rect", x: f.x0 + j * f.cw + 2, y: f.y0 + i * f.ch + 2, w: f.cw - 4, h: f.ch - 4, stroke: COLORS.pair, lineWidth: 4, radius: 3, at: 0.5 });
+      out.shapes.push({ kind: "rect", x: f.x0 + j * f.cw + 5, y: f.y0 + i * f.ch + 5, w: f.cw - 10, h: f.ch - 10, stroke: COLORS.paper, lineWidth: 1.5, radius: 2, at: 0.5 });
+    }
+    const a = trace.tokens[pi];
+    const b = cols[pj];
+    const same = num(wij) === num(wji);
+    const line1 = `Outlined: ${a} → ${b} = ${num(wij)} (row ${a}, column ${b}), but ${b} → ${a} = ${num(wji)} (row ${b}, column ${a}).`;
+    const line2 = same ? "The two happen to be equal here." : "Not symmetric: each row is its own budget, so i→j and j→i differ.";
+    const y = f.bottom + s * 1.8;
+    const width = W - f.left - P;
+    const first = wrap(line1, s, width);
+    [...first, ...wrap(line2, s - 1, width)].forEach((text, k) => {
+      const bold = k < first.length;
+      out.shapes.push({ kind: "text", x: f.left, y: y + k * s * 1.4, text, size: bold ? s : s - 1, weight: bold ? "600" : "400", color: bold ? COLORS.pair : COLORS.ink, maxWidth: width, at: 0.5 });
+    });
+    out.description = `Parallel: the full ${f.n}×${f.m} weight matrix; highlighted, ${a} → ${b} is ${num(wij)} and ${b} → ${a} is ${num(wji)}.`;
+  } else {
+    out.description = `Parallel: the full ${f.n}×${f.m} weight matrix.`;
+  }
+}

@@ -1,0 +1,153 @@
+"""Browser fixtures: the app under uvicorn in a thread, Debian's Chromium through Playwright.
+
+One server and one browser per session; a fresh context (its own URL state, viewport and
+reduced-motion setting) per test. Every test fails on a console error or an uncaught page error.
+Skips, with the reason, where Chromium or Playwright is missing. Never `playwright install`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def _chromium() -> str | None:
+    for candidate in (
+        os.environ.get("ATTNLAB_CHROMIUM"),
+        "/usr/bin/chromium",
+        "/usr/lib/chromium/chromium",
+        shutil.which("chromium"),
+    ):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def base_url() -> Iterator[str]:
+    """The app, served by uvicorn from a thread on 127.0.0.1 at a free port."""
+    pytest.importorskip("uvicorn")
+    import uvicorn
+
+    from attnlab.server import create_app
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        create_app(), log_level="warning", lifespan="off", ws="none", access_log=False
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the test server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=5)
+    sock.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, launched once per session."""
+    if importlib.util.find_spec("playwright") is None:
+        pytest.skip("Playwright for Python is not installed (pip install playwright)")
+    path = _chromium()
+    if path is None:
+        pytest.skip("Chromium is not installed (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        try:
+            browser = pw.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
+        except Exception as exc:  # a broken install: say so instead of erroring every test
+            pytest.skip(f"Chromium at {path} did not start: {exc}")
+        yield browser
+        browser.close()
+
+
+class Console:
+    """What the page said on its console and as uncaught errors."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.allowed: list[str] = []
+
+    def allow(self, fragment: str) -> None:
+        """Expect messages containing `fragment` (Chromium logs every 4xx answer as an error)."""
+        self.allowed.append(fragment)
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(a in e for a in self.allowed)]
+
+    def watch(self, page: Any) -> None:
+        page.on(
+            "console",
+            lambda msg: (
+                self.errors.append(f"console.{msg.type}: {msg.text}")
+                if msg.type in ("error", "warning")
+                else None
+            ),
+        )
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+        page.on("dialog", lambda d: (self.errors.append(f"dialog: {d.message}"), d.dismiss()))
+
+
+@pytest.fixture
+def console() -> Console:
+    return Console()
+
+
+@pytest.fixture
+def new_page(browser: Any, base_url: str, console: Console) -> Iterator[Any]:
+    """A factory: new_page(width=1280, height=800, motion="reduce") -> a Playwright page."""
+    contexts: list[Any] = []
+
+    def make(width: int = 1280, height: int = 800, motion: str = "reduce") -> Any:
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            reduced_motion=motion,
+            base_url=base_url,
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        console.watch(page)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert console.unexpected() == [], "the page reported errors"
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,181 @@
+// layout.js: the picture of each beat as data, checked without a browser.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { decodeLesson, num } from "../../src/attnlab/static/format.js";
+import { BEATS, argmax, heat, inkOn, layout, wrap } from "../../src/attnlab/static/layout.js";
+
+const LESSONS = JSON.parse(readFileSync(new URL("./lessons.json", import.meta.url), "utf8"));
+const river = decodeLesson(LESSONS.river);
+const savingsUniform = decodeLesson(LESSONS.savings_uniform);
+const SIZES = [
+  { width: 820, height: 540 },
+  { width: 366, height: 420 },
+];
+
+/** A small hand-made trace with a masked key: 3 tokens, the last one masked for row 0. */
+function masked() {
+  const t = structuredClone(LESSONS.river);
+  const tokens = ["a", "<img src=x onerror=alert(1)>", "c"];
+  const rows = (f) => tokens.map((_, i) => tokens.map((_, j) => f(i, j)));
+  Object.assign(t, {
+    tokens,
+    focus: 0,
+    pair: [0, 1],
+    embeddings: rows(() => 0.5),
+    queries: rows(() => 1),
+    keys: rows(() => 1),
+    values: rows((i, j) => (i === j ? 2 : -1)),
+    raw_scores: rows((i, j) => i + j),
+    scores: rows((i, j) => (i === 0 && j === 2 ? "-inf" : (i + j) / 2)),
+    weights: [[0.3, 0.7, 0], [0.5, 0.25, 0.25], [0.2, 0.2, 0.6]],
+    outputs: [[0.1, 0.2, 0.3], [0, 0, 0], [1, 1, 1]],
+    mask: [[true, true, false], [true, true, true], [true, true, true]],
+    dim_names: null,
+    d_k: 3,
+    divisor: Math.sqrt(3),
+  });
+  return decodeLesson(t);
+}
+
+test("every beat lays out at both sizes, inside the canvas", () => {
+  for (const trace of [river, savingsUniform, masked()]) {
+    for (const size of SIZES) {
+      for (let b = 0; b < BEATS.length; b++) {
+        const out = layout(trace, size, b, trace.focus);
+        assert.equal(out.beat, BEATS[b][0]);
+        assert.ok(out.shapes.length > 5, "never an empty picture");
+        assert.ok(out.description.length > 0);
+        for (const s of out.shapes) {
+          const xs = s.kind === "rect" ? [s.x, s.x + s.w] : s.kind === "text" ? [s.x] : [s.x1, s.x2];
+          const ys = s.kind === "rect" ? [s.y, s.y + s.h] : s.kind === "text" ? [s.y] : [s.y1, s.y2];
+          for (const x of xs) assert.ok(x >= -0.5 && x <= size.width + 0.5, `${out.beat}: x ${x} outside ${size.width}`);
+          for (const y of ys) assert.ok(y >= -0.5 && y <= size.height + 0.5, `${out.beat}: y ${y} outside ${size.height} (${s.kind} ${s.text ?? ""})`);
+          assert.ok(s.at === undefined || (s.at >= 0 && s.at <= 1), "appear times lie in [0, 1]");
+          if (s.kind === "text") assert.equal(typeof s.text, "string");
+        }
+      }
+    }
+  }
+});
+
+test("beats can be named by key or index", () => {
+  const size = SIZES[0];
+  assert.deepEqual(layout(river, size, "blend", 3), layout(river, size, 4, 3));
+  assert.throws(() => layout(river, size, 6, 3), RangeError);
+  assert.throws(() => layout(river, size, "dance", 3), RangeError);
+  assert.throws(() => layout(river, size, 0, 4), RangeError);
+});
+
+test("matrix cells move right along a row and down along a column", () => {
+  const out = layout(river, SIZES[0], "parallel", 3);
+  const at = (i, j) => out.cells.find((c) => c.i === i && c.j === j);
+  assert.equal(out.cells.length, 16);
+  for (let i = 0; i < 4; i++) {
+    for (let j = 1; j < 4; j++) {
+      assert.ok(at(i, j).x > at(i, j - 1).x, "columns go left to right");
+      assert.equal(at(i, j).y, at(i, j - 1).y, "a row is level");
+      assert.ok(at(j, i).y > at(j - 1, i).y, "rows go top to bottom");
+      assert.ok(at(i, j).x >= at(i, j - 1).x + at(i, j - 1).w, "cells do not overlap");
+    }
+  }
+});
+
+test("row i is labelled with query token i and column j with key token j, in line with the cells", () => {
+  for (const beat of ["score", "softmax", "parallel"]) {
+    const out = layout(river, SIZES[0], beat, 3);
+    const rows = out.labels.filter((l) => l.role === "row");
+    const cols = out.labels.filter((l) => l.role === "col");
+    assert.deepEqual(rows.map((l) => l.text), river.tokens);
+    assert.deepEqual(cols.map((l) => l.text), river.tokens);
+    for (const c of out.cells) {
+      assert.ok(Math.abs(rows[c.i].y - (c.y + c.h / 2)) < 2, `row label ${c.i} beside its cells`);
+      assert.ok(Math.abs(cols[c.j].x - (c.x + c.w / 2)) < 2, `column label ${c.j} above its cells`);
+    }
+    const texts = out.shapes.filter((s) => s.kind === "text").map((s) => s.text);
+    assert.ok(texts.includes("query ↓"));
+    assert.ok(texts.some((t) => t.startsWith("key →")));
+  }
+});
+
+test("the score beat fills only the focus row, left to right, with q·k / divisor = s", () => {
+  const out = layout(river, SIZES[0], "score", 3);
+  assert.deepEqual(out.cells.map((c) => c.i), [3, 3, 3, 3]);
+  const times = out.shapes.filter((s) => s.kind === "text" && s.mono && s.text.includes(" / ")).map((s) => s.at);
+  assert.deepEqual([...times].sort((a, b) => a - b), times, "cells appear left to right");
+  const texts = out.shapes.filter((s) => s.kind === "text").map((s) => s.text);
+  for (const line of ["0.92 / 2", "= 0.46", "0 / 2", "4.6 / 2", "= 2.3", "1.38 / 2", "= 0.69"]) {
+    assert.ok(texts.includes(line), `${line} is on screen`);
+  }
+  assert.deepEqual(out.cells.map((c) => c.text), ["0.46", "0", "2.3", "0.69"]);
+});
+
+test("the score beat shows the divisor of the mode: 1 without √dₖ, ∞ under Uniform", () => {
+  const unscaled = decodeLesson({ ...LESSONS.river, mode: "unscaled", divisor: 1.0, scores: LESSONS.river.raw_scores });
+  const texts = (t) => layout(t, SIZES[0], "score", 3).shapes.filter((s) => s.kind === "text").map((s) => s.text);
+  assert.ok(texts(unscaled).includes("4.6 / 1"));
+  assert.ok(texts(savingsUniform).some((t) => t.endsWith(" / ∞")));
+});
+
+test("a masked score is written −∞", () => {
+  const out = layout(masked(), SIZES[0], "score", 0);
+  assert.equal(out.cells[2].text, "−∞");
+});
+
+test("the softmax beat prints the focus row's weights as the trace has them", () => {
+  const out = layout(river, SIZES[0], "softmax", 3);
+  assert.deepEqual(out.cells.map((c) => c.text), ["0.11", "0.07", "0.69", "0.14"]);
+  const texts = out.shapes.filter((s) => s.kind === "text").map((s) => s.text);
+  assert.ok(texts.includes("river 69%"), "the budget bar names its largest share");
+});
+
+test("the violet ray goes from the focus to its largest weight, for every focus", () => {
+  for (const trace of [river, masked(), decodeLesson(LESSONS.river)]) {
+    for (let f = 0; f < trace.tokens.length; f++) {
+      const out = layout(trace, SIZES[0], "blend", f);
+      assert.equal(out.ray.from, f);
+      assert.equal(out.ray.to, argmax(trace.weights[f]));
+      const ray = out.shapes.find((s) => s.kind === "ray");
+      const target = out.labels.find((l) => l.role === "token" && l.index === out.ray.to);
+      assert.ok(Math.abs(ray.x2 - target.x) < 1, "the arrow lands on the chosen token");
+    }
+  }
+  assert.equal(layout(river, SIZES[0], "blend", 3).ray.to, 2, "bank chooses river");
+  assert.equal(layout(river, SIZES[0], "softmax", 3).ray, null, "no ray outside the blend beat");
+});
+
+test("the blend beat writes each weight × value and the trace's output", () => {
+  const texts = layout(river, SIZES[0], "blend", 3).shapes.filter((s) => s.kind === "text").map((s) => s.text);
+  assert.ok(texts.includes("0.69 × [2, 0, 0, 0]"));
+  assert.ok(texts.includes("= [1.43, 0.06, 0.14, 0]"));
+});
+
+test("the parallel beat fills every cell and highlights the API's pair with both numbers", () => {
+  const out = layout(river, SIZES[0], "parallel", 3);
+  for (const c of out.cells) assert.equal(c.text, num(river.weights[c.i][c.j]));
+  assert.deepEqual([out.pair.i, out.pair.j], river.pair);
+  const text = out.shapes.filter((s) => s.kind === "text").map((s) => s.text).join(" ");
+  assert.match(text, /bank → river = 0\.69/);
+  assert.match(text, /river → bank = 0\.12/);
+});
+
+test("token text is carried as data, whatever it contains", () => {
+  const out = layout(masked(), SIZES[0], "tokens", 0);
+  assert.ok(out.labels.some((l) => l.text === "<img src=x onerror=alert(1)>"));
+});
+
+test("the heat scale is light for small weights and dark for large, with readable ink", () => {
+  const lum = (hex) => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16)).reduce((a, c) => a + c, 0);
+  for (let w = 0.1; w <= 1; w += 0.1) assert.ok(lum(heat(w)) < lum(heat(w - 0.1)), `darker at ${w}`);
+  assert.equal(inkOn(0.05), "#1d1d2b");
+  assert.equal(inkOn(0.9), "#ffffff");
+  assert.equal(heat(-1), heat(0));
+  assert.equal(heat(2), heat(1));
+});
+
+test("wrap keeps words whole and lines short", () => {
+  const lines = wrap("the quick brown fox jumps over the lazy dog", 12, 80);
+  assert.ok(lines.length > 1);
+  assert.equal(lines.join(" "), "the quick brown fox jumps over the lazy dog");
+});
