@@ -1,0 +1,103 @@
+"""NumPy forward pass vs transformers, side by side in one run: all-MiniLM-L6-v2, all attentions.
+
+For 6, 32 and 128 tokens, times attnlab's `model.trace(text)` (tokenizing, the forward pass and
+every head's q, k, v, scores, weights and outputs recorded) against transformers' `BertModel`
+(eager attention, `output_attentions=True`, under `torch.inference_mode()`, token ids prepared
+beforehand) in the same process. The two alternate in blocks (numpy, torch, torch, numpy, ...)
+with a pause between blocks: interleaving single calls would make OpenBLAS's and OpenMP's
+spinning worker threads fight over the cores and slow both several-fold. torch keeps its
+default thread count; numpy's OpenBLAS keeps its own. Prints medians, the ratio numpy/torch
+(target ≤ 1.0) and the model load times (target < 1 s). Run with `make bench`.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never reach the network: the folder is local
+
+SIZES = (6, 32, 128)
+REPEATS = {6: 60, 32: 40, 128: 24}
+BLOCKS = 4
+PAUSE_S = 0.5
+WORDS = "the river bank was quiet and the water was cold so we sat by it".split()
+
+
+def timed(fn: Callable[[], object], times: list[float]) -> None:
+    start = time.perf_counter()
+    fn()
+    times.append((time.perf_counter() - start) * 1e3)
+
+
+def text_of(n_tokens: int) -> str:
+    """A text of exactly `n_tokens` tokens with [CLS] and [SEP] (each word is one token)."""
+    words = [WORDS[i % len(WORDS)] for i in range(n_tokens - 2)]
+    return " ".join(words)
+
+
+def main() -> None:
+    import numpy as np
+    import torch
+    from transformers import BertModel
+    from transformers.utils import logging
+
+    import attnlab
+    from attnlab.models import model_folder
+
+    logging.set_verbosity_error()
+    folder = str(model_folder("minilm")[1])
+
+    loads_np: list[float] = []
+    loads_torch: list[float] = []
+    for _ in range(3):
+        timed(lambda: attnlab.load_model("minilm"), loads_np)
+        timed(lambda: BertModel.from_pretrained(folder, attn_implementation="eager"), loads_torch)
+    model = attnlab.load_model("minilm")
+    reference = BertModel.from_pretrained(folder, attn_implementation="eager").eval()
+
+    threads = torch.get_num_threads()
+    print(
+        f"all-MiniLM-L6-v2 forward pass, all attentions recorded ({os.cpu_count()} CPUs, "
+        f"torch {torch.__version__} with {threads} threads, numpy {np.__version__})"
+    )
+    print()
+    header = f"{'tokens':>6}  {'numpy ms':>9}  {'torch ms':>9}  {'ratio':>6}  {'max |Δ| attn':>12}"
+    print(header)
+    print("─" * len(header))
+    for n in SIZES:
+        text = text_of(n)
+        ids = torch.tensor([model.tokenize(text)[1]])
+        assert ids.shape[1] == n, ids.shape
+
+        def run_numpy(text: str = text) -> object:
+            return model.trace(text)
+
+        def run_torch(ids: torch.Tensor = ids) -> object:
+            with torch.inference_mode():
+                return reference(input_ids=ids, output_attentions=True)
+
+        ours, theirs = model.trace(text), run_torch()
+        gap = float(np.abs(ours.attentions - torch.stack(theirs.attentions)[:, 0].numpy()).max())
+        for _ in range(3):  # warm up both
+            run_numpy(), run_torch()
+        t_np: list[float] = []
+        t_torch: list[float] = []
+        for block in range(BLOCKS):
+            pair = ((run_numpy, t_np), (run_torch, t_torch))
+            for fn, times in pair[:: -1 if block % 2 else 1]:
+                time.sleep(PAUSE_S)  # let the other library's threads stop spinning
+                fn()  # one untimed call after the pause
+                for _ in range(REPEATS[n] // BLOCKS):
+                    timed(fn, times)
+        a, b = statistics.median(t_np), statistics.median(t_torch)
+        print(f"{n:>6}  {a:>9.2f}  {b:>9.2f}  {a / b:>6.2f}  {gap:>12.1e}")
+    print()
+    print(f"model load: numpy {statistics.median(loads_np):.0f} ms, "
+          f"transformers {statistics.median(loads_torch):.0f} ms (median of 3)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
