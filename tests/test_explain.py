@@ -15,7 +15,7 @@ SEED_KEYS = {
 }  # fmt: skip
 LAB_KEYS = {
     "temperature", "saturation", "readings", "causal", "causal_note", "positions", "heads",
-    "concat_outputs", "heads_note", "edits", "shuffle",
+    "concat_outputs", "heads_note", "edits", "shuffle", "predict", "wrong_axis",
 }  # fmt: skip
 
 
@@ -69,3 +69,17 @@ def test_heads_are_one_or_two() -> None:
 def test_of_any_trace_has_saturation_but_no_lesson_keys() -> None:
     d = Explanation.of(lesson.run(), 3).to_dict()
     assert "saturation" in d and "heads" not in d
+
+
+def test_predict_then_reveal() -> None:
+    p = explain_lesson().to_dict()["predict"]
+    assert p["answer"] == 2 and p["answer_token"] == "river" and len(p["notes"]) == 4
+    assert p["notes"][2].startswith("Right") and "69%" in p["notes"][0]
+
+
+def test_wrong_axis_block_compares_with_the_right_axis() -> None:
+    d = explain_lesson(axis="queries").to_dict()
+    w = d["wrong_axis"]
+    assert [round(x, 2) for x in w["right_outputs"][3]] == [1.43, 0.06, 0.14, 0]
+    assert w["moved"][3] > 0.1 and "[1.43, 0.06, 0.14, 0]" in w["note"] and "not 1" in w["note"]
+    assert explain_lesson().to_dict()["wrong_axis"] is None

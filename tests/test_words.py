@@ -9,9 +9,11 @@ from attnlab.words import (
     beat_extras,
     causal_note,
     heads_note,
+    prediction_note,
     read_cell,
     saturation_note,
     shuffle_note,
+    wrong_axis_note,
 )
 
 RIVER = "by the river bank"
@@ -51,3 +53,11 @@ def test_every_head_and_position_kind_has_words() -> None:
     assert beat_extras(positions="none", scale=0.25, speed=0.25) == {}
     assert "0.25" in beat_extras(positions="rope", scale=0.25, speed=0.25)["project"]
     assert "tokens" in beat_extras(positions="sinusoidal", scale=0.25, speed=0.25)
+
+
+def test_prediction_and_wrong_axis_notes() -> None:
+    assert prediction_note("bank", "river", "river", 0.69, 0.69).startswith("Right")
+    miss = prediction_note("bank", "by", "river", 0.11, 0.69)
+    assert "you picked by, which gets 11%" in miss and "69%, on river" in miss
+    note = wrong_axis_note("bank", [1.19, 0.18, 0.46, 0], [1.43, 0.06, 0.14, 0], 1.45, 0.41)
+    assert "[1.19, 0.18, 0.46, 0] instead of [1.43, 0.06, 0.14, 0]" in note and "1.45" in note

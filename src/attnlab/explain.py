@@ -38,6 +38,7 @@ class Explanation:
     runs: tuple[lesson.LessonRun, ...] = ()  # the toy's heads (the first is `trace`)
     shuffle: ShuffleCheck | None = None
     edits: Edits | None = None
+    right_axis: Trace | None = None  # the same run with the softmax across the keys
 
     @classmethod
     def of(cls, trace: Trace, focus: int) -> Explanation:
@@ -52,7 +53,8 @@ class Explanation:
     def to_dict(self) -> dict[str, Any]:
         """The trace's JSON form plus `focus`, `focus_token`, `pair`, `narration` and the lab's
         keys: `saturation`, `readings`, and for the lesson `causal`, `positions`, `heads`,
-        `concat_outputs`, `heads_note`, `edits` and `shuffle` (null unless asked for)."""
+        `concat_outputs`, `heads_note`, `edits`, `shuffle` (null unless asked for), `predict`
+        and `wrong_axis` (null unless the softmax ran across the queries)."""
         t, f = self.trace, self.focus
         out = t.to_dict()
         out["focus"] = f
@@ -123,7 +125,37 @@ def _lesson_dict(ex: Explanation) -> dict[str, Any]:
         ),
         "edits": (ex.edits or Edits()).to_dict(),
         "shuffle": _shuffle_dict(ex.shuffle) if ex.shuffle is not None else None,
+        "predict": _predict_dict(first.trace, f),
+        "wrong_axis": _wrong_axis_dict(first.trace, ex.right_axis, f),
     }
+
+
+def _predict_dict(t: Trace, f: int) -> dict[str, Any]:
+    """The favourite key of the focus row, and what to say for each possible guess."""
+    w = t.weights[f]
+    answer = int(np.argmax(w))
+    notes = [
+        words.prediction_note(
+            t.tokens[f], t.columns[j], t.columns[answer], float(w[j]), float(w[answer])
+        )
+        for j in range(w.shape[0])
+    ]
+    return {"answer": answer, "answer_token": t.columns[answer], "notes": notes}
+
+
+def _wrong_axis_dict(t: Trace, right: Trace | None, f: int) -> dict[str, Any] | None:
+    if right is None:
+        return None
+    moved = np.linalg.norm(t.outputs - right.outputs, axis=-1)  # (n,)
+    return {
+        "right_weights": encode_array(right.weights),
+        "right_outputs": encode_array(right.outputs),
+        "moved": encode_array(moved),
+        "note": words.wrong_axis_note(
+            t.tokens[f], t.outputs[f].tolist(), right.outputs[f].tolist(),
+            float(t.weights[f].sum()), float(moved[f]),
+        ),
+    }  # fmt: skip
 
 
 def _shuffle_dict(c: ShuffleCheck) -> dict[str, Any]:
@@ -167,6 +199,9 @@ def explain_lesson(
     extras = words.beat_extras(
         positions=positions, scale=lesson.SINUSOIDAL_SCALE, speed=lesson.ROPE_SPEED
     )
+    right = None
+    if axis == "queries":
+        right = lesson.compute(sentence, **{**options, "axis": "keys"}).trace
     check = None
     if shuffle is not None:
         del options["mask"]
@@ -179,4 +214,5 @@ def explain_lesson(
         runs=runs,
         shuffle=check,
         edits=edits,
+        right_axis=right,
     )

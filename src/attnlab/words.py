@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from attnlab.numfmt import num, vec
+from attnlab.numfmt import num, percent, vec
 from attnlab.trace import Trace
 
 __all__ = [
@@ -22,10 +22,12 @@ __all__ = [
     "beat_extras",
     "causal_note",
     "heads_note",
+    "prediction_note",
     "read_cell",
     "saturation_note",
     "shuffle_note",
     "sweep_note",
+    "wrong_axis_note",
 ]
 
 HEAD_BLURBS: dict[str, str] = {
@@ -175,6 +177,27 @@ def sweep_note(who: str, sqrt_d_k: float) -> str:
         f"{who}'s row as the divisor T moves from 0.1 to 10 (T = √dₖ = {num(sqrt_d_k)} is "
         f"Scaled, T = 1 is No √dₖ): colder rows are sharper and pass less gradient; hotter rows "
         f"flatten toward Uniform."
+    )
+
+
+def prediction_note(who: str, guess: str, answer: str, w_guess: float, w_answer: float) -> str:
+    """Predict, then reveal: what the learner hears after picking `guess` as the favourite."""
+    if guess == answer:
+        return f"Right: {who} spends the most of its budget, {percent(w_answer)}, on {answer}."
+    return (
+        f"Not this time: you picked {guess}, which gets {percent(w_guess)}; {who} spends the "
+        f"most, {percent(w_answer)}, on {answer}."
+    )
+
+
+def wrong_axis_note(
+    who: str, wrong: Sequence[float], right: Sequence[float], row_sum: float, moved: float
+) -> str:
+    """The wrong softmax axis, from the focus token's side."""
+    return (
+        f"With the softmax down the columns, {who}'s new vector is {vec(wrong)} instead of "
+        f"{vec(right)} (moved by {num(moved)}), and its row sums to {num(row_sum)}, not 1. Every "
+        f"number still looks like a plausible weight, which is why this mistake goes unnoticed."
     )
 
 
