@@ -337,7 +337,7 @@ def test_the_animation_runs_and_ends_on_the_full_picture(new_page) -> None:
     button(page, "Next step").click()
     page.wait_for_timeout(300)
     early = canvas_ink(page)
-    page.wait_for_timeout(1600)
+    page.wait_for_timeout(2200)
     assert canvas_ink(page) > early, "the blend beat builds up over time"
     expect()(page.get_by_role("img")).to_have_attribute("data-ray-to", "2")
 
@@ -364,4 +364,8 @@ def test_screenshots_of_each_beat(new_page, artifacts: Path, sentence) -> None:
     for mode, label in (("unscaled", "No √dₖ"), ("uniform", "Uniform")):
         page.get_by_label("Normalization").select_option(label=label)
         expect()(page).to_have_url(re.compile(f"mode={mode}"))
-        page.screenshot(path=str(artifacts / f"beat-{slug}-6-parallel-{mode}.png"))
+        for b in (3, 4, 5, 6):
+            beat = BEATS[b - 1]
+            button(page, f"Step {b}: {beat.title()}").click()
+            expect()(page.get_by_role("img")).to_have_attribute("data-beat", beat)
+            page.screenshot(path=str(artifacts / f"beat-{slug}-{mode}-{b}-{beat}.png"))

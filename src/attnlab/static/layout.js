@@ -67,7 +67,8 @@ function hex(h) {
  * @typedef {{kind: "rect", x: number, y: number, w: number, h: number, fill?: string,
  *   stroke?: string, lineWidth?: number, dash?: number[], radius?: number, at?: number}} Rect
  * @typedef {{kind: "text", x: number, y: number, text: string, size: number, color?: string,
- *   align?: CanvasTextAlign, weight?: string, mono?: boolean, maxWidth?: number, at?: number}} Text
+ *   align?: CanvasTextAlign, weight?: string, mono?: boolean, maxWidth?: number, at?: number,
+ *   until?: number}} Text   (until: the moment it is gone again)
  * @typedef {{kind: "line", x1: number, y1: number, x2: number, y2: number, color: string,
  *   width: number, at?: number}} Line
  * @typedef {{kind: "ray", x1: number, y1: number, x2: number, y2: number, lift: number,
@@ -333,11 +334,17 @@ function scoreBeat(L) {
 
 function softmaxBeat(L) {
   const { trace, s, P, W, focus, out, who } = L;
-  const top = heading(L, `Softmax: ${who}'s scores become weights, a budget that sums to 1`);
+  const title = trace.mode === "uniform"
+    ? `Softmax, overruled: Uniform gives every key the same weight, still a budget of 1`
+    : `Softmax: ${who}'s scores become weights, a budget that sums to 1`;
+  const top = heading(L, title);
   const f = matrixFrame(L, top, s * 6);
   const w = trace.weights[focus];
   for (let j = 0; j < f.m; j++) {
-    cell(L, f, focus, j, { value: w[j], lines: [num(w[j])], w: w[j], at: (0.5 * j) / f.m });
+    // the score beat's numbers, which the heat then covers cell by cell
+    const score = trace.scores[focus][j];
+    out.shapes.push({ kind: "text", x: f.x0 + j * f.cw + f.cw / 2, y: f.y0 + focus * f.ch + f.ch / 2 + s * 0.35, text: `s = ${num(score)}`, size: s - 1, mono: true, align: "center", color: COLORS.muted, maxWidth: f.cw - 4, at: 0, until: 0.15 + (0.5 * j) / f.m });
+    cell(L, f, focus, j, { value: w[j], lines: [num(w[j])], w: w[j], at: 0.15 + (0.5 * j) / f.m });
   }
   // the budget: one bar, each key's share as wide as its weight
   const by = f.bottom + s * 1.2;
@@ -443,7 +450,7 @@ function parallelBeat(L) {
   const { trace, s, P, W, out } = L;
   const formula = { scaled: "softmax(QKᵀ/√dₖ)", unscaled: "softmax(QKᵀ)", uniform: "1/n everywhere" }[trace.mode] ?? "";
   const top = heading(L, `Parallel: every token at once, the full matrix W = ${formula}`);
-  const f = matrixFrame(L, top, s * 4.4);
+  const f = matrixFrame(L, top, s * 6);
   for (let i = 0; i < f.n; i++) {
     for (let j = 0; j < f.m; j++) {
       const w = trace.weights[i][j];
@@ -463,14 +470,18 @@ function parallelBeat(L) {
     const a = trace.tokens[pi];
     const b = cols[pj];
     const same = num(wij) === num(wji);
-    const line1 = `Outlined: ${a} → ${b} = ${num(wij)} (row ${a}, column ${b}), but ${b} → ${a} = ${num(wji)} (row ${b}, column ${a}).`;
-    const line2 = same ? "The two happen to be equal here." : "Not symmetric: each row is its own budget, so i→j and j→i differ.";
-    const y = f.bottom + s * 1.8;
     const width = W - f.left - P;
-    const first = wrap(line1, s, width);
-    [...first, ...wrap(line2, s - 1, width)].forEach((text, k) => {
-      const bold = k < first.length;
-      out.shapes.push({ kind: "text", x: f.left, y: y + k * s * 1.4, text, size: bold ? s : s - 1, weight: bold ? "600" : "400", color: bold ? COLORS.pair : COLORS.ink, maxWidth: width, at: 0.5 });
+    const bold = [
+      ...wrap(`${a} → ${b} = ${num(wij)} (row ${a}, column ${b})`, s, width),
+      ...wrap(`${b} → ${a} = ${num(wji)} (row ${b}, column ${a})`, s, width),
+    ];
+    const note = same
+      ? "The outlined pair happens to be equal here."
+      : "Not symmetric: each row is its own budget, so i → j and j → i differ.";
+    const y = f.bottom + s * 1.8;
+    [...bold, ...wrap(note, s - 1, width)].forEach((text, k) => {
+      const strong = k < bold.length;
+      out.shapes.push({ kind: "text", x: f.left, y: y + k * s * 1.4, text, size: strong ? s : s - 1, weight: strong ? "600" : "400", color: strong ? COLORS.pair : COLORS.ink, maxWidth: width, at: 0.5 });
     });
     out.description = `Parallel: the full ${f.n}×${f.m} weight matrix; highlighted, ${a} → ${b} is ${num(wij)} and ${b} → ${a} is ${num(wji)}.`;
   } else {
