@@ -57,3 +57,13 @@ def test_json_edits_and_their_errors() -> None:
 def test_edited_word_must_be_in_the_sentence() -> None:
     with pytest.raises(VectorEditError, match="'money': it is not in the sentence"):
         Edits.parse({"embeddings": ["money=1,0,0,0"]}).check_tokens(("by", "the"))
+
+
+def test_each_role_names_its_own_parameter() -> None:
+    for role, field in (("embeddings", "set"), ("queries", "set_q"), ("values", "set_v")):
+        with pytest.raises(VectorEditError) as info:
+            Edits.parse({role: ["bank=1,2,3"]})
+        assert info.value.field == field
+    with pytest.raises(VectorEditError) as info:
+        Edits.parse({"keys": ["bank"]})
+    assert info.value.field == "set_k" and "TOKEN=x,y,z,w" in str(info.value)

@@ -18,7 +18,7 @@ Bad input answers 400 with {"error": message, "field": the parameter} like the r
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -27,8 +27,8 @@ from starlette.routing import Route
 
 from attnlab import lesson
 from attnlab.cost import MAX_N, D, measure, sizes
-from attnlab.edits import LIMIT, Edits, Role
-from attnlab.errors import AttnlabError, VectorEditError
+from attnlab.edits import FIELDS, LIMIT, Edits, Role
+from attnlab.errors import AttnlabError
 from attnlab.explain import explain_lesson
 from attnlab.positions import KINDS, check_kind
 from attnlab.saturation import T_MAX, T_MIN, T_STEPS, sweep, temperatures
@@ -39,12 +39,7 @@ __all__ = ["LabRequestError", "lesson_options", "routes"]
 
 MAX_CHARS = 500
 """No parameter may be longer than this (the server's limit for text)."""
-EDIT_PARAMS: dict[str, Role] = {
-    "set": "embeddings",
-    "set_q": "queries",
-    "set_k": "keys",
-    "set_v": "values",
-}
+EDIT_PARAMS: dict[str, Role] = {name: role for role, name in FIELDS.items()}
 _TRUE, _FALSE = {"1", "true", "on", "yes"}, {"", "0", "false", "off", "no"}
 
 
@@ -113,20 +108,7 @@ def _query_edits(request: Request) -> Edits:
     specs: dict[Role, list[str]] = {}
     for name, role in EDIT_PARAMS.items():
         specs[role] = [_text(v, name) for v in request.query_params.getlist(name) if v.strip()]
-    return _named(lambda: Edits.parse(specs, dim_names=lesson.DIM_NAMES), specs)
-
-
-def _named(make: Callable[[], Edits], specs: Mapping[Role, Any]) -> Edits:
-    """Build edits; a bad one names its own parameter (set, set_q, set_k or set_v)."""
-    try:
-        return make()
-    except VectorEditError as exc:
-        text = str(exc)
-        for name, role in EDIT_PARAMS.items():
-            word = {"embeddings": "embedding", "queries": "query", "keys": "key", "values": "value"}
-            if f"the {word[role]} of" in text and specs.get(role):
-                raise LabRequestError(text, name) from None
-        raise LabRequestError(text, "set") from None
+    return Edits.parse(specs, dim_names=lesson.DIM_NAMES)
 
 
 def lesson_options(request: Request) -> dict[str, Any]:
@@ -218,9 +200,7 @@ def api_lab(request: Request) -> JSONResponse:
 def _post_lesson(body: object) -> JSONResponse:
     if not isinstance(body, dict):
         raise LabRequestError("the body must be a JSON object of the lesson's options", "body")
-    raw = body.get("edits")
-    specs: dict[Role, Any] = raw if isinstance(raw, dict) else {}
-    edits = _named(lambda: Edits.from_json(raw, dim_names=lesson.DIM_NAMES), specs)
+    edits = Edits.from_json(body.get("edits"), dim_names=lesson.DIM_NAMES)
     return JSONResponse(_explain_from(body.get, edits))
 
 

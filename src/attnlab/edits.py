@@ -18,7 +18,7 @@ import numpy as np
 from attnlab.errors import VectorEditError
 from attnlab.types import FloatArray
 
-__all__ = ["LIMIT", "ROLES", "Edits", "Role", "check_vector", "parse_edit"]
+__all__ = ["FIELDS", "LIMIT", "ROLES", "Edits", "Role", "check_vector", "parse_edit"]
 
 LIMIT = 100.0
 """The largest magnitude an edited number may have."""
@@ -26,6 +26,21 @@ LIMIT = 100.0
 Role: TypeAlias = Literal["embeddings", "queries", "keys", "values"]
 ROLES: tuple[Role, ...] = ("embeddings", "queries", "keys", "values")
 _ROLE_WORD = {"embeddings": "embedding", "queries": "query", "keys": "key", "values": "value"}
+FIELDS: dict[Role, str] = {
+    "embeddings": "set",
+    "queries": "set_q",
+    "keys": "set_k",
+    "values": "set_v",
+}
+"""The API parameter (and, with dashes, the CLI option) that edits each role."""
+
+
+def _fail(role: Role, message: str) -> VectorEditError:
+    """A VectorEditError whose `field` names the parameter of `role`, for the page."""
+    err = VectorEditError(message)
+    err.field = FIELDS[role]
+    return err
+
 
 Vector: TypeAlias = tuple[float, ...]
 
@@ -41,20 +56,20 @@ def check_vector(
     """`values` as `width` floats, each finite and within ±LIMIT; VectorEditError otherwise."""
     what = f"the {_ROLE_WORD[role]} of {token!r}"
     if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-        raise VectorEditError(f"{what} must be a list of {width} numbers, got {values!r}")
+        raise _fail(role, f"{what} must be a list of {width} numbers, got {values!r}")
     items = list(values)
     if len(items) != width:
-        raise VectorEditError(f"{what} needs {width} numbers, got {len(items)}: {items!r}")
+        raise _fail(role, f"{what} needs {width} numbers, got {len(items)}: {items!r}")
     out: list[float] = []
     for d, raw in enumerate(items):
         dim = f"dimension {d}" + (f" ({dim_names[d]})" if dim_names is not None else "")
         x = _number(raw)
         if x is None:
-            raise VectorEditError(f"{what}, {dim}: {raw!r} is not a number")
+            raise _fail(role, f"{what}, {dim}: {raw!r} is not a number")
         if math.isnan(x):
-            raise VectorEditError(f"{what}, {dim}: {raw!r} is NaN; every number must be finite")
+            raise _fail(role, f"{what}, {dim}: {raw!r} is NaN; every number must be finite")
         if not abs(x) <= LIMIT:
-            raise VectorEditError(f"{what}, {dim}: {raw!r} is beyond ±{LIMIT:g}")
+            raise _fail(role, f"{what}, {dim}: {raw!r} is beyond ±{LIMIT:g}")
         out.append(x)
     return tuple(out)
 
@@ -94,7 +109,12 @@ class Edits:
         cls, specs: Mapping[Role, Sequence[str]], *, dim_names: Sequence[str] | None = None
     ) -> Edits:
         """Edits from text: {"embeddings": ["bank=1,2,0,0"], "queries": [...]}."""
-        data = {role: dict(parse_edit(s) for s in specs.get(role, ())) for role in ROLES}
+        data: dict[Role, dict[str, list[str]]] = {}
+        for role in ROLES:
+            try:
+                data[role] = dict(parse_edit(s) for s in specs.get(role, ()))
+            except VectorEditError as exc:
+                raise _fail(role, str(exc)) from None
         return cls.from_json(data, dim_names=dim_names)
 
     @classmethod
@@ -113,7 +133,7 @@ class Edits:
         for role in ROLES:
             table = data.get(role) or {}
             if not isinstance(table, Mapping):
-                raise VectorEditError(f"edits of {role} must map words to vectors, got {table!r}")
+                raise _fail(role, f"edits of {role} must map words to vectors, got {table!r}")
             names = dim_names if role == "embeddings" else None
             tables[role] = {
                 str(tok).lower(): check_vector(str(tok), vals, role=role, dim_names=names)
@@ -129,9 +149,10 @@ class Edits:
         for role in ROLES:
             for tok in getattr(self, role):
                 if tok not in tokens:
-                    raise VectorEditError(
+                    raise _fail(
+                        role,
                         f"cannot edit the {_ROLE_WORD[role]} of {tok!r}: it is not in the "
-                        f"sentence ({', '.join(tokens)})"
+                        f"sentence ({', '.join(tokens)})",
                     )
 
     def apply(self, role: Role, x: FloatArray, tokens: Sequence[str]) -> FloatArray:
@@ -144,9 +165,10 @@ class Edits:
             if tok in table:
                 vec = table[tok]
                 if len(vec) != out.shape[1]:
-                    raise VectorEditError(
+                    raise _fail(
+                        role,
                         f"the {_ROLE_WORD[role]} of {tok!r} needs {out.shape[1]} numbers, "
-                        f"got {len(vec)}"
+                        f"got {len(vec)}",
                     )
                 out[i] = vec
         return out
