@@ -7,7 +7,8 @@ Wired into server.py's app (`routes`) and its `/api/lesson` (`lesson_options`). 
                        set_q= set_k= set_v= (repeatable; head 1's query, key, value)
     POST /api/lesson   the same as a JSON object, edits as
                        {"edits": {"embeddings": {"bank": [1, 0, 0, 1]}, "queries": {...}}}
-    GET  /api/sweep    the lesson's options + t_min, t_max, steps: the focus row per temperature
+    GET  /api/sweep    the lesson's options + t_min, t_max, steps, head (1 or 2): the focus row
+                       per temperature
     GET  /api/shuffle  the lesson's options + seed: one shuffle under every positions kind
     GET  /api/cost     max_n (<= 4096), d, per_octave: time and memory of attention against n
     GET  /api/lab      the lab's choices and limits (positions kinds, heads, temperature range)
@@ -151,9 +152,10 @@ def api_sweep(request: Request) -> JSONResponse:
     lo, hi = _number(get("t_min"), "t_min"), _number(get("t_max"), "t_max")
     steps = _whole(get("steps"), "steps", range(2, 202))
     ts = temperatures(lo or T_MIN, hi or T_MAX, steps=steps or T_STEPS)
+    head = _whole(get("head"), "head", range(1, 3)) or 1
     run = lesson.compute(
         args["sentence"], mode="scaled", axis="keys", positions=opts["positions"],
-        causal=opts["causal"], edits=_query_edits(request),
+        causal=opts["causal"], edits=_query_edits(request), head=head - 1,
     )  # fmt: skip
     focus = lesson.focus_index(run.trace.tokens, args["focus"])
     return JSONResponse(sweep(run.trace, focus, ts=ts).to_dict())
