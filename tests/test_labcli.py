@@ -73,3 +73,11 @@ def test_cost_table_and_json(capsys) -> None:
     assert [p["n"] for p in json.loads(out)["points"]] == [4, 8, 16, 32]
     code, _, err = run("cost", "--max-n", "99999", capsys=capsys)
     assert code == 2 and "max_n=99999" in err
+
+
+def test_temperature_heads_the_score_table_as_t(capsys) -> None:
+    _, out, _ = run("explain", "--temperature", "0.5", capsys=capsys)
+    header = next(ln.split() for ln in out.splitlines() if "q·k" in ln and "score" in ln)
+    assert header[-4:] == ["q·k", "÷", "T", "s"]
+    _, out, _ = run("explain", capsys=capsys)
+    assert "÷ √dₖ" in out

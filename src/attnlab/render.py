@@ -106,7 +106,9 @@ def _tables(ex: Explanation, chosen: int) -> list[list[str]]:
         [[t.tokens[i], _v(t.queries[i]), _v(t.keys[i]), _v(t.values[i])] for i in rows]
         + _more(t.n, rows, "", "", ""),
     )
-    div = "√dₖ" if t.mode == "scaled" else ("1" if t.mode == "unscaled" else "ignored")
+    div = {"scaled": "√dₖ", "unscaled": "1", "uniform": "ignored"}[t.mode]
+    if t.temperature is not None:
+        div = "T"
     score = table(
         [f"{t.tokens[f]} → key", "q·k", f"÷ {div}", "score s"],
         [[t.columns[j], num(t.raw_scores[f, j]), num(t.divisor), num(t.scores[f, j])] for j in keys]
