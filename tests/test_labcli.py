@@ -78,6 +78,6 @@ def test_cost_table_and_json(capsys) -> None:
 def test_temperature_heads_the_score_table_as_t(capsys) -> None:
     _, out, _ = run("explain", "--temperature", "0.5", capsys=capsys)
     header = next(ln.split() for ln in out.splitlines() if "q·k" in ln and "score" in ln)
-    assert header[-4:] == ["q·k", "÷", "T", "s"]
+    assert header[-5:] == ["q·k", "÷", "T", "score", "s"]
     _, out, _ = run("explain", capsys=capsys)
     assert "÷ √dₖ" in out
