@@ -326,7 +326,7 @@ def test_a_server_error_is_a_message_not_a_blank_canvas(new_page, console) -> No
 def test_play_steps_through_the_beats(new_page) -> None:
     page = open_lesson(new_page(), "?beat=softmax")
     button(page, "Play").click()
-    expect()(button(page, "Pause")).to_have_attribute("aria-pressed", "true")
+    expect()(button(page, "Pause")).to_be_visible()
     expect()(page.get_by_role("img")).to_have_attribute("data-beat", "blend", timeout=8000)
     button(page, "Pause").click()
     expect()(button(page, "Play")).to_be_visible()
@@ -350,6 +350,21 @@ def test_narrow_screen_has_no_sideways_scroll(new_page, artifacts: Path) -> None
         page.screenshot(path=str(artifacts / f"narrow-390-{b + 1}-{beat}.png"), full_page=True)
         if b < len(BEATS) - 1:
             button(page, "Next step").click()
+
+
+LONGEST = "a cash deposit at the bank near the river by my boat"  # the 12-word limit
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def test_the_longest_sentence_fits(new_page, artifacts: Path, width, height) -> None:
+    query = "?" + urllib.parse.urlencode({"sentence": LONGEST})
+    page = open_lesson(new_page(width, height), query)
+    for beat in ("project", "blend", "parallel"):
+        button(page, f"Step {BEATS.index(beat) + 1}: {beat.title()}").click()
+        expect()(page.get_by_role("img")).to_have_attribute("data-beat", beat)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        assert canvas_ink(page) > 500
+        page.screenshot(path=str(artifacts / f"long-{width}-{beat}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("sentence", SENTENCES)

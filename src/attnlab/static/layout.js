@@ -117,7 +117,7 @@ export function layout(trace, size, beat, focus) {
   const out = {
     beat: BEATS[b][0], shapes: [], cells: [], labels: [], ray: null, pair: null, description: "",
   };
-  const L = { trace, W, H, s, P: Math.max(10, Math.round(s * 1.1)), focus, out, who: trace.tokens[focus] };
+  const L = { trace, W, H, s, P: Math.max(10, Math.round(s * 1.1)), focus, out, who: `“${trace.tokens[focus]}”` };
   out.shapes.push({ kind: "rect", x: 0, y: 0, w: W, h: H, fill: COLORS.paper });
   [tokensBeat, projectBeat, scoreBeat, softmaxBeat, blendBeat, parallelBeat][b](L);
   return out;
@@ -436,7 +436,10 @@ function blendBeat(L) {
   out.shapes.push({ kind: "line", x1: P, y1: ys - s * 0.3, x2: W - P, y2: ys - s * 0.3, color: COLORS.ink, width: 1.5, at: 0.85 });
   out.shapes.push({ kind: "text", x: P, y: ys + rh * 0.62, text: "sum", size, weight: "700", color: COLORS.violet, at: 0.85, maxWidth: labelW - 4 });
   out.shapes.push({ kind: "text", x: P + labelW, y: ys + rh * 0.62, text: sum, size, mono: true, weight: "700", color: COLORS.violet, at: 0.85, maxWidth: termW - 4 });
-  wrap(`↑ ${who}'s new vector: the values mixed in the proportions of ${who}'s weights.`, size, W - 2 * P - labelW).forEach((text, k) => {
+  const notes = [`↑ ${who}'s new vector: the values mixed in the proportions of ${who}'s weights.`];
+  const tied = target >= 0 ? cols.filter((_, j) => Math.abs(w[j] - w[target]) <= 1e-9) : [];
+  if (tied.length > 1) notes.push(`A tie: ${tied.join(", ")} share the largest weight, ${num(w[target])}; the ray points at the first.`);
+  notes.flatMap((note) => wrap(note, size, W - 2 * P - labelW)).forEach((text, k) => {
     out.shapes.push({ kind: "text", x: P + labelW, y: ys + rh * 1.5 + k * size * 1.35, text, size, color: COLORS.muted, at: 0.85, maxWidth: W - 2 * P - labelW });
   });
   bars(ys, trace.outputs[focus], 1, COLORS.violet, 0.85);

@@ -189,12 +189,14 @@ function render({ model, el }) {
   function showBeat() {
     const b = beat();
     ui.pills.forEach((pill, k) => (k === b ? pill.setAttribute("aria-current", "step") : pill.removeAttribute("aria-current")));
-    ui.prev.disabled = b === 0;
-    ui.next.disabled = b === BEATS.length - 1;
+    // aria-disabled, not disabled: a button that keeps the keyboard focus at either end
+    ui.prev.setAttribute("aria-disabled", String(b === 0));
+    ui.next.setAttribute("aria-disabled", String(b === BEATS.length - 1));
     const told = trace?.narration?.[b];
     ui.beatTitle.textContent = `Step ${b + 1} of ${BEATS.length}: ${told ? told.title : BEATS[b][1]}`;
     ui.beatText.textContent = told ? told.text : "";
     ui.root.dataset.beat = BEATS[b][0];
+    ui.root.classList.toggle("many", (trace?.tokens.length ?? 0) > 6);
   }
 
   function readout(i, j) {
@@ -330,7 +332,6 @@ function render({ model, el }) {
   function start() {
     playing = true;
     ui.play.textContent = "Pause";
-    ui.play.setAttribute("aria-pressed", "true");
     if (beat() >= BEATS.length - 1) goTo(0, { fromPlay: true });
     schedule();
   }
@@ -338,7 +339,6 @@ function render({ model, el }) {
     playing = false;
     clearTimeout(playTimer);
     ui.play.textContent = "Play";
-    ui.play.setAttribute("aria-pressed", "false");
   }
   const toggle = () => (playing ? stop() : start());
 
