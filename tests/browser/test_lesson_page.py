@@ -342,6 +342,15 @@ def test_the_animation_runs_and_ends_on_the_full_picture(new_page) -> None:
     expect()(page.get_by_role("img")).to_have_attribute("data-ray-to", "2")
 
 
+def test_reduced_motion_paints_each_beat_at_once(new_page) -> None:
+    page = open_lesson(new_page(motion="reduce"), "?beat=softmax")
+    button(page, "Next step").click()
+    expect()(page.get_by_role("img")).to_have_attribute("data-beat", "blend")
+    at_once = canvas_ink(page)
+    page.wait_for_timeout(600)
+    assert canvas_ink(page) == at_once, "nothing moves after the step is drawn"
+
+
 def test_narrow_screen_has_no_sideways_scroll(new_page, artifacts: Path) -> None:
     page = open_lesson(new_page(390, 844))
     for b, beat in enumerate(BEATS):

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { decodeLesson, num } from "../../src/attnlab/static/format.js";
-import { BEATS, argmax, heat, inkOn, layout, wrap } from "../../src/attnlab/static/layout.js";
+import { BEATS, argmax, contrast, heat, inkOn, layout, luminance, wrap } from "../../src/attnlab/static/layout.js";
 
 const LESSONS = JSON.parse(readFileSync(new URL("./lessons.json", import.meta.url), "utf8"));
 const river = decodeLesson(LESSONS.river);
@@ -168,8 +168,12 @@ test("token text is carried as data, whatever it contains", () => {
 test("the heat scale is light for small weights and dark for large, with readable ink", () => {
   const lum = (hex) => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16)).reduce((a, c) => a + c, 0);
   for (let w = 0.1; w <= 1; w += 0.1) assert.ok(lum(heat(w)) < lum(heat(w - 0.1)), `darker at ${w}`);
-  assert.equal(inkOn(0.05), "#1d1d2b");
+  assert.equal(inkOn(0.05), "#000000");
   assert.equal(inkOn(0.9), "#ffffff");
+  for (let k = 0; k <= 100; k++) {
+    const ratio = contrast(luminance(heat(k / 100)), luminance(inkOn(k / 100)));
+    assert.ok(ratio >= 4.5, `the number on a cell of weight ${k / 100} has contrast ${ratio.toFixed(2)} (WCAG AA: 4.5)`);
+  }
   assert.equal(heat(-1), heat(0));
   assert.equal(heat(2), heat(1));
 });

@@ -53,9 +53,21 @@ export function heat(w) {
   return "#" + mix.map((c) => c.toString(16).padStart(2, "0")).join("");
 }
 
-/** Text colour that reads on `heat(w)`. @param {number} w */
+/** Text colour that reads on `heat(w)`: black or white, whichever contrasts more. @param {number} w */
 export function inkOn(w) {
-  return w > 0.5 ? "#ffffff" : COLORS.ink;
+  const background = luminance(heat(w));
+  return contrast(background, 1) >= contrast(background, 0) ? "#ffffff" : "#000000";
+}
+
+/** WCAG relative luminance of a #rrggbb colour. @param {string} color */
+export function luminance(color) {
+  const [r, g, b] = hex(color).map((c) => c / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG contrast ratio of two luminances. @param {number} a @param {number} b */
+export function contrast(a, b) {
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 }
 
 /** @param {string} h */
