@@ -114,8 +114,10 @@ function start(el) {
     const ticket = ++asked;
     const q = new URLSearchParams({ sentence: request.sentence, mode: request.mode, axis: request.axis });
     if (request.focus !== null && request.focus !== undefined) q.set("focus", String(request.focus));
+    model.set("busy", true);
     const answer = await getJSON(`/api/lesson?${q}`);
     if (ticket !== asked) return; // a newer request has been sent; this answer is stale
+    model.set("busy", false);
     if (answer.ok) {
       const lesson = answer.body;
       good = { ...request, focus: lesson.focus };

@@ -254,7 +254,7 @@ function projectBeat(L) {
     { label: "k, key: what it offers", rows: trace.keys },
     { label: "v, value: what it hands over", rows: trace.values },
   ]);
-  out.description = `Project: the query, key and value of every token; ${who}'s query is ${vec(trace.queries[L.focus])}.`;
+  out.description = `Project: the query, key and value of every token; the query of ${who} is ${vec(trace.queries[L.focus])}.`;
 }
 
 /** The matrix frame: row labels (queries), column labels (keys) and empty cells. */
@@ -322,7 +322,7 @@ function divisorText(trace) {
 
 function scoreBeat(L) {
   const { trace, s, P, W, focus, out, who } = L;
-  const top = heading(L, `Score: ${who}'s query dotted with every key, q·k / ${trace.mode === "scaled" ? "√dₖ" : divisorText(trace)}`);
+  const top = heading(L, `Score: the query of ${who} dotted with every key, q·k / ${trace.mode === "scaled" ? "√dₖ" : divisorText(trace)}`);
   const f = matrixFrame(L, top, s * 3);
   const raw = trace.raw_scores[focus];
   const sc = trace.scores[focus];
@@ -341,14 +341,14 @@ function scoreBeat(L) {
     out.shapes.push({ kind: "text", x: f.left, y: f.bottom + s * (1.8 + 1.4 * k), text, size: s, color: COLORS.ink, maxWidth: W - f.left - P, at: 0.9 });
   });
   const best = argmax(sc);
-  out.description = `Score: ${who}'s row fills left to right with q·k / ${div}; the best match is ${trace.tokens[best] ?? ""}.`;
+  out.description = `Score: the row of ${who} fills left to right with q·k / ${div}; the best match is ${trace.tokens[best] ?? ""}.`;
 }
 
 function softmaxBeat(L) {
   const { trace, s, P, W, focus, out, who } = L;
   const title = trace.mode === "uniform"
     ? `Softmax, overruled: Uniform gives every key the same weight, still a budget of 1`
-    : `Softmax: ${who}'s scores become weights, a budget that sums to 1`;
+    : `Softmax: the scores of ${who} become weights, a budget that sums to 1`;
   const top = heading(L, title);
   const f = matrixFrame(L, top, s * 6);
   const w = trace.weights[focus];
@@ -362,7 +362,7 @@ function softmaxBeat(L) {
   const by = f.bottom + s * 1.2;
   const total = f.cw * f.m;
   const cols = trace.key_tokens ?? trace.tokens;
-  const caption = trace.axis === "keys" ? `${who}'s budget, 100% split across the keys:` : `${who}'s row (softmax ran down the columns, so it does not sum to 1):`;
+  const caption = trace.axis === "keys" ? `The budget of ${who}, 100% split across the keys:` : `The row of ${who} (softmax ran down the columns, so it does not sum to 1):`;
   out.shapes.push({ kind: "text", x: f.x0, y: by + s * 0.4, text: caption, size: s - 1, color: COLORS.muted, maxWidth: W - f.x0 - P, at: 0.55 });
   let x = f.x0;
   const bh = s * 2.2;
@@ -371,17 +371,18 @@ function softmaxBeat(L) {
     if (share <= 0) continue;
     out.shapes.push({ kind: "rect", x, y: by + s, w: share, h: bh, fill: heat(w[j]), stroke: COLORS.paper, lineWidth: 1, at: 0.6 });
     const label = `${cols[j]} ${percent(w[j])}`;
-    const text = textWidth(label, s - 1) < share - 4 ? label : textWidth(percent(w[j]), s - 1) < share - 2 ? percent(w[j]) : "";
+    const fits = (words) => textWidth(words, s - 1) * 1.15 + 8 < share;
+    const text = fits(label) ? label : fits(percent(w[j])) ? percent(w[j]) : "";
     if (text) out.shapes.push({ kind: "text", x: x + share / 2, y: by + s + bh / 2 + s * 0.35, text, size: s - 1, align: "center", color: inkOn(w[j]), at: 0.6 });
     x += share;
   }
   const best = argmax(w);
-  out.description = `Softmax: ${who}'s weights; the largest, ${num(w[best])}, goes to ${cols[best]}.`;
+  out.description = `Softmax: the weights of ${who}; the largest, ${num(w[best])}, goes to ${cols[best]}.`;
 }
 
 function blendBeat(L) {
   const { trace, W, H, s, P, focus, out, who } = L;
-  const top = heading(L, `Blend: ${who}'s new vector is the values, each scaled by its weight, summed`);
+  const top = heading(L, `Blend: the new vector of ${who} is the values, each scaled by its weight, summed`);
   const cols = trace.key_tokens ?? trace.tokens;
   const m = cols.length;
   const w = trace.weights[focus];
@@ -448,7 +449,7 @@ function blendBeat(L) {
   out.shapes.push({ kind: "line", x1: P, y1: ys - s * 0.3, x2: W - P, y2: ys - s * 0.3, color: COLORS.ink, width: 1.5, at: 0.85 });
   out.shapes.push({ kind: "text", x: P, y: ys + rh * 0.62, text: "sum", size, weight: "700", color: COLORS.violet, at: 0.85, maxWidth: labelW - 4 });
   out.shapes.push({ kind: "text", x: P + labelW, y: ys + rh * 0.62, text: sum, size, mono: true, weight: "700", color: COLORS.violet, at: 0.85, maxWidth: termW - 4 });
-  const notes = [`↑ ${who}'s new vector: the values mixed in the proportions of ${who}'s weights.`];
+  const notes = [`↑ the new vector of ${who}: the values mixed in the proportions of its weights.`];
   const tied = target >= 0 ? cols.filter((_, j) => Math.abs(w[j] - w[target]) <= 1e-9) : [];
   if (tied.length > 1) notes.push(`A tie: ${tied.join(", ")} share the largest weight, ${num(w[target])}; the ray points at the first.`);
   notes.flatMap((note) => wrap(note, size, W - 2 * P - labelW)).forEach((text, k) => {
@@ -457,8 +458,8 @@ function blendBeat(L) {
   bars(ys, trace.outputs[focus], 1, COLORS.violet, 0.85);
   out.description =
     target >= 0
-      ? `Blend: a violet ray from ${who} to ${cols[target]}, the key with the largest weight (${num(w[target])}); ${who}'s new vector is ${vec(trace.outputs[focus])}.`
-      : `Blend: ${who}'s new vector is ${vec(trace.outputs[focus])}.`;
+      ? `Blend: a violet ray from ${who} to ${cols[target]}, the key with the largest weight (${num(w[target])}); the new vector of ${who} is ${vec(trace.outputs[focus])}.`
+      : `Blend: the new vector of ${who} is ${vec(trace.outputs[focus])}.`;
 }
 
 function parallelBeat(L) {

@@ -13,9 +13,9 @@ import { decodeLesson, num } from "./format.js";
 import { BEATS, heat, inkOn, layout } from "./layout.js";
 
 const MODES = [
-  ["scaled", "Scaled"],
-  ["unscaled", "No √dₖ"],
-  ["uniform", "Uniform"],
+  ["scaled", "Scaled", "the real formula: scores divided by √dₖ"],
+  ["unscaled", "No √dₖ", "a diagnostic: raw dot products, a sharper row"],
+  ["uniform", "Uniform", "a diagnostic: every weight 1/n, the scores ignored"],
 ];
 const ANIMATION_MS = 1500;
 const PLAY_STEP_MS = 3800;
@@ -54,8 +54,9 @@ function build(el) {
     ui.ownErr,
     h("details", { class: "help" }, [h("summary", {}, ["Which words can I use?"]), ui.ownHelp]),
   ]);
-  ui.mode = h("select", { id: `${id}-mode`, "aria-describedby": `${id}-mode-err` });
+  ui.mode = h("select", { id: `${id}-mode`, "aria-describedby": `${id}-mode-err ${id}-mode-help` });
   for (const [value, label] of MODES) ui.mode.append(h("option", { value }, [label]));
+  ui.modeHelp = h("p", { id: `${id}-mode-help`, class: "help" });
   ui.modeErr = h("p", { id: `${id}-mode-err`, class: "field-error", role: "alert" });
 
   ui.prev = h("button", { type: "button", class: "step" }, ["Previous step"]);
@@ -85,7 +86,7 @@ function build(el) {
     h("section", { class: "controls", "aria-label": "Lesson settings" }, [
       h("div", { class: "field" }, [h("label", { for: `${id}-context` }, ["Context"]), ui.context, ui.contextErr]),
       ui.ownForm,
-      h("div", { class: "field" }, [h("label", { for: `${id}-mode` }, ["Normalization"]), ui.mode, ui.modeErr]),
+      h("div", { class: "field" }, [h("label", { for: `${id}-mode` }, ["Normalization"]), ui.mode, ui.modeErr, ui.modeHelp]),
     ]),
     h("div", { class: "nav" }, [
       h("section", { class: "stepper", "aria-label": "Steps" }, [
@@ -297,16 +298,17 @@ function render({ model, el }) {
     if (!data) return;
     try {
       trace = decodeLesson(data);
+      buildTokens();
+      buildTable();
+      buildContext();
     } catch (err) {
       trace = null;
-      model.set("error", { message: `The lesson's data could not be read: ${err}`, field: null });
+      model.set("error", { message: `This lesson could not be shown: ${err instanceof Error ? err.message : err}`, field: null });
       showError();
       return;
     }
-    buildTokens();
-    buildTable();
-    buildContext();
     ui.mode.value = trace.mode;
+    ui.modeHelp.textContent = MODES.find(([value]) => value === trace.mode)?.[2] ?? "";
     if (document.activeElement !== ui.own) ui.own.value = trace.tokens.join(" ");
     showBeat();
     t = 1; // a new context or mode redraws at once, in the same beat
@@ -375,6 +377,7 @@ function render({ model, el }) {
     animate();
   });
   model.on("change:error", showError);
+  model.on("change:busy", () => ui.root.setAttribute("aria-busy", String(Boolean(model.get("busy")))));
   model.on("change:presets", () => trace && buildContext());
   model.on("change:sentence", () => trace && buildContext());
 
