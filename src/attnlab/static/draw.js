@@ -21,7 +21,7 @@ export function draw(ctx, shapes, t, size) {
   for (const shape of shapes) {
     const at = shape.at ?? 0;
     const alpha = t >= 1 ? 1 : clamp01((t - at) / FADE);
-    if (alpha <= 0 || (shape.until !== undefined && t >= shape.until + FADE)) continue;
+    if (alpha <= 0 || (shape.until !== undefined && t >= shape.until)) continue;
     ctx.globalAlpha = alpha;
     if (shape.kind === "rect") rect(ctx, shape);
     else if (shape.kind === "text") text(ctx, shape);
