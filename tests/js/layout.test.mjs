@@ -9,10 +9,12 @@ import { BEATS, argmax, contrast, heat, inkOn, layout, luminance, wrap } from ".
 const LESSONS = JSON.parse(readFileSync(new URL("./lessons.json", import.meta.url), "utf8"));
 const river = decodeLesson(LESSONS.river);
 const savingsUniform = decodeLesson(LESSONS.savings_uniform);
+const longest = decodeLesson(LESSONS.longest);
 const SIZES = [
   { width: 820, height: 540 },
-  { width: 366, height: 420 },
+  { width: 366, height: 380 },
 ];
+const LONG_NARROW = { width: 366, height: 200 + 12 * 22 }; // lesson.js's canvas for 12 tokens
 
 /** A small hand-made trace with a masked key: 3 tokens, the last one masked for row 0. */
 function masked() {
@@ -40,8 +42,8 @@ function masked() {
 }
 
 test("every beat lays out at both sizes, inside the canvas", () => {
-  for (const trace of [river, savingsUniform, masked()]) {
-    for (const size of SIZES) {
+  for (const [trace, sizes] of [[river, SIZES], [savingsUniform, SIZES], [masked(), SIZES], [longest, [SIZES[0], LONG_NARROW]]]) {
+    for (const size of sizes) {
       for (let b = 0; b < BEATS.length; b++) {
         const out = layout(trace, size, b, trace.focus);
         assert.equal(out.beat, BEATS[b][0]);

@@ -178,7 +178,8 @@ function vectorColumns(L, top, groups) {
   const x0 = P + labelW + Math.max(0, (W - 2 * P - labelW - n * cw) / 2);
   const headH = s * 2.2;
   const nRows = groups.length * d + (groups.length > 1 ? groups.length : 0);
-  const rh = Math.max(s * 1.35, Math.min(s * 2.4, (H - top - headH - P) / nRows));
+  const legendH = s * 2.2;
+  const rh = Math.max(s * 1.35, Math.min(s * (groups.length > 1 ? 2.4 : 3), (H - top - headH - P - legendH) / nRows));
   // the focus column, tinted the whole way down
   out.shapes.push({
     kind: "rect", x: x0 + focus * cw + 1, y: top, w: cw - 2, h: headH + nRows * rh + 4, fill: COLORS.violetSoft, radius: 6,
@@ -228,13 +229,21 @@ function vectorColumns(L, top, groups) {
           });
         }
         out.shapes.push({
-          kind: "text", x: cx + w / 2, y: y + rh * 0.55, text: num(v), size: s - 1, mono: true, align: "center",
+          kind: "text", x: cx + w / 2, y: y + rh * 0.5 + s * 0.2, text: num(v), size: Math.min(s + 1, rh * 0.5), mono: true, align: "center",
           color: COLORS.ink, maxWidth: w - 2, at: cellAt,
         });
       });
       y += rh;
     }
   });
+  if (y + legendH <= H - P / 2) {
+    const ly = y + s * 1.3;
+    out.shapes.push({ kind: "rect", x: x0 - labelW, y: ly - s * 0.45, w: s * 1.6, h: 4, fill: COLORS.positive });
+    out.shapes.push({
+      kind: "text", x: x0 - labelW + s * 2.1, y: ly, text: "the bar under a number shows its size (orange if negative)",
+      size: s - 2, color: COLORS.muted, maxWidth: W - (x0 - labelW) - P - s * 2.1,
+    });
+  }
   return y;
 }
 

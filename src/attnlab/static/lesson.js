@@ -132,7 +132,8 @@ function render({ model, el }) {
   function resize() {
     const width = Math.max(240, Math.floor(ui.canvasWrap.clientWidth));
     const room = window.innerHeight - 280; // fit the picture on a laptop screen under the controls
-    const height = Math.round(width < 600 ? Math.max(420, Math.min(600, width * 1.15)) : Math.max(440, Math.min(width * 0.72, room)));
+    const n = trace?.tokens.length ?? 4; // a phone gets the height the sentence needs
+    const height = Math.round(width < 600 ? Math.max(380, 200 + n * 22) : Math.max(440, Math.min(width * 0.72, room)));
     const ratio = window.devicePixelRatio || 1;
     if (width === size.width && height === size.height && ratio === size.ratio) return;
     Object.assign(size, { width, height, ratio });
@@ -312,6 +313,7 @@ function render({ model, el }) {
     if (document.activeElement !== ui.own) ui.own.value = trace.tokens.join(" ");
     showBeat();
     t = 1; // a new context or mode redraws at once, in the same beat
+    resize();
     paint();
   }
 
