@@ -46,3 +46,12 @@ def test_layer_norm_gives_mean_0_variance_1_then_scales_and_shifts() -> None:
     assert np.allclose(y.mean(axis=-1), 0) and np.allclose(y.var(axis=-1), 1)
     z = layer_norm(x, np.full(16, 2.0), np.full(16, 0.5), eps=1e-12)
     assert np.allclose(z, 2 * y + 0.5)
+
+
+def test_gelu_in_place_with_scratch_matches_the_plain_call() -> None:
+    x = np.random.default_rng(1).normal(0, 3, size=(5, 7)).astype(np.float32)
+    expected = gelu(x)
+    work = tuple(np.full_like(x, np.nan) for _ in range(4))
+    y = x.copy()
+    assert gelu(y, out=y, work=work) is y  # type: ignore[arg-type]
+    assert np.array_equal(y, expected)

@@ -17,6 +17,7 @@ one matrix product.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -25,9 +26,11 @@ import numpy as np
 
 from attnlab.attention import attend, merge_heads, split_heads
 from attnlab.errors import EmptySequenceError, TooLongError
+from attnlab.models.memory import keep_freed_memory
 from attnlab.models.nn import gelu, layer_norm
 from attnlab.models.trace import ModelTrace
 from attnlab.models.weights import BertConfig, Checkpoint
+from attnlab.models.workspace import Workspace
 from attnlab.trace import Trace
 from attnlab.types import FloatArray
 
@@ -93,6 +96,9 @@ class BertEncoder:
         self.ln0 = (t["embeddings.LayerNorm.weight"], t["embeddings.LayerNorm.bias"])
         self.layers = tuple(LayerWeights.from_tensors(t, i) for i in range(c.n_layers))
         self.max_tokens = min(MAX_TOKENS, c.max_positions)
+        self._work = Workspace(self.max_tokens, self.e_word.dtype)
+        keep_freed_memory()  # see memory.py: fresh pages cost more than the arithmetic here
+        self._lock = threading.Lock()
 
     def __repr__(self) -> str:
         c = self.config
@@ -119,12 +125,13 @@ class BertEncoder:
     def trace(self, text: str) -> ModelTrace:
         """Tokenize `text`, run every layer and keep every head's q, k, v, scores and weights."""
         tokens, ids = self.tokenize(text)
-        x = self.embed(np.asarray(ids))  # (n, d)
-        hidden, traces = [x], []
-        for w in self.layers:
-            x, att = self.layer(x, w, tokens)  # (n, d)
-            hidden.append(x)
-            traces.append(att)
+        with self._lock:  # one pass at a time shares the workspace
+            x = self.embed(np.asarray(ids))  # (n, d)
+            hidden, traces = [x], []
+            for w in self.layers:
+                x, att = self.layer(x, w, tokens)  # (n, d)
+                hidden.append(x)
+                traces.append(att)
         return ModelTrace(
             model=self.name,
             tokens=tokens,
@@ -143,20 +150,23 @@ class BertEncoder:
         self, x: FloatArray, w: LayerWeights, tokens: tuple[str, ...]
     ) -> tuple[FloatArray, Trace]:
         """2–5. One encoder layer: the new hidden states and the layer's multi-head Trace."""
-        c, eps = self.config, self.config.layer_norm_eps
-        qkv: FloatArray = x @ w.w_qkv  # (n, 3d)
+        c, eps, ws, n = self.config, self.config.layer_norm_eps, self._work, x.shape[0]
+        qkv = np.matmul(x, w.w_qkv, out=ws.take("qkv", n, 3 * c.d_model))  # (n, 3d)
         qkv += w.b_qkv
         q, k, v = (
             split_heads(part, c.n_heads) for part in np.split(qkv, 3, axis=-1)
-        )  # (h, n, d_k)
+        )  # (h, n, d_k) views into the workspace: the Trace keeps its own copies
         att = attend(q, k, v, tokens=tokens)  # weights (h, n, n), outputs (h, n, d_k)
-        a: FloatArray = merge_heads(att.outputs) @ w.w_o  # (n, d)
+        a = np.matmul(merge_heads(att.outputs), w.w_o, out=ws.take("a", n, c.d_model))  # (n, d)
         a += w.b_o
         a += x  # residual
         a = layer_norm(a, *w.ln1, eps=eps)  # (n, d)
-        f: FloatArray = a @ w.w_1  # (n, d_ff)
+        f = np.matmul(a, w.w_1, out=ws.take("ffn", n, c.d_ff))  # (n, d_ff)
         f += w.b_1
-        out: FloatArray = gelu(f) @ w.w_2  # (n, d)
+        work = (ws.take("z", n, c.d_ff), ws.take("phi", n, c.d_ff),
+                ws.take("z2", n, c.d_ff), ws.take("q", n, c.d_ff))  # fmt: skip
+        f = gelu(f, out=f, work=work)  # (n, d_ff)
+        out = np.matmul(f, w.w_2, out=ws.take("out", n, c.d_model))  # (n, d)
         out += w.b_2
         out += a  # residual
         return layer_norm(out, *w.ln2, eps=eps), att

@@ -31,32 +31,52 @@ _ERF_EDGE = 4.0
 """|z| beyond which erf(z) is ±1 to float32 precision."""
 
 
-def erf(z: FloatArray) -> FloatArray:
+def erf(z: FloatArray, *, out: FloatArray | None = None) -> FloatArray:
     """The error function, elementwise, in `z`'s float dtype: erf(z) ≈ z·P(z²)/Q(z²)."""
-    dtype = z.dtype
-    c = np.clip(z, -_ERF_EDGE, _ERF_EDGE)  # (...) a new array we may overwrite
-    z2 = c * c  # (...)
-    p = np.full_like(c, _P[0])  # (...) Horner's rule, in place
-    for a in _P[1:]:
-        p *= z2
-        p += dtype.type(a)
-    q = np.full_like(c, _Q[0])  # (...)
-    for b in _Q[1:]:
-        q *= z2
-        q += dtype.type(b)
-    p *= c
-    p /= q
-    return p
+    work = (np.empty_like(z), np.empty_like(z), np.empty_like(z))
+    return _erf_into(z, out if out is not None else np.empty_like(z), work)
 
 
-def gelu(x: FloatArray) -> FloatArray:
-    """GELU(x) = x·½(1 + erf(x/√2)), the exact (not tanh) form, elementwise."""
-    half = x.dtype.type(0.5)
-    phi = erf(x * x.dtype.type(1 / math.sqrt(2)))  # (...) erf(x/√2)
+def gelu(
+    x: FloatArray,
+    *,
+    out: FloatArray | None = None,
+    work: tuple[FloatArray, FloatArray, FloatArray, FloatArray] | None = None,
+) -> FloatArray:
+    """GELU(x) = x·½(1 + erf(x/√2)), the exact (not tanh) form, elementwise.
+
+    `out` may be `x` itself (in place). `work` is four scratch arrays shaped like `x`, reused
+    instead of allocated: on a (128, 1536) layer a fresh temporary costs more than the maths.
+    """
+    z, phi, z2, q = work if work is not None else tuple(np.empty_like(x) for _ in range(4))
+    np.multiply(x, x.dtype.type(1 / math.sqrt(2)), out=z)  # (...) x/√2
+    _erf_into(z, phi, (z, z2, q))  # (...) erf(x/√2)
     phi += 1
-    phi *= half  # (...) Φ(x), the standard normal CDF
-    phi *= x
-    return phi
+    phi *= x.dtype.type(0.5)  # (...) Φ(x), the standard normal CDF
+    return np.multiply(x, phi, out=out)
+
+
+def _erf_into(z: FloatArray, out: FloatArray, work: tuple[FloatArray, ...]) -> FloatArray:
+    """out = erf(z); `work` holds three scratch arrays (the first may be `z`, clipped in place)."""
+    c, z2, q = work
+    np.clip(z, -_ERF_EDGE, _ERF_EDGE, out=c)  # (...) erf is ±1 beyond the edge
+    np.multiply(c, c, out=z2)  # (...) z²
+    _horner(z2, _Q, out=q)  # (...) Q(z²)
+    _horner(z2, _P, out=out)  # (...) P(z²)
+    out *= c
+    out /= q
+    return out
+
+
+def _horner(x: FloatArray, coefficients: tuple[float, ...], *, out: FloatArray) -> FloatArray:
+    """The polynomial with `coefficients` (highest power first) at `x`, written into `out`."""
+    t = x.dtype.type
+    np.multiply(x, t(coefficients[0]), out=out)
+    out += t(coefficients[1])
+    for a in coefficients[2:]:
+        out *= x
+        out += t(a)
+    return out
 
 
 def layer_norm(x: FloatArray, gamma: FloatArray, beta: FloatArray, *, eps: float) -> FloatArray:
