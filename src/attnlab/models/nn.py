@@ -30,6 +30,12 @@ _Q = (  # denominator, coefficients of z⁰, z², …, z⁸, highest first
 _ERF_EDGE = 4.0
 """|z| beyond which erf(z) is ±1 to float32 precision."""
 
+# GELU's Φ(x) = ½ + ½·erf(x/√2) with the /√2 and the ½ folded into the coefficients: with
+# u = x², z² = u/2, so a coefficient of (z²)ᵏ becomes one of uᵏ times 2⁻ᵏ; and ½·z = x/(2√2).
+_P_PHI = tuple(p * 2.0 ** -(len(_P) - 1 - i) / (2 * math.sqrt(2)) for i, p in enumerate(_P))
+_Q_PHI = tuple(q * 2.0 ** -(len(_Q) - 1 - i) for i, q in enumerate(_Q))
+_PHI_EDGE = _ERF_EDGE * math.sqrt(2)
+
 
 def erf(z: FloatArray, *, out: FloatArray | None = None) -> FloatArray:
     """The error function, elementwise, in `z`'s float dtype: erf(z) ≈ z·P(z²)/Q(z²)."""
@@ -47,12 +53,16 @@ def gelu(
 
     `out` may be `x` itself (in place). `work` is four scratch arrays shaped like `x`, reused
     instead of allocated: on a (128, 1536) layer a fresh temporary costs more than the maths.
+    The erf approximation is evaluated directly in x² with the /√2 and ½ folded in (_P_PHI).
     """
-    z, phi, z2, q = work if work is not None else tuple(np.empty_like(x) for _ in range(4))
-    np.multiply(x, x.dtype.type(1 / math.sqrt(2)), out=z)  # (...) x/√2
-    _erf_into(z, phi, (z, z2, q))  # (...) erf(x/√2)
-    phi += 1
-    phi *= x.dtype.type(0.5)  # (...) Φ(x), the standard normal CDF
+    c, u, phi, q = work if work is not None else tuple(np.empty_like(x) for _ in range(4))
+    np.clip(x, -_PHI_EDGE, _PHI_EDGE, out=c)  # (...) Φ is 0 or 1 beyond the edge
+    np.multiply(c, c, out=u)  # (...) x²
+    _horner(u, _Q_PHI, out=q)  # (...) Q(x²/2)
+    _horner(u, _P_PHI, out=phi)
+    phi *= c
+    phi /= q  # (...) ½·erf(x/√2)
+    phi += x.dtype.type(0.5)  # (...) Φ(x), the standard normal CDF
     return np.multiply(x, phi, out=out)
 
 
@@ -81,9 +91,10 @@ def _horner(x: FloatArray, coefficients: tuple[float, ...], *, out: FloatArray) 
 
 def layer_norm(x: FloatArray, gamma: FloatArray, beta: FloatArray, *, eps: float) -> FloatArray:
     """(x − mean) / √(var + ε) · γ + β over the last axis (the biased variance, as PyTorch)."""
-    mean = x.mean(axis=-1, keepdims=True)  # (n, 1)
+    d = x.dtype.type(x.shape[-1])
+    mean = np.add.reduce(x, axis=-1, keepdims=True) / d  # (n, 1)
     centred: FloatArray = x - mean  # (n, d)
-    var = np.mean(centred * centred, axis=-1, keepdims=True)  # (n, 1)
+    var = np.einsum("...i,...i->...", centred, centred)[..., None] / d  # (n, 1)
     centred *= (1 / np.sqrt(var + x.dtype.type(eps))).astype(x.dtype, copy=False)  # (n, d)
     centred *= gamma
     centred += beta
