@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from attnlab.server import create_app
 
 STATIC = files("attnlab") / "static"
-MODULES = ("app.js", "lesson.js", "layout.js", "draw.js", "format.js")
+MODULES = ("app.js", "lesson.js", "layout.js", "draw.js", "format.js", "colors.js")
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +43,8 @@ def test_no_markup_is_built_from_strings() -> None:
 
 
 def test_layout_and_format_stay_pure() -> None:
-    """layout.js and format.js run in Node: no DOM, no canvas, no clock."""
-    for name in ("layout.js", "format.js"):
+    """layout.js, colors.js and format.js run in Node: no DOM, no canvas, no clock."""
+    for name in ("layout.js", "colors.js", "format.js"):
         text = (STATIC / name).read_text(encoding="utf-8")
         for word in ("document", "window", "getContext", "performance", "Date.now"):
             assert word not in text, f"{name} mentions {word}"

@@ -4,7 +4,8 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { decodeLesson, num } from "../../src/attnlab/static/format.js";
-import { BEATS, argmax, contrast, heat, inkOn, layout, luminance, wrap } from "../../src/attnlab/static/layout.js";
+import { contrast, heat, inkOn, luminance } from "../../src/attnlab/static/colors.js";
+import { BEATS, argmax, layout, wrap } from "../../src/attnlab/static/layout.js";
 
 const LESSONS = JSON.parse(readFileSync(new URL("./lessons.json", import.meta.url), "utf8"));
 const river = decodeLesson(LESSONS.river);

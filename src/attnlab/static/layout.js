@@ -5,6 +5,7 @@
 // fades it in from there). Every number printed comes from the trace; this module only places
 // and formats them. Row i, column j of the matrix is query token i attending to key token j.
 
+import { COLORS, heat, inkOn } from "./colors.js";
 import { num, percent, vec } from "./format.js";
 
 /** The six beats, in order: [key, title]. */
@@ -16,64 +17,6 @@ export const BEATS = [
   ["blend", "Blend"],
   ["parallel", "Parallel"],
 ];
-
-export const COLORS = {
-  ink: "#1d1d2b",
-  muted: "#5b5b70",
-  grid: "#c9c9d6",
-  empty: "#f3f3f7",
-  paper: "#ffffff",
-  violet: "#7b2fbe",
-  violetSoft: "#f1e8fb",
-  pair: "#d95f02",
-  positive: "#1f7a74",
-  negative: "#c4561a",
-};
-
-// ColorBrewer's YlGnBu (Brewer & Harrower), marked colour-blind safe: pale yellow for a weight
-// near 0, deep blue near 1, so the key a token chose is the darkest cell. It holds no violet
-// or orange, which mark the focus, the ray and the highlighted pair.
-const SCALE = [
-  "#ffffd9", "#edf8b1", "#c7e9b4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8", "#253494", "#081d58",
-];
-
-/**
- * The heat colour of a weight in [0, 1] (values outside are clamped; NaN is grey).
- * @param {number} w
- * @returns {string}
- */
-export function heat(w) {
-  if (Number.isNaN(w)) return "#bbbbbb";
-  const x = Math.min(1, Math.max(0, w)) * (SCALE.length - 1);
-  const i = Math.min(SCALE.length - 2, Math.floor(x));
-  const f = x - i;
-  const a = hex(SCALE[i]);
-  const b = hex(SCALE[i + 1]);
-  const mix = a.map((c, k) => Math.round(c + (b[k] - c) * f));
-  return "#" + mix.map((c) => c.toString(16).padStart(2, "0")).join("");
-}
-
-/** Text colour that reads on `heat(w)`: black or white, whichever contrasts more. @param {number} w */
-export function inkOn(w) {
-  const background = luminance(heat(w));
-  return contrast(background, 1) >= contrast(background, 0) ? "#ffffff" : "#000000";
-}
-
-/** WCAG relative luminance of a #rrggbb colour. @param {string} color */
-export function luminance(color) {
-  const [r, g, b] = hex(color).map((c) => c / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-/** WCAG contrast ratio of two luminances. @param {number} a @param {number} b */
-export function contrast(a, b) {
-  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-}
-
-/** @param {string} h */
-function hex(h) {
-  return [1, 3, 5].map((k) => parseInt(h.slice(k, k + 2), 16));
-}
 
 /**
  * @typedef {{kind: "rect", x: number, y: number, w: number, h: number, fill?: string,

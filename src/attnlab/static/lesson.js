@@ -8,9 +8,10 @@
 //
 // Token text and messages go into the page with textContent only, never as markup.
 
+import { heat, inkOn } from "./colors.js";
 import { draw, drawMessage } from "./draw.js";
 import { decodeLesson, num } from "./format.js";
-import { BEATS, heat, inkOn, layout } from "./layout.js";
+import { BEATS, layout } from "./layout.js";
 
 const MODES = [
   ["scaled", "Scaled", "the real formula: scores divided by √dₖ"],
