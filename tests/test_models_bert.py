@@ -100,3 +100,10 @@ def test_the_same_word_in_two_contexts_starts_equal_and_drifts(minilm) -> None:
     va, vb = a.hidden_states[:, ia], b.hidden_states[:, ib]
     cos = (va * vb).sum(-1) / np.linalg.norm(va, axis=-1) / np.linalg.norm(vb, axis=-1)
     assert cos[0] > 0.99 and cos[-1] < cos[0]
+
+
+def test_attentions_are_stacked_once_and_read_only(minilm) -> None:
+    t = minilm.trace("by the river bank")
+    assert t.attentions is t.attentions
+    with pytest.raises(ValueError, match="read-only"):
+        t.attentions[0, 0, 0, 0] = 1.0

@@ -46,7 +46,7 @@ def cached_model(name: str) -> BertEncoder:
     return load_model(name)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)  # a 128-token trace holds about 20 MB
 def cached_trace(name: str, text: str) -> ModelTrace:
     return cached_model(name).trace(text)
 

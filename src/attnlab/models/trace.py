@@ -11,6 +11,7 @@ as they show the toy. Row i, column j means token i (the query) attends to token
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -52,10 +53,12 @@ class ModelTrace:
     def n_heads(self) -> int:
         return int(self.layers[0].weights.shape[0])
 
-    @property
+    @cached_property
     def attentions(self) -> FloatArray:
         """Every attention matrix, (layers, heads, n, n): the weights, rows summing to 1."""
-        return np.stack([t.weights for t in self.layers])  # (L, h, n, n)
+        a = np.stack([t.weights for t in self.layers])  # (L, h, n, n)
+        a.flags.writeable = False
+        return a
 
     def head(self, layer: int, head: int) -> Trace:
         """One head of one layer as the lesson's single-head Trace (d_k = d_model / heads)."""
