@@ -89,3 +89,8 @@ def test_bad_input_exits_2_with_one_line(capsys, args: list[str], message: str) 
     code, out, err = run(*args, capsys=capsys)
     assert code == 2 and out == ""
     assert message in err and err.count("\n") == 1
+
+
+def test_layer_without_model_is_refused(capsys) -> None:
+    code, _, err = run("explain", "--layer", "2", capsys=capsys)
+    assert code == 2 and "add --model minilm" in err

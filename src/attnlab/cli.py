@@ -87,6 +87,8 @@ def _explain(args: argparse.Namespace) -> int:
 
     if args.model is not None:
         return _explain_model(args)
+    if args.layer or args.head:
+        raise AttnlabError("--layer and --head pick a head of a real model: add --model minilm")
 
     ex = explain_lesson(
         args.sentence, focus=args.focus, mode=args.mode, axis=args.axis, **lab_options(args)
