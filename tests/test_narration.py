@@ -95,3 +95,18 @@ def test_causal_mask_is_told() -> None:
 def test_extras_are_appended_to_their_beat() -> None:
     beats = narrate(lesson.run(RIVER), 3, extras={"blend": "More."})
     assert beats[4].text.endswith(" More.") and not beats[3].text.endswith("More.")
+
+
+def test_grammar_word_focus_reads_naturally() -> None:
+    t = texts(focus=1)
+    assert "“the”'s query" in t["project"] and "the's" not in " ".join(t.values())
+
+
+def test_ties_are_named_not_hidden_behind_argmax() -> None:
+    long = "a cash deposit at the bank near the river by my boat"
+    t = texts(long, focus=2)
+    assert "between cash, river and boat" in t["softmax"]
+    assert "carries cash, river and boat inside it" in t["blend"]
+    even = texts(focus=1)  # "the" has a zero query: every weight is 1/4
+    assert "spreads its budget evenly: 25% each" in even["softmax"]
+    assert "plain average" in even["blend"] and "carries" not in even["blend"]

@@ -21,8 +21,8 @@ RIVER = "by the river bank"
 
 def test_cell_reads_row_as_query_and_column_as_key() -> None:
     r = read_cell(lesson.run(RIVER), 0, 2)
-    assert r.text.startswith("by → river: by's query attends to river's key")
-    assert "river's query attends to by's key" in r.mistaken
+    assert r.text.startswith("by → river: “by”'s query attends to river's key")
+    assert "river's query attends to “by”'s key" in r.mistaken
     w = lesson.run(RIVER).weights
     assert f"{round(float(w[0, 2]), 2)}" in r.text and f"{round(float(w[2, 0]), 2)}" in r.why
     assert "rows are queries and columns are keys" in r.why
@@ -61,3 +61,11 @@ def test_prediction_and_wrong_axis_notes() -> None:
     assert "you picked by, which gets 11%" in miss and "69%, on river" in miss
     note = wrong_axis_note("bank", [1.19, 0.18, 0.46, 0], [1.43, 0.06, 0.14, 0], 1.45, 0.41)
     assert "[1.19, 0.18, 0.46, 0] instead of [1.43, 0.06, 0.14, 0]" in note and "1.45" in note
+
+
+def test_possessive_quotes_grammar_words_and_subword_tokens() -> None:
+    from attnlab.words import possessive
+
+    assert possessive("bank") == "bank's"
+    assert possessive("the") == "“the”'s"
+    assert possessive("##s") == "“##s”'s" and possessive("[CLS]") == "“[CLS]”'s"

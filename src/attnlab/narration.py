@@ -14,6 +14,7 @@ import numpy as np
 
 from attnlab.numfmt import num, percent, vec
 from attnlab.trace import Trace
+from attnlab.words import possessive
 
 BEATS: tuple[tuple[str, str], ...] = (
     ("tokens", "Tokens"),
@@ -95,41 +96,43 @@ def _tokens(trace: Trace, focus: int) -> str:
 
 def _project(trace: Trace, focus: int) -> str:
     who = trace.tokens[focus]
+    whose = possessive(who)
     if trace.queries.shape[-1] > 8:
         return (
             f"Three different learned matrices turn every token into a query (what it looks for), "
             f"a key (what it offers) and a value (what it hands over), each {trace.d_k} numbers "
-            f"wide. {who}'s query and key are different vectors: a token need not match itself."
+            f"wide. {whose} query and key are different vectors: a token need not match itself."
         )
     q, k, v = trace.queries[focus], trace.keys[focus], trace.values[focus]
     own = float(trace.raw_scores[focus, focus]) if trace.key_tokens is None else None
     text = (
-        f"Three different matrices give every token three roles. {who}'s query, what it looks "
+        f"Three different matrices give every token three roles. {whose} query, what it looks "
         f"for, is {vec(q)}; its key, what it offers others, is {vec(k)}; its value, what it hands "
         f"over, is {vec(v)}."
     )
     if own is not None:
-        text += f" Query and key differ: {who}'s query dotted with its own key is only {num(own)}."
+        text += f" Query and key differ: {whose} query dotted with its own key is only {num(own)}."
     return text
 
 
 def _score(trace: Trace, focus: int) -> str:
     who = trace.tokens[focus]
+    whose = possessive(who)
     raw, s = trace.raw_scores[focus], trace.scores[focus]
     masked = trace.mask is not None and not trace.mask[focus].all()
     if trace.mode == "uniform":
         dots = ", ".join(f"{_name(trace, j)} {num(raw[j])}" for j in _shown_keys(trace, focus))
         return (
-            f"Uniform ignores the match: {who}'s query is still dotted with every key "
+            f"Uniform ignores the match: {whose} query is still dotted with every key "
             f"({dots}), "
             f"but every score is then set to 0, so no key can stand out."
         )
     if trace.mode == "scaled":
         div = num(trace.divisor)
-        head = f"{who}'s query is dotted with every key and divided by √dₖ = √{trace.d_k} = {div}: "
+        head = f"{whose} query is dotted with every key and divided by √dₖ = √{trace.d_k} = {div}: "
         if trace.temperature is not None:
             head = (
-                f"{who}'s query is dotted with every key and divided by the temperature "
+                f"{whose} query is dotted with every key and divided by the temperature "
                 f"T = {div} in place of √dₖ = {num(float(np.sqrt(trace.d_k)))}: "
             )
         parts = [
@@ -139,7 +142,7 @@ def _score(trace: Trace, focus: int) -> str:
         ]  # fmt: skip
     else:
         head = (
-            f"No √dₖ: {who}'s query is dotted with every key and the raw number goes straight on: "
+            f"No √dₖ: {whose} query is dotted with every key and the raw number goes straight on: "
         )
         parts = [
             f"{_name(trace, j)} {num(raw[j])}" if np.isfinite(s[j]) else f"{_name(trace, j)} masked"
@@ -155,6 +158,7 @@ def _score(trace: Trace, focus: int) -> str:
 
 def _softmax(trace: Trace, focus: int) -> str:
     who, w = trace.tokens[focus], trace.weights[focus]
+    whose = possessive(who)
     shown = ", ".join(f"{_name(trace, j)} {num(w[j])}" for j in _shown_keys(trace, focus))
     best = int(np.argmax(w))
     if trace.mode == "uniform" and trace.axis == "keys":
@@ -166,31 +170,58 @@ def _softmax(trace: Trace, focus: int) -> str:
     if trace.axis == "queries":
         return (
             f"Softmax down the wrong axis: each column (one key) now sums to 1 across the queries. "
-            f"{who}'s row reads {shown} and sums to {num(float(w.sum()))}, not 1, yet every number "
+            f"{whose} row reads {shown} and sums to {num(float(w.sum()))}, not 1, yet every number "
             f"still looks like a plausible weight."
         )
-    text = (
-        f"Softmax turns {who}'s scores into weights that are positive and sum to 1, a budget: "
-        f"{shown}. {who} spends {percent(float(w[best]))} of its attention on {_name(trace, best)}"
-    )
-    if best != focus and trace.key_tokens is None:
-        text += f" and {percent(float(w[focus]))} on itself"
-    text += "."
+    text = f"Softmax turns {whose} scores into weights that are positive and sum to 1, a budget: "
+    text += f"{shown}. " + _share(trace, focus)
     if trace.mask is not None and not trace.mask[focus].all():
         hidden = [_name(trace, int(j)) for j in np.flatnonzero(~trace.mask[focus])]
         text += f" Masked keys ({', '.join(hidden)}) get weight 0; the rest still sum to 1."
     return text
 
 
+def _share(trace: Trace, focus: int) -> str:
+    """How the focus spends its budget: on one favourite, a tie, or evenly."""
+    who, w = trace.tokens[focus], trace.weights[focus]
+    tied, top = _favourites(trace, focus), percent(float(w.max()))
+    if len(tied) == int(np.count_nonzero(w)) and len(tied) > 1:
+        return (
+            f"{possessive(who)} query matches no key better than another, so it spreads its "
+            f"budget evenly: {top} each."
+        )
+    if len(tied) > 1:
+        return f"{who} splits its top share, {top} each, between " + (
+            f"{_and([_name(trace, j) for j in tied])}."
+        )
+    best = tied[0]
+    text = f"{who} spends {top} of its attention on {_name(trace, best)}"
+    if best != focus and trace.key_tokens is None:
+        text += f" and {percent(float(w[focus]))} on itself"
+    return text + "."
+
+
+def _favourites(trace: Trace, focus: int) -> list[int]:
+    """The keys tied for the focus row's largest weight (usually one)."""
+    w = trace.weights[focus]
+    return [int(j) for j in np.flatnonzero(np.isclose(w, w.max(), rtol=1e-9, atol=1e-12))]
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _blend(trace: Trace, focus: int) -> str:
     who, w, out = trace.tokens[focus], trace.weights[focus], trace.outputs[focus]
+    whose = possessive(who)
     best = int(np.argmax(w))
+    best_s = possessive(_name(trace, best))
     wide = trace.values.shape[-1] > 8
     if wide:
         text = (
             f"Every value is scaled by its weight and the scaled values are added up; "
-            f"{_name(trace, best)}'s value, with weight {num(float(w[best]))}, counts most. "
-            f"{who}'s new vector has {trace.values.shape[-1]} numbers."
+            f"{best_s} value, with weight {num(float(w[best]))}, counts most. "
+            f"{whose} new vector has {trace.values.shape[-1]} numbers."
         )
     else:
         terms = " + ".join(
@@ -198,17 +229,21 @@ def _blend(trace: Trace, focus: int) -> str:
         )
         text = (
             f"Each value is scaled by its weight and the results are summed: {terms} "
-            f"≈ {vec(out)}. This is {who}'s new vector."
+            f"≈ {vec(out)}. This is {whose} new vector."
         )
     if trace.mode == "uniform":
         return (
             text
             + " Under Uniform that is the plain average of the values, the same for every token."
         )
+    if len(_favourites(trace, focus)) == int(np.count_nonzero(w)) > 1:
+        return text + " With every weight equal, that is the plain average of the values."
     if trace.dim_names is not None and not wide:
         lean = int(np.argmax(np.abs(out)))
         text += f" It points mostly along the {trace.dim_names[lean]} dimension"
-        text += f": {who} now carries {_name(trace, best)} inside it." if best != focus else "."
+        tied = [j for j in _favourites(trace, focus) if j != focus]
+        names = _and([_name(trace, j) for j in tied]) if tied else ""
+        text += f": {who} now carries {names} inside it." if tied else "."
     return text
 
 

@@ -81,24 +81,38 @@ class Reading:
         }
 
 
+GRAMMAR_WORDS = frozenset(
+    "a an the by at near on in of to my and or is it for with from as this that".split()
+)
+"""Words too small to take a bare 's: "the's query" reads as a typo, "“the”'s query" does not."""
+
+
+def possessive(token: str) -> str:
+    """`token` with 's, quoted when it is a grammar word or not a plain word ([CLS], ##s)."""
+    if token.lower() in GRAMMAR_WORDS or not token.isalpha():
+        return f"“{token}”'s"
+    return f"{token}'s"
+
+
 def read_cell(trace: Trace, row: int, col: int) -> Reading:
     """Cell (row, col): token `row` (the query) attends to token `col` (the key)."""
     q, k = trace.tokens[row], trace.columns[col]
+    q_s, k_s = possessive(q), possessive(k)
     w = num(float(trace.weights[row, col]))
     budget = "budget" if trace.axis == "keys" else "row (softmaxed down the wrong axis)"
-    text = f"{q} → {k}: {q}'s query attends to {k}'s key, with weight {w} of {q}'s {budget}."
+    text = f"{q} → {k}: {q_s} query attends to {k_s} key, with weight {w} of {q_s} {budget}."
     if trace.mask is not None and not trace.mask[row, col]:
-        text = f"{q} → {k}: masked. {q}'s query may not attend to {k}'s key, so the weight is 0."
-    mistaken = f"Read backwards, the same cell would say {k}'s query attends to {q}'s key."
+        text = f"{q} → {k}: masked. {q_s} query may not attend to {k_s} key, so the weight is 0."
+    mistaken = f"Read backwards, the same cell would say {k_s} query attends to {q_s} key."
     if row == col:
         why = (
-            f"On the diagonal both readings name {q}: it is {q}'s attention to itself. Elsewhere "
+            f"On the diagonal both readings name {q}: it is {q_s} attention to itself. Elsewhere "
             f"the order matters: the row is always the query, the column the key."
         )
     elif trace.key_tokens is None and col < trace.n and row < trace.weights.shape[1]:
         back = num(float(trace.weights[col, row]))
         why = (
-            f"Wrong: rows are queries and columns are keys, so this {w} is part of {q}'s row. "
+            f"Wrong: rows are queries and columns are keys, so this {w} is part of {q_s} row. "
             f"How much {k} attends to {q} is a different cell, row {k}, column {q}: {back}."
         )
     else:
@@ -120,8 +134,9 @@ def saturation_note(
     who: str, entropy: float, ceiling: float, largest: float, frobenius: float | None
 ) -> str:
     """How peaked the focus row is, and how much gradient its softmax would pass."""
+    whose = possessive(who)
     text = (
-        f"{who}'s row has entropy {num(entropy)} bits (a uniform row would have {num(ceiling)}) "
+        f"{whose} row has entropy {num(entropy)} bits (a uniform row would have {num(ceiling)}) "
         f"and its largest weight is {num(largest)}."
     )
     if frobenius is not None:
@@ -155,13 +170,14 @@ def heads_note(
     who: str, names: Sequence[str], favourites: Sequence[str], concat: Sequence[float]
 ) -> str:
     """What each head chose for the focus token, and the concatenated output."""
+    whose = possessive(who)
     parts = "; ".join(
         f"head {h + 1} ({name}) looks most at {fav}"
         for h, (name, fav) in enumerate(zip(names, favourites, strict=True))
     )
     return (
         f"For {who}, {parts}. Each head makes its own {len(concat) // len(names)} numbers; "
-        f"side by side they make {who}'s {len(concat)}: {vec(concat)}."
+        f"side by side they make {whose} {len(concat)}: {vec(concat)}."
     )
 
 
@@ -173,8 +189,9 @@ COLUMNS_NOTE = (
 
 def sweep_note(who: str, sqrt_d_k: float) -> str:
     """The temperature sweep, in one sentence."""
+    whose = possessive(who)
     return (
-        f"{who}'s row as the divisor T moves from 0.1 to 10 (T = √dₖ = {num(sqrt_d_k)} is "
+        f"{whose} row as the divisor T moves from 0.1 to 10 (T = √dₖ = {num(sqrt_d_k)} is "
         f"Scaled, T = 1 is No √dₖ): colder rows are sharper and pass less gradient; hotter rows "
         f"flatten toward Uniform."
     )
@@ -194,8 +211,9 @@ def wrong_axis_note(
     who: str, wrong: Sequence[float], right: Sequence[float], row_sum: float, moved: float
 ) -> str:
     """The wrong softmax axis, from the focus token's side."""
+    whose = possessive(who)
     return (
-        f"With the softmax down the columns, {who}'s new vector is {vec(wrong)} instead of "
+        f"With the softmax down the columns, {whose} new vector is {vec(wrong)} instead of "
         f"{vec(right)} (moved by {num(moved)}), and its row sums to {num(row_sum)}, not 1. Every "
         f"number still looks like a plausible weight, which is why this mistake goes unnoticed."
     )
