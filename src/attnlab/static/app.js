@@ -2,12 +2,15 @@
 // anywidget's model the widget uses), backed by the JSON API, with the state in the URL.
 //
 //   ?sentence=at+the+savings+bank&mode=unscaled&focus=3&beat=blend
+//   (+ the lab's temperature, positions, causal, heads, shuffle, set..., predict: lab_state.js)
 //
 // save_changes() asks /api/lesson again when the sentence, mode or focus changed, and writes
 // the URL, so a copied link reproduces what is on screen. A 400 answer names the field at
 // fault; the model keeps the last good lesson and carries the message to the widget.
 
 import widget from "./lesson.js";
+import lab from "./lab.js";
+import { FIELD_KEYS, LAB_DEFAULTS, LAB_KEYS, labParams, readLabURL } from "./lab_state.js";
 import { BEATS } from "./layout.js";
 
 const MODES = ["scaled", "unscaled", "uniform"];
@@ -58,17 +61,20 @@ export function readURL(search) {
     axis: AXES.includes(q.get("axis") ?? "") ? q.get("axis") : DEFAULTS.axis,
     focus: focus === null || focus === "" ? null : /^\d+$/.test(focus) ? Number(focus) : focus,
     beat,
+    ...readLabURL(q),
   };
 }
 
 /** The URL query for a state (the defaults are left out, except the sentence). */
-export function writeURL({ sentence, mode, axis, focus, beat }) {
+export function writeURL(state) {
+  const { sentence, mode, axis, focus, beat } = state;
   const q = new URLSearchParams();
   q.set("sentence", sentence);
   q.set("mode", mode);
   if (axis !== DEFAULTS.axis) q.set("axis", axis);
   if (focus !== null && focus !== undefined) q.set("focus", String(focus));
   q.set("beat", BEATS[beat]?.[0] ?? BEATS[0][0]);
+  for (const [name, value] of labParams(state, { url: true })) q.append(name, value);
   return `?${q}`;
 }
 
@@ -99,8 +105,8 @@ function start(el) {
   const model = createModel(
     { ...wanted, lesson: null, presets: null, error: null, global_keys: true },
     (changed) => {
-      if (["sentence", "mode", "axis", "focus"].some((k) => changed.has(k))) load();
-      else if (good) history.replaceState(null, "", writeURL({ ...good, beat: model.get("beat") }));
+      if (["sentence", "mode", "axis", "focus", ...LAB_KEYS].some((k) => changed.has(k))) load();
+      else if (good) history.replaceState(null, "", writeURL({ ...good, beat: model.get("beat"), predict: model.get("predict") }));
     },
   );
 
@@ -110,10 +116,12 @@ function start(el) {
       mode: model.get("mode"),
       axis: model.get("axis"),
       focus: model.get("focus"),
+      ...Object.fromEntries(LAB_KEYS.map((k) => [k, model.get(k)])),
     };
     const ticket = ++asked;
     const q = new URLSearchParams({ sentence: request.sentence, mode: request.mode, axis: request.axis });
     if (request.focus !== null && request.focus !== undefined) q.set("focus", String(request.focus));
+    for (const [name, value] of labParams(request)) q.append(name, value);
     model.set("busy", true);
     const answer = await getJSON(`/api/lesson?${q}`);
     if (ticket !== asked) return; // a newer request has been sent; this answer is stale
@@ -124,19 +132,20 @@ function start(el) {
       model.set("focus", lesson.focus);
       if (!fallback) model.set("error", null);
       model.set("lesson", lesson);
-      history.replaceState(null, "", writeURL({ ...good, beat: model.get("beat") }));
+      history.replaceState(null, "", writeURL({ ...good, beat: model.get("beat"), predict: model.get("predict") }));
       return;
     }
     // keep the last good lesson on screen and say what went wrong next to the control
-    const reset = good ?? { ...DEFAULTS, axis: request.axis };
+    const reset = good ?? { ...DEFAULTS, ...LAB_DEFAULTS, axis: request.axis };
     const field = answer.error.field;
-    if (good || ["sentence", "mode", "focus", "axis"].includes(field)) {
+    const key = FIELD_KEYS[field] ?? field; // a lab parameter (set_q, ...) names its model key
+    if (good || ["sentence", "mode", "focus", "axis"].includes(field) || key in LAB_DEFAULTS) {
       model.set("error", answer.error);
-      if (field && field in reset) {
-        model.set(field, reset[field]);
-        if (field === "sentence") model.set("focus", reset.focus);
+      if (key && key in reset) {
+        model.set(key, reset[key]);
+        if (key === "sentence") model.set("focus", reset.focus);
       } else if (good) {
-        for (const key of ["sentence", "mode", "axis", "focus"]) model.set(key, good[key]);
+        for (const k of ["sentence", "mode", "axis", "focus", ...LAB_KEYS]) model.set(k, good[k]);
       }
       if (!good && field !== null) await load({ fallback: true });
       return;
@@ -145,6 +154,8 @@ function start(el) {
   }
 
   widget.render({ model, el });
+  const labEl = document.getElementById("lab");
+  if (labEl) lab.render({ model, el: labEl });
   getJSON("/api/presets").then((answer) => {
     if (answer.ok) model.set("presets", answer.body);
     else if (!model.get("error")) model.set("error", answer.error);

@@ -1,0 +1,156 @@
+// The lab's DOM pieces: elements, SVG plots from plots.js's geometry, and heat tables.
+//
+// Text goes in with textContent only, never as markup. No numbers are computed here: the
+// plots draw the API's series and the tables print the API's weights, formatted by format.js.
+
+import { COLORS, heat, inkOn } from "./colors.js";
+import { num } from "./format.js";
+import { plot } from "./plots.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+/** Line colours for one series per key token (Okabe–Ito, colour-blind safe, then greys). */
+export const SERIES = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#000000", "#999999", "#f0e442", "#6b6b80", "#3b3b4f", "#b0b0c0"];
+
+/**
+ * A DOM element with attributes and children (strings become text nodes, never markup).
+ * @param {string} tag
+ * @param {Record<string, string | boolean | number | null | undefined>} [attrs]
+ * @param {(Node | string)[]} [children]
+ */
+export function h(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children) node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  return node;
+}
+
+/** @param {string} tag @param {Record<string, string | number>} [attrs] @param {string} [text] */
+function s(tag, attrs = {}, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/**
+ * An SVG plot of `spec` (see plots.js); put it in figure(label, ...) to name it for screen readers.
+ * @param {import("./plots.js").PlotSpec} spec
+ * @param {{width: number, height: number}} size
+ * @param {string} label
+ */
+export function svgPlot(spec, size, label) {
+  const g = plot(spec, size);
+  // the figure around it carries the name: the page keeps one role="img", the lesson's canvas
+  const svg = s("svg", { viewBox: `0 0 ${size.width} ${size.height}`, width: size.width, height: size.height, "aria-hidden": "true", "data-label": label, class: "lab-plot" });
+  const { left, right, top, bottom } = g.frame;
+  svg.append(s("rect", { x: left, y: top, width: right - left, height: bottom - top, fill: "#fbfbfe", stroke: COLORS.grid }));
+  for (const t of g.yTicks) {
+    svg.append(s("line", { x1: left, x2: right, y1: t.y, y2: t.y, stroke: "#e6e6ef" }));
+    svg.append(s("text", { x: left - 4, y: t.y + 4, "text-anchor": "end", class: "tick" }, t.text));
+  }
+  for (const t of g.xTicks) {
+    svg.append(s("line", { x1: t.x, x2: t.x, y1: bottom, y2: bottom + 4, stroke: COLORS.muted }));
+    svg.append(s("text", { x: t.x, y: bottom + 16, "text-anchor": "middle", class: "tick" }, t.text));
+  }
+  for (const m of g.marks) {
+    svg.append(s("line", { x1: m.x, x2: m.x, y1: m.y1, y2: m.y2, stroke: COLORS.violet, "stroke-dasharray": "3 3", "stroke-width": 1.5 }));
+    svg.append(s("text", { x: m.x + 3, y: top + 11, class: "mark" }, m.label));
+  }
+  for (const p of g.paths) {
+    const path = s("path", { d: p.d, fill: "none", stroke: p.color, "stroke-width": p.width });
+    if (p.dash) path.setAttribute("stroke-dasharray", p.dash.join(" "));
+    path.append(s("title", {}, p.name));
+    svg.append(path);
+    for (const [x, y] of p.dots) svg.append(s("circle", { cx: x, cy: y, r: 3, fill: p.color }));
+  }
+  svg.append(s("text", { x: g.xLabel.x, y: g.xLabel.y, "text-anchor": "middle", class: "axis-label x-label" }, g.xLabel.text));
+  svg.append(s("text", { x: g.yLabel.x, y: g.yLabel.y, class: "axis-label y-label" }, g.yLabel.text));
+  return svg;
+}
+
+/**
+ * A figure named `label` (role "figure") holding a plot and what goes under it.
+ * @param {string} label
+ * @param {(Node | string)[]} children
+ */
+export function figure(label, children) {
+  return h("figure", { "aria-label": label }, children);
+}
+
+/**
+ * A legend: a coloured line and a name per series.
+ * @param {{name: string, color: string, dash?: number[] | null}[]} series
+ */
+export function legend(series) {
+  return h(
+    "ul",
+    { class: "legend" },
+    series.map((x) => {
+      const swatch = h("span", { class: "swatch", "aria-hidden": "true" });
+      swatch.style.borderTopColor = x.color;
+      if (x.dash) swatch.style.borderTopStyle = "dashed";
+      return h("li", {}, [swatch, x.name]);
+    }),
+  );
+}
+
+/**
+ * A table of weights in heat colours, rows = queries and columns = keys, with optional extra
+ * columns (row sum, entropy...) and a footer row (column sums). Masked cells are greyed.
+ * @param {{label: string, caption?: string, rows: string[], cols: string[], weights: number[][],
+ *   mask?: boolean[][] | null, focus?: number, extra?: {head: string, values: string[]}[],
+ *   footer?: {head: string, values: string[]} | null}} t
+ */
+export function heatTable(t) {
+  const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, ["query ↓ / key →"])]);
+  t.cols.forEach((c) => head.append(h("th", { scope: "col" }, [c])));
+  for (const e of t.extra ?? []) head.append(h("th", { scope: "col", class: "extra" }, [e.head]));
+  const body = h("tbody");
+  t.rows.forEach((r, i) => {
+    const tr = h("tr", { class: i === t.focus ? "focus" : null }, [h("th", { scope: "row" }, [r])]);
+    t.cols.forEach((c, j) => {
+      const w = t.weights[i][j];
+      const masked = Boolean(t.mask && !t.mask[i][j]);
+      const td = h("td", { "data-i": i, "data-j": j, class: masked ? "masked" : null, tabindex: -1 }, [num(w)]);
+      if (!masked) {
+        td.style.background = heat(w);
+        td.style.color = inkOn(w);
+      }
+      td.title = masked ? `masked: ${r} may not look at ${c}, so the weight is 0` : `${r} → ${c}: ${num(w)}`;
+      tr.append(td);
+    });
+    for (const e of t.extra ?? []) tr.append(h("td", { class: "extra" }, [e.values[i]]));
+    body.append(tr);
+  });
+  const parts = [];
+  if (t.caption) parts.push(h("caption", {}, [t.caption]));
+  parts.push(h("thead", {}, [head]), body);
+  if (t.footer) {
+    const tr = h("tr", { class: "sums" }, [h("th", { scope: "row" }, [t.footer.head])]);
+    t.footer.values.forEach((v) => tr.append(h("td", { class: "extra" }, [v])));
+    for (const _ of t.extra ?? []) tr.append(h("td", { class: "extra" }));
+    parts.push(h("tfoot", {}, [tr]));
+  }
+  return h("table", { class: "lab-heat", "aria-label": t.label }, parts);
+}
+
+/**
+ * A plain table of numbers: a header row and rows whose first cell is a row header.
+ * @param {string} label
+ * @param {string[]} header
+ * @param {(string | Node)[][]} rows
+ * @param {string} [cls]
+ */
+export function numberTable(label, header, rows, cls = "") {
+  return h("table", { class: `lab-table ${cls}`.trim(), "aria-label": label }, [
+    h("thead", {}, [h("tr", {}, header.map((x) => h("th", { scope: "col" }, [x])))]),
+    h(
+      "tbody",
+      {},
+      rows.map((r) => h("tr", {}, r.map((x, k) => (k === 0 ? h("th", { scope: "row" }, [x]) : h("td", {}, [x]))))),
+    ),
+  ]);
+}
