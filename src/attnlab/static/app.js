@@ -74,6 +74,10 @@ export function writeURL(state) {
   if (axis !== DEFAULTS.axis) q.set("axis", axis);
   if (focus !== null && focus !== undefined) q.set("focus", String(focus));
   q.set("beat", BEATS[beat]?.[0] ?? BEATS[0][0]);
+  // the Real model tab's keys (model_app.js: view, model.*) ride along unchanged
+  for (const [k, v] of new URLSearchParams(globalThis.location?.search ?? "")) {
+    if (k === "view" || k.startsWith("model.")) q.append(k, v);
+  }
   for (const [name, value] of labParams(state, { url: true })) q.append(name, value);
   return `?${q}`;
 }

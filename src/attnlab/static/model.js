@@ -1,0 +1,631 @@
+// The Real model view as a widget: export default { render({ model, el }) }, like lesson.js.
+//
+// The model holds what the learner chose ("name", "text", "layer", "head", "focus", "beat",
+// "word", "a", "b") and what the host fetched ("info", "trace": one head's /api/model/trace
+// answer, "grid": every head at a glance, "compare": the /api/model/compare answer, "status",
+// "error", "compareError"). This module builds the controls, the heads grid, the picture, the
+// Real attention weights table and the Compare contexts panel. It computes no attention: every
+// number shown is the API's, formatted by format.js. Text goes in with textContent only.
+
+import { draw, drawMessage } from "./draw.js";
+import { heat, inkOn } from "./colors.js";
+import { decodeLesson, num } from "./format.js";
+import { BEATS, beatLayout, cosinePlot, miniHeat, pictureHeight } from "./model_layout.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const MINI = 38; // a heads-grid cell's heatmap, CSS pixels
+const PLAY_STEP_MS = 3800;
+let instances = 0;
+
+/** A DOM element with attributes and children (strings become text nodes, never markup). */
+function h(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children) node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  return node;
+}
+
+function field(id, label, control, extra = []) {
+  const err = h("p", { id: `${id}-err`, class: "field-error", role: "alert" });
+  control.setAttribute("id", id);
+  control.setAttribute("aria-describedby", [`${id}-err`, control.getAttribute("aria-describedby")].filter(Boolean).join(" "));
+  return { box: h("div", { class: "field" }, [h("label", { for: id }, [label]), control, err, ...extra]), err };
+}
+
+function build(el) {
+  const id = `rm${++instances}`;
+  const ui = {};
+  // --- settings --------------------------------------------------------------------------------
+  ui.text = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000, "aria-describedby": `${id}-text-help` });
+  ui.textHelp = h("p", { id: `${id}-text-help`, class: "help" }, ["Any text, up to 128 tokens counting [CLS] and [SEP]."]);
+  const textField = field(`${id}-text`, "Text", ui.text);
+  ui.textErr = textField.err;
+  ui.textForm = h("form", { class: "field own rm-text" }, [
+    h("label", { for: `${id}-text` }, ["Text"]),
+    h("div", { class: "inline" }, [ui.text, h("button", { type: "submit" }, ["Run the model"])]),
+    ui.textErr,
+    ui.textHelp,
+  ]);
+  ui.name = h("select");
+  const nameField = field(`${id}-name`, "Model", ui.name);
+  ui.nameErr = nameField.err;
+  ui.layer = h("select");
+  const layerField = field(`${id}-layer`, "Layer", ui.layer);
+  ui.layerErr = layerField.err;
+  ui.head = h("select");
+  const headField = field(`${id}-head`, "Head", ui.head);
+  ui.headErr = headField.err;
+  ui.status = h("p", { class: "rm-status", role: "status", "aria-label": "Model status" });
+  ui.banner = h("p", { class: "banner", role: "alert", hidden: true });
+
+  // --- the heads grid ------------------------------------------------------------------------
+  ui.grid = h("div", { class: "rm-grid", role: "group", "aria-label": "Heads: layers × heads" });
+  ui.gridHelp = h("p", { class: "help rm-grid-help" });
+  ui.heads = h("section", { class: "rm-heads", "aria-labelledby": `${id}-heads-title` }, [
+    h("h2", { id: `${id}-heads-title` }, ["Every head at a glance"]),
+    ui.gridHelp,
+    h("div", { class: "rm-grid-wrap" }, [ui.grid]),
+  ]);
+
+  // --- the stepper, the tokens, the picture and the table ----------------------------------------
+  ui.prev = h("button", { type: "button", class: "step" }, ["Previous step"]);
+  ui.next = h("button", { type: "button", class: "step primary" }, ["Next step"]);
+  ui.play = h("button", { type: "button", class: "play" }, ["Play"]);
+  ui.pills = BEATS.map(([, title], b) =>
+    h("button", { type: "button", class: "pill", "aria-label": `Step ${b + 1}: ${title}` }, [`${b + 1} ${title}`]),
+  );
+  ui.tokens = h("div", { class: "tokens rm-tokens" });
+  ui.focusErr = h("p", { class: "field-error", role: "alert" });
+  ui.canvas = h("canvas", { role: "img", "aria-label": "One head of the real model, step by step" });
+  ui.canvasWrap = h("div", { class: "canvas-wrap rm-picture" }, [ui.canvas]);
+  ui.beatTitle = h("h2", { class: "beat-title" });
+  ui.beatText = h("p", { class: "beat-text" });
+  ui.narration = h("div", { class: "narration", role: "status", "aria-live": "polite", "aria-label": "Narration" }, [ui.beatTitle, ui.beatText]);
+  ui.table = h("table", { class: "weights rm-weights", "aria-label": "Real attention weights" });
+  ui.readout = h("p", { class: "readout", "aria-live": "polite" }, ["Point at or focus a cell: row i (query) attends to column j (key) with weight w."]);
+  ui.which = h("p", { class: "rm-which" });
+
+  // --- Compare contexts ----------------------------------------------------------------------------
+  ui.word = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 100 });
+  ui.a = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000 });
+  ui.b = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000 });
+  const wordField = field(`${id}-word`, "Word", ui.word);
+  const aField = field(`${id}-a`, "Sentence A", ui.a);
+  const bField = field(`${id}-b`, "Sentence B", ui.b);
+  Object.assign(ui, { wordErr: wordField.err, aErr: aField.err, bErr: bField.err });
+  ui.cmpForm = h("form", { class: "rm-cmp-form" }, [wordField.box, aField.box, bField.box, h("button", { type: "submit", class: "primary" }, ["Compare"])]);
+  ui.cmpBanner = h("p", { class: "banner", role: "alert", hidden: true });
+  ui.rowsTitle = h("h3", { class: "rm-rows-title" });
+  ui.rowA = h("table", { class: "weights rm-row" });
+  ui.rowB = h("table", { class: "weights rm-row" });
+  ui.plot = document.createElementNS(SVG, "svg");
+  ui.plot.setAttribute("role", "img");
+  ui.plot.setAttribute("class", "rm-plot");
+  ui.cosTable = h("table", { class: "rm-cos", "aria-label": "Cosine similarity by layer" });
+  ui.note = h("p", { class: "rm-note" });
+  ui.compare = h("section", { class: "rm-compare", "aria-labelledby": `${id}-cmp-title` }, [
+    h("h2", { id: `${id}-cmp-title` }, ["Compare contexts"]),
+    h("p", { class: "help" }, [
+      "The same word in two sentences: which tokens it attends to in the head chosen above, and how alike its two vectors stay, layer by layer.",
+    ]),
+    ui.cmpForm,
+    ui.cmpBanner,
+    ui.rowsTitle,
+    h("div", { class: "rm-rows" }, [h("div", { class: "table-wrap" }, [ui.rowA]), h("div", { class: "table-wrap" }, [ui.rowB])]),
+    h("div", { class: "rm-cos-wrap" }, [h("div", { class: "rm-plot-wrap" }, [ui.plot]), h("div", { class: "table-wrap" }, [ui.cosTable])]),
+    ui.note,
+  ]);
+
+  ui.root = h("div", { class: "rm" }, [
+    h("section", { class: "controls", "aria-label": "Real model settings" }, [ui.textForm, nameField.box, layerField.box, headField.box]),
+    ui.status,
+    ui.banner,
+    ui.heads,
+    h("div", { class: "nav" }, [
+      h("section", { class: "stepper", "aria-label": "Steps" }, [ui.prev, h("div", { class: "pills" }, ui.pills), ui.next, ui.play]),
+    ]),
+    h("div", { class: "focus-bar rm-focus", role: "group", "aria-labelledby": `${id}-focus-label` }, [
+      h("span", { id: `${id}-focus-label`, class: "focus-label" }, ["Follow the token:"]),
+      ui.tokens,
+      ui.focusErr,
+    ]),
+    ui.which,
+    h("div", { class: "stage rm-stage" }, [
+      h("div", { class: "picture" }, [ui.canvasWrap]),
+      h("div", { class: "side" }, [ui.narration, h("div", { class: "table-wrap rm-table-wrap" }, [ui.table]), ui.readout]),
+    ]),
+    ui.compare,
+  ]);
+  el.replaceChildren(ui.root);
+  return ui;
+}
+
+/** Paint layout shapes into an <svg> (rect, text, line): the plot stays crisp and its text is text. */
+function paintSVG(svg, shapes, size) {
+  svg.setAttribute("viewBox", `0 0 ${size.width} ${size.height}`);
+  svg.setAttribute("width", String(size.width));
+  svg.setAttribute("height", String(size.height));
+  const nodes = [];
+  for (const s of shapes) {
+    let n;
+    if (s.kind === "rect") {
+      n = document.createElementNS(SVG, "rect");
+      for (const k of ["x", "y"]) n.setAttribute(k, String(s[k]));
+      n.setAttribute("width", String(s.w));
+      n.setAttribute("height", String(s.h));
+      if (s.radius) n.setAttribute("rx", String(s.radius));
+      n.setAttribute("fill", s.fill ?? "none");
+      if (s.stroke) n.setAttribute("stroke", s.stroke);
+    } else if (s.kind === "line") {
+      n = document.createElementNS(SVG, "line");
+      for (const k of ["x1", "y1", "x2", "y2"]) n.setAttribute(k, String(s[k]));
+      n.setAttribute("stroke", s.color);
+      n.setAttribute("stroke-width", String(s.width));
+    } else if (s.kind === "text") {
+      n = document.createElementNS(SVG, "text");
+      n.setAttribute("x", String(s.x));
+      n.setAttribute("y", String(s.y));
+      n.setAttribute("font-size", String(s.size));
+      n.setAttribute("fill", s.color ?? "#1d1d2b");
+      if (s.weight) n.setAttribute("font-weight", s.weight);
+      n.setAttribute("text-anchor", { center: "middle", right: "end" }[s.align] ?? "start");
+      if (s.role) n.setAttribute("class", s.role);
+      n.textContent = s.text;
+    } else continue;
+    nodes.push(n);
+  }
+  svg.replaceChildren(...nodes);
+}
+
+/** @param {{model: any, el: HTMLElement}} props */
+function render({ model, el }) {
+  const ui = build(el);
+  /** @type {Record<string, any> | null} */
+  let trace = null;
+  let t = 1;
+  let raf = 0;
+  let playing = false;
+  let playTimer = 0;
+  const size = { width: 0, height: 0, ratio: 1 };
+
+  const beat = () => Math.min(BEATS.length - 1, Math.max(0, Number(model.get("beat")) || 0));
+  const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+  const commit = (changes) => {
+    for (const [key, value] of Object.entries(changes)) model.set(key, value);
+    model.save_changes();
+  };
+
+  // --- the picture ---------------------------------------------------------------------------
+  function resize() {
+    const width = Math.max(300, Math.floor(ui.canvasWrap.clientWidth) || 300);
+    const n = trace?.tokens.length ?? 6;
+    const height = Math.max(240, pictureHeight(n, width, beat()));
+    const ratio = window.devicePixelRatio || 1;
+    if (width === size.width && height === size.height && ratio === size.ratio) return;
+    Object.assign(size, { width, height, ratio });
+    ui.canvas.width = Math.round(width * ratio);
+    ui.canvas.height = Math.round(height * ratio);
+    ui.canvas.style.width = `${width}px`;
+    ui.canvas.style.height = `${height}px`;
+    paint();
+  }
+
+  function paint() {
+    const ctx = ui.canvas.getContext("2d");
+    if (!ctx || !size.width) return;
+    if (!trace) {
+      const error = model.get("error");
+      drawMessage(ctx, error ? error.message : model.get("status") || "Loading all-MiniLM-L6-v2…", size);
+      return;
+    }
+    try {
+      const shapes = beatLayout(trace, size, beat(), trace.focus);
+      draw(ctx, shapes.shapes, t, size);
+      ui.canvas.setAttribute("aria-label", shapes.description);
+      ui.canvas.dataset.beat = shapes.beat;
+      ui.canvas.dataset.focus = String(trace.focus);
+      if (shapes.ray) ui.canvas.dataset.rayTo = String(shapes.ray.to);
+      else delete ui.canvas.dataset.rayTo;
+    } catch (err) {
+      drawMessage(ctx, `Could not draw this step: ${err instanceof Error ? err.message : String(err)}`, size);
+    }
+  }
+
+  function animate() {
+    cancelAnimationFrame(raf);
+    resize();
+    if (reducedMotion()) {
+      t = 1;
+      paint();
+      return;
+    }
+    const start = performance.now();
+    const frame = (now) => {
+      t = Math.min(1, (now - start) / 1500);
+      paint();
+      if (t < 1) raf = requestAnimationFrame(frame);
+    };
+    t = 0;
+    raf = requestAnimationFrame(frame);
+  }
+
+  // --- words, table, tokens --------------------------------------------------------------------
+  function showBeat() {
+    const b = beat();
+    ui.pills.forEach((pill, k) => (k === b ? pill.setAttribute("aria-current", "step") : pill.removeAttribute("aria-current")));
+    ui.prev.setAttribute("aria-disabled", String(b === 0));
+    ui.next.setAttribute("aria-disabled", String(b === BEATS.length - 1));
+    const told = trace?.narration?.[b];
+    ui.beatTitle.textContent = `Step ${b + 1} of ${BEATS.length}: ${told ? told.title : BEATS[b][1]}`;
+    ui.beatText.textContent = told ? told.text : model.get("status") || "";
+    ui.root.dataset.beat = BEATS[b][0];
+  }
+
+  function readout(i, j) {
+    ui.readout.textContent = `Row ${i + 1} (query “${trace.tokens[i]}”) attends to column ${j + 1} (key “${trace.tokens[j]}”) with weight ${num(trace.weights[i][j])}.`;
+  }
+
+  function buildTable() {
+    const m = trace.model;
+    const caption = h("caption", {}, [
+      `Real attention weights of layer ${m.layer}, head ${m.head}: row i is the query token, column j the key token it attends to; each row sums to 1.`,
+    ]);
+    const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, ["query ↓ / key →"])]);
+    trace.tokens.forEach((tok) => head.append(h("th", { scope: "col" }, [tok])));
+    const body = h("tbody");
+    trace.tokens.forEach((tok, i) => {
+      const row = h("tr", { class: i === trace.focus ? "focus" : "" }, [h("th", { scope: "row" }, [tok])]);
+      trace.weights[i].forEach((w, j) => {
+        const td = h("td", { tabindex: i === trace.focus && j === 0 ? 0 : -1, "data-i": i, "data-j": j }, [num(w)]);
+        td.style.background = heat(w);
+        td.style.color = inkOn(w);
+        row.append(td);
+      });
+      body.append(row);
+    });
+    ui.table.replaceChildren(caption, h("thead", {}, [head]), body);
+  }
+
+  const cellFrom = (node) => {
+    const td = node instanceof Element ? node.closest("td[data-i]") : null;
+    return td && ui.table.contains(td) ? td : null;
+  };
+  ui.table.addEventListener("mouseover", (e) => {
+    const td = cellFrom(e.target);
+    if (td && trace) readout(Number(td.dataset.i), Number(td.dataset.j));
+  });
+  ui.table.addEventListener("focusin", (e) => {
+    const td = cellFrom(e.target);
+    if (!td || !trace) return;
+    ui.table.querySelectorAll("td[tabindex='0']").forEach((c) => c.setAttribute("tabindex", "-1"));
+    td.setAttribute("tabindex", "0");
+    readout(Number(td.dataset.i), Number(td.dataset.j));
+  });
+  ui.table.addEventListener("keydown", (e) => {
+    const td = cellFrom(e.target);
+    const move = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[e.key];
+    if (!td || !move) return;
+    e.preventDefault();
+    e.stopPropagation();
+    ui.table.querySelector(`td[data-i="${Number(td.dataset.i) + move[0]}"][data-j="${Number(td.dataset.j) + move[1]}"]`)?.focus();
+  });
+
+  function buildTokens() {
+    ui.tokens.replaceChildren(
+      ...trace.tokens.map((tok, j) => {
+        const b = h("button", { type: "button", class: "token", "aria-pressed": j === trace.focus ? "true" : "false", "data-index": j }, [tok]);
+        b.addEventListener("click", () => commit({ focus: j }));
+        return b;
+      }),
+    );
+  }
+
+  // --- settings ------------------------------------------------------------------------------------
+  function options(select, values, label, current) {
+    select.replaceChildren(...values.map((v) => h("option", { value: String(v) }, [label(v)])));
+    select.value = String(current);
+  }
+
+  function showInfo() {
+    const info = model.get("info");
+    const names = info?.known_models ?? [model.get("name") ?? "minilm"];
+    options(ui.name, names, (v) => (v === "minilm" ? "all-MiniLM-L6-v2 (minilm)" : v), names.includes(model.get("name")) ? model.get("name") : names[0]);
+    const L = info?.n_layers ?? 6;
+    const H = info?.n_heads ?? 12;
+    options(ui.layer, [...Array(L).keys()], (v) => `layer ${v}`, model.get("layer"));
+    options(ui.head, [...Array(H).keys()], (v) => `head ${v}`, model.get("head"));
+    if (info) ui.textHelp.textContent = `Any text, up to ${info.max_tokens} tokens counting [CLS] and [SEP]. ${info.description}; each head works with ${info.d_k}-number queries, keys and values.`;
+    buildGridFrame();
+  }
+
+  // --- the heads grid ---------------------------------------------------------------------------------
+  let gridButtons = [];
+  function buildGridFrame() {
+    const info = model.get("info");
+    const L = info?.n_layers ?? 6;
+    const H = info?.n_heads ?? 12;
+    if (gridButtons.length === L * H) return markGrid();
+    ui.grid.style.setProperty("--heads", String(H));
+    const cells = [h("span", { class: "rm-corner", "aria-hidden": "true" }, ["layer ↓ head →"])];
+    for (let hd = 0; hd < H; hd++) cells.push(h("span", { class: "rm-col", "aria-hidden": "true" }, [String(hd)]));
+    gridButtons = [];
+    for (let l = 0; l < L; l++) {
+      cells.push(h("span", { class: "rm-rowlabel", "aria-hidden": "true" }, [`layer ${l}`]));
+      for (let hd = 0; hd < H; hd++) {
+        const canvas = h("canvas", { "aria-hidden": "true" });
+        const b = h("button", { type: "button", class: "rm-cell", "aria-label": `layer ${l} head ${hd}`, "aria-pressed": "false", tabindex: -1, "data-layer": l, "data-head": hd }, [canvas]);
+        b.addEventListener("click", () => {
+          stop();
+          commit({ layer: l, head: hd });
+        });
+        gridButtons.push(b);
+        cells.push(b);
+      }
+    }
+    ui.grid.replaceChildren(...cells);
+    markGrid();
+    paintGrid();
+  }
+
+  function markGrid() {
+    const L = Number(model.get("layer"));
+    const H = Number(model.get("head"));
+    let any = false;
+    for (const b of gridButtons) {
+      const on = Number(b.dataset.layer) === L && Number(b.dataset.head) === H;
+      b.setAttribute("aria-pressed", String(on));
+      if (on) any = true;
+      b.setAttribute("tabindex", on ? "0" : "-1");
+    }
+    if (!any && gridButtons[0]) gridButtons[0].setAttribute("tabindex", "0");
+  }
+
+  function paintGrid() {
+    const grid = model.get("grid");
+    const ratio = window.devicePixelRatio || 1;
+    const sz = { width: MINI, height: MINI, ratio };
+    for (const b of gridButtons) {
+      const canvas = b.querySelector("canvas");
+      if (canvas.width !== MINI * ratio) {
+        canvas.width = MINI * ratio;
+        canvas.height = MINI * ratio;
+        canvas.style.width = `${MINI}px`;
+        canvas.style.height = `${MINI}px`;
+      }
+      const ctx = canvas.getContext("2d");
+      if (!ctx) continue;
+      const l = Number(b.dataset.layer);
+      const hd = Number(b.dataset.head);
+      const m = grid?.kind === "full" ? grid.attentions?.[l]?.[hd] : grid?.rows?.[l]?.[hd];
+      draw(ctx, m ? miniHeat(m, sz, grid.kind === "full" ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: "#f3f3f7" }], 1, sz);
+    }
+    const who = trace ? `“${trace.tokens[grid?.focus ?? trace.focus]}”` : "the focus token";
+    ui.gridHelp.textContent = !grid
+      ? "Each square will show one head's attention."
+      : grid.kind === "full"
+        ? `Each square is one head's whole attention matrix (row = query, column = key, darker = more weight); the violet line marks ${who}'s row. Click a head to step through it.`
+        : `Each strip is ${who}'s row in one head: where ${who} looks, tokens left to right, darker = more weight. Click a head to step through it.`;
+  }
+
+  ui.grid.addEventListener("keydown", (e) => {
+    const b = e.target instanceof Element ? e.target.closest(".rm-cell") : null;
+    const move = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0], Home: [0, -99], End: [0, 99] }[e.key];
+    if (!b || !move) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const L = model.get("info")?.n_layers ?? 6;
+    const H = model.get("info")?.n_heads ?? 12;
+    const l = Math.min(L - 1, Math.max(0, Number(b.dataset.layer) + move[0]));
+    const hd = Math.min(H - 1, Math.max(0, Number(b.dataset.head) + move[1]));
+    const target = gridButtons[l * H + hd];
+    if (!target) return;
+    for (const g of gridButtons) g.setAttribute("tabindex", g === target ? "0" : "-1");
+    target.focus();
+  });
+
+  // --- Compare contexts ----------------------------------------------------------------------------
+  function rowTable(table, side, which, sentence) {
+    const L = Number(model.get("layer"));
+    const H = Number(model.get("head"));
+    const row = side.rows?.[L]?.[H] ?? [];
+    const word = model.get("compare").word;
+    table.setAttribute("aria-label", `Attention row of ${word} in sentence ${which}`);
+    const head = h("tr", {}, side.tokens.map((tok, j) => h("th", { scope: "col", class: j === side.index ? "rm-self" : "" }, [tok])));
+    const cells = h("tr", {}, row.map((w) => {
+      const td = h("td", {}, [num(w)]);
+      td.style.background = heat(w);
+      td.style.color = inkOn(w);
+      return td;
+    }));
+    table.replaceChildren(h("caption", {}, [`Sentence ${which}: “${sentence}”`]), h("thead", {}, [head]), h("tbody", {}, [cells]));
+  }
+
+  function showCompare() {
+    const cmp = model.get("compare");
+    if (!cmp) return;
+    const L = Number(model.get("layer"));
+    const H = Number(model.get("head"));
+    ui.rowsTitle.textContent = `Where “${cmp.word}” looks in layer ${L}, head ${H} (change the head above): its attention row in each sentence`;
+    rowTable(ui.rowA, cmp.a, "A", cmp.a.tokens.slice(1, -1).join(" "));
+    rowTable(ui.rowB, cmp.b, "B", cmp.b.tokens.slice(1, -1).join(" "));
+    const plotSize = { width: Math.max(280, Math.min(560, ui.plot.parentElement?.clientWidth || 520)), height: 230 };
+    const plot = cosinePlot(cmp.cosine, cmp.cosine_labels, plotSize);
+    paintSVG(ui.plot, plot.shapes, plotSize);
+    ui.plot.setAttribute("aria-label", `Line plot: cosine similarity of the two ${cmp.word} vectors, layer by layer: ${cmp.cosine_labels.map((l, k) => `${l} ${num(cmp.cosine[k])}`).join(", ")}.`);
+    const head = h("tr", {}, [h("th", { scope: "col" }, ["layer"]), h("th", { scope: "col" }, ["cosine similarity"])]);
+    const body = h("tbody", {}, cmp.cosine_labels.map((label, k) => h("tr", {}, [h("th", { scope: "row" }, [label === "embeddings" ? "in (embeddings)" : label]), h("td", {}, [num(cmp.cosine[k])])])));
+    ui.cosTable.replaceChildren(h("caption", {}, [`Cosine similarity of “${cmp.word}” in A and B`]), h("thead", {}, [head]), body);
+    ui.note.textContent = cmp.note;
+  }
+
+  function showCompareError() {
+    const error = model.get("compareError");
+    const fieldName = error?.field ?? null;
+    const msg = error?.message ?? "";
+    for (const [name, box, err] of [["word", ui.word, ui.wordErr], ["a", ui.a, ui.aErr], ["b", ui.b, ui.bErr]]) {
+      err.textContent = fieldName === name ? msg : "";
+      box.setAttribute("aria-invalid", String(fieldName === name));
+    }
+    const elsewhere = Boolean(error) && !["word", "a", "b"].includes(fieldName);
+    ui.cmpBanner.hidden = !elsewhere;
+    ui.cmpBanner.textContent = elsewhere ? msg : "";
+  }
+
+  function showCompareInputs() {
+    for (const name of ["word", "a", "b"]) if (document.activeElement !== ui[name] && !model.get("compareError")) ui[name].value = model.get(name) ?? "";
+  }
+
+  // --- errors and status ------------------------------------------------------------------------------
+  function showError() {
+    const error = model.get("error");
+    const fieldName = error?.field ?? null;
+    const msg = error?.message ?? "";
+    const slots = { text: ui.textErr, model: ui.nameErr, layer: ui.layerErr, head: ui.headErr, focus: ui.focusErr };
+    for (const [name, slot] of Object.entries(slots)) slot.textContent = fieldName === name ? msg : "";
+    ui.text.setAttribute("aria-invalid", String(fieldName === "text"));
+    const elsewhere = Boolean(error) && !(fieldName in slots);
+    ui.banner.hidden = !elsewhere;
+    ui.banner.textContent = elsewhere ? msg : "";
+    if (!trace) {
+      paint();
+      showBeat();
+    }
+  }
+
+  function showStatus() {
+    const status = model.get("status") || "";
+    ui.status.textContent = status;
+    ui.root.setAttribute("aria-busy", String(Boolean(status)));
+    if (!trace) {
+      paint();
+      showBeat();
+    }
+  }
+
+  function onTrace() {
+    const data = model.get("trace");
+    if (!data) return;
+    try {
+      trace = decodeLesson(data);
+      buildTokens();
+      buildTable();
+    } catch (err) {
+      trace = null;
+      model.set("error", { message: `This head could not be shown: ${err instanceof Error ? err.message : err}`, field: null });
+      return;
+    }
+    const m = trace.model;
+    ui.layer.value = String(m.layer);
+    ui.head.value = String(m.head);
+    if (document.activeElement !== ui.text && ui.text.getAttribute("aria-invalid") !== "true") ui.text.value = model.get("text");
+    ui.which.textContent = `Layer ${m.layer}, head ${m.head} of ${m.name}: ${trace.tokens.length} tokens, queries and keys ${trace.d_k} numbers wide, so scores are divided by √${trace.d_k} = ${num(trace.divisor)}.`;
+    markGrid();
+    paintGrid();
+    showCompare();
+    showBeat();
+    t = 1;
+    resize();
+    paint();
+  }
+
+  // --- stepping --------------------------------------------------------------------------------------
+  function goTo(b, { fromPlay = false } = {}) {
+    if (!fromPlay) stop();
+    const next = Math.min(BEATS.length - 1, Math.max(0, b));
+    if (next !== beat()) commit({ beat: next });
+  }
+  function schedule() {
+    clearTimeout(playTimer);
+    if (!playing) return;
+    playTimer = window.setTimeout(() => {
+      if (beat() >= BEATS.length - 1) stop();
+      else goTo(beat() + 1, { fromPlay: true });
+      schedule();
+    }, PLAY_STEP_MS);
+  }
+  function start() {
+    playing = true;
+    ui.play.textContent = "Pause";
+    if (beat() >= BEATS.length - 1) goTo(0, { fromPlay: true });
+    schedule();
+  }
+  function stop() {
+    playing = false;
+    clearTimeout(playTimer);
+    ui.play.textContent = "Play";
+  }
+  ui.prev.addEventListener("click", () => goTo(beat() - 1));
+  ui.next.addEventListener("click", () => goTo(beat() + 1));
+  ui.play.addEventListener("click", () => (playing ? stop() : start()));
+  ui.pills.forEach((pill, b) => pill.addEventListener("click", () => goTo(b)));
+  ui.textForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    stop();
+    commit({ text: ui.text.value, focus: null });
+  });
+  ui.name.addEventListener("change", () => commit({ name: ui.name.value }));
+  ui.layer.addEventListener("change", () => commit({ layer: Number(ui.layer.value) }));
+  ui.head.addEventListener("change", () => commit({ head: Number(ui.head.value) }));
+  ui.cmpForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    commit({ word: ui.word.value, a: ui.a.value, b: ui.b.value });
+  });
+
+  /** Arrow keys step and space plays, unless a control wants the key (called by the host). */
+  function onKey(e) {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const target = e.target instanceof Element ? e.target : null;
+    if (target?.closest("input, select, textarea, [contenteditable], [role=tablist], .rm-grid, table")) return;
+    if (e.key === "ArrowRight") goTo(beat() + 1);
+    else if (e.key === "ArrowLeft") goTo(beat() - 1);
+    else if (e.key === " " && !target?.closest("button, a, summary")) (playing ? stop : start)();
+    else return;
+    e.preventDefault();
+  }
+
+  model.on("change:trace", onTrace);
+  model.on("change:grid", paintGrid);
+  model.on("change:info", showInfo);
+  model.on("change:beat", () => {
+    showBeat();
+    animate();
+  });
+  model.on("change:layer", () => {
+    markGrid();
+    ui.layer.value = String(model.get("layer"));
+    showCompare();
+  });
+  model.on("change:head", () => {
+    markGrid();
+    ui.head.value = String(model.get("head"));
+    showCompare();
+  });
+  model.on("change:error", showError);
+  model.on("change:status", showStatus);
+  model.on("change:compare", () => {
+    showCompareInputs();
+    showCompare();
+  });
+  model.on("change:compareError", showCompareError);
+
+  const observer = new ResizeObserver(() => {
+    resize();
+    showCompare();
+  });
+  observer.observe(ui.canvasWrap);
+  showInfo();
+  ui.text.value = model.get("text") ?? "";
+  showCompareInputs();
+  resize();
+  showBeat();
+  showStatus();
+  if (model.get("trace")) onTrace();
+  showError();
+
+  return { onKey, stop, dispose: () => { stop(); cancelAnimationFrame(raf); observer.disconnect(); } };
+}
+
+export default { render };

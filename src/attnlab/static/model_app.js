@@ -1,0 +1,243 @@
+// The page's host for model.js: the "Toy lesson" / "Real model" tabs, and a small model
+// (get/set/on/save_changes, app.js's createModel) backed by /api/model/*, with its state in the
+// URL beside the lesson's:
+//
+//   ?view=model&model.text=by+the+river+bank&model.layer=2&model.head=5&model.focus=4&model.beat=score
+//
+// The model view is built the first time its tab opens, so the lesson alone never loads the
+// weights. A 400 answer names the field at fault: the message goes next to that control and the
+// last good head stays on screen.
+
+import widget from "./model.js";
+import { BEATS } from "./model_layout.js";
+
+const P = "model."; // the URL keys of this view; app.js keeps them when it writes the lesson's
+const DEFAULTS = { name: "minilm", text: "by the river bank", layer: 0, head: 0, focus: null, beat: 0, word: "bank", a: "by the river bank", b: "at the savings bank" };
+const FULL_GRID_MAX = 40; // up to this many tokens the grid shows whole matrices, beyond it focus rows
+const NAMES = { minilm: "all-MiniLM-L6-v2" };
+
+/** The model view's state in a URL query; anything unreadable falls back to the default. */
+export function readModelURL(search) {
+  const q = new URLSearchParams(search);
+  const get = (k) => q.get(P + k);
+  const int = (k) => (/^\d+$/.test(get(k) ?? "") ? Number(get(k)) : DEFAULTS[k]);
+  const beatParam = get("beat");
+  const byKey = BEATS.findIndex(([key]) => key === beatParam);
+  const focus = get("focus");
+  return {
+    view: q.get("view") === "model" ? "model" : "lesson",
+    name: get("name") ?? DEFAULTS.name,
+    text: get("text") ?? DEFAULTS.text,
+    layer: int("layer"),
+    head: int("head"),
+    focus: focus === null || focus === "" ? null : /^\d+$/.test(focus) ? Number(focus) : focus,
+    beat: byKey >= 0 ? byKey : DEFAULTS.beat,
+    word: get("word") ?? DEFAULTS.word,
+    a: get("a") ?? DEFAULTS.a,
+    b: get("b") ?? DEFAULTS.b,
+  };
+}
+
+/** The current query with this view's keys replaced (the lesson's keys are kept as they are). */
+export function writeModelURL(search, state) {
+  const q = new URLSearchParams(search);
+  for (const key of [...q.keys()]) if (key === "view" || key.startsWith(P)) q.delete(key);
+  if (state.view !== "model") return `?${q}`;
+  q.set("view", "model");
+  if (state.name !== DEFAULTS.name) q.set(P + "name", state.name);
+  q.set(P + "text", state.text);
+  q.set(P + "layer", String(state.layer));
+  q.set(P + "head", String(state.head));
+  if (state.focus !== null && state.focus !== undefined) q.set(P + "focus", String(state.focus));
+  q.set(P + "beat", BEATS[state.beat]?.[0] ?? BEATS[0][0]);
+  for (const k of ["word", "a", "b"]) if (state[k] !== DEFAULTS[k]) q.set(P + k, state[k]);
+  return `?${q}`;
+}
+
+/** A minimal anywidget-style model (app.js has the lesson's twin): state, change events, a save hook. */
+export function createModel(initial, onSave) {
+  const state = { ...initial };
+  const handlers = new Map();
+  const dirty = new Set();
+  return {
+    get: (key) => state[key],
+    set(key, value) {
+      if (this.put(key, value)) dirty.add(key);
+    },
+    /** The host's own update: the change events fire, but save_changes will not send it back. */
+    put(key, value) {
+      if (Object.is(state[key], value)) return false;
+      state[key] = value;
+      for (const handler of handlers.get(`change:${key}`) ?? []) handler({ name: key, new: value });
+      return true;
+    },
+    on(event, handler) {
+      handlers.set(event, [...(handlers.get(event) ?? []), handler]);
+    },
+    save_changes() {
+      const changed = new Set(dirty);
+      dirty.clear();
+      onSave(changed);
+    },
+  };
+}
+
+async function getJSON(url) {
+  let response;
+  try {
+    response = await fetch(url, { headers: { Accept: "application/json" } });
+  } catch (err) {
+    return { ok: false, error: { message: `Could not reach the attnlab server (${err.message}). Is \`attnlab serve\` still running?`, field: null } };
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (response.ok && body) return { ok: true, body };
+  return { ok: false, error: { message: body?.error ?? `The server answered ${response.status} ${response.statusText}.`, field: body?.field ?? null } };
+}
+
+function host(el, wanted, isActive) {
+  const KEYS = ["name", "text", "layer", "head", "focus"];
+  let good = null; // the request behind the head on screen
+  let goodCompare = null;
+  let asked = 0;
+  let askedCompare = 0;
+  let everLoaded = false;
+  const state = () => Object.fromEntries([...KEYS, "beat", "word", "a", "b"].map((k) => [k, model.get(k)]));
+  const writeURL = () => isActive() && history.replaceState(null, "", writeModelURL(location.search, { view: "model", ...(good ?? state()), beat: model.get("beat"), ...(goodCompare ?? {}) }));
+
+  const model = createModel({ ...wanted, info: null, trace: null, grid: null, compare: null, status: "", error: null, compareError: null }, (changed) => {
+    if (changed.has("name")) load().then(compare);
+    else if (KEYS.some((k) => changed.has(k))) load();
+    if (["word", "a", "b"].some((k) => changed.has(k))) compare();
+    writeURL();
+  });
+
+  async function load({ fallback = false } = {}) {
+    const request = Object.fromEntries(KEYS.map((k) => [k, model.get(k)]));
+    const ticket = ++asked;
+    const q = new URLSearchParams({ model: request.name, text: request.text, layer: String(request.layer), head: String(request.head) });
+    if (request.focus !== null && request.focus !== undefined) q.set("focus", String(request.focus));
+    const grid = model.get("grid");
+    const sameText = good && good.text === request.text && good.name === request.name && grid;
+    const needGrid = !sameText || (grid.kind === "focus" && grid.focus !== request.focus);
+    q.set("grid", needGrid ? "focus" : "none");
+    model.put("status", everLoaded ? "Running the model…" : `Loading ${NAMES[request.name] ?? request.name}… (the first time takes about a second)`);
+    const answer = await getJSON(`/api/model/trace?${q}`);
+    if (ticket !== asked) return; // a newer request is on its way
+    model.put("status", "");
+    if (answer.ok) {
+      everLoaded = true;
+      const body = answer.body;
+      good = { ...request, focus: body.focus, layer: body.model.layer, head: body.model.head };
+      model.put("focus", body.focus);
+      if (!fallback) model.put("error", null);
+      const gridBody = body.grid;
+      delete body.grid;
+      if (gridBody) model.put("grid", gridBody);
+      else if (model.get("grid")) model.put("grid", { ...model.get("grid"), focus: body.focus });
+      model.put("trace", body);
+      writeURL();
+      if (model.get("grid")?.kind === "focus" && body.tokens.length <= FULL_GRID_MAX) fullGrid(q, ticket);
+      return;
+    }
+    const field = answer.error.field;
+    model.put("error", answer.error);
+    const reset = good ?? DEFAULTS; // back to the last head that worked, the message stays
+    const key = field === "model" ? "name" : field;
+    if (key && key in reset) {
+      model.put(key, reset[key]);
+      if (key === "text") model.put("focus", reset.focus);
+    }
+    if (!good && field) await load({ fallback: true });
+    writeURL();
+  }
+
+  async function fullGrid(q, ticket) {
+    q.set("grid", "full");
+    const answer = await getJSON(`/api/model/trace?${q}`);
+    if (ticket === asked && answer.ok && answer.body.grid) model.put("grid", answer.body.grid);
+  }
+
+  async function compare() {
+    const request = { word: model.get("word"), a: model.get("a"), b: model.get("b") };
+    const ticket = ++askedCompare;
+    const answer = await getJSON(`/api/model/compare?${new URLSearchParams({ model: good?.name ?? model.get("name"), ...request })}`);
+    if (ticket !== askedCompare) return;
+    if (answer.ok) {
+      goodCompare = request;
+      model.put("compareError", null);
+      model.put("compare", answer.body);
+    } else {
+      model.put("compareError", answer.error);
+      const reset = goodCompare ?? DEFAULTS;
+      for (const k of ["word", "a", "b"]) model.put(k, reset[k]);
+    }
+    writeURL();
+  }
+
+  const view = widget.render({ model, el });
+  getJSON(`/api/model/info?model=${encodeURIComponent(DEFAULTS.name)}`).then((answer) => {
+    if (answer.ok) model.put("info", answer.body);
+  });
+  load().then(compare); // after the first head, so an unknown model name is reported once
+  return { onKey: view.onKey, stop: view.stop, writeURL };
+}
+
+/** Wire the tabs: show one panel, keep the choice in the URL, build the model view on first use. */
+function tabs() {
+  const tabLesson = document.getElementById("tab-lesson");
+  const tabModel = document.getElementById("tab-model");
+  const lessonPanel = document.getElementById("lesson");
+  const modelPanel = document.getElementById("real-model");
+  if (!tabLesson || !tabModel || !lessonPanel || !modelPanel) return;
+  const wanted = readModelURL(location.search);
+  let view = null;
+  let current = "lesson";
+
+  function show(which, { focus = false } = {}) {
+    current = which;
+    const onModel = which === "model";
+    tabLesson.setAttribute("aria-selected", String(!onModel));
+    tabModel.setAttribute("aria-selected", String(onModel));
+    tabLesson.tabIndex = onModel ? -1 : 0;
+    tabModel.tabIndex = onModel ? 0 : -1;
+    lessonPanel.hidden = onModel;
+    modelPanel.hidden = !onModel;
+    document.body.dataset.view = which;
+    if (onModel && !view) view = host(modelPanel, wanted, () => current === "model");
+    if (!onModel) view?.stop();
+    if (onModel) view.writeURL();
+    else history.replaceState(null, "", writeModelURL(location.search, { view: "lesson" }));
+    if (focus) (onModel ? tabModel : tabLesson).focus();
+  }
+  tabLesson.addEventListener("click", () => show("lesson"));
+  tabModel.addEventListener("click", () => show("model"));
+  for (const tab of [tabLesson, tabModel]) {
+    tab.addEventListener("keydown", (e) => {
+      if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
+      e.preventDefault(); // the lesson's arrow keys must not step while a tab has the key
+      const toModel = e.key === "End" || ((e.key === "ArrowRight" || e.key === "ArrowLeft") && current === "lesson");
+      show(toModel ? "model" : "lesson", { focus: true });
+    });
+  }
+  // while the model view shows, its keys come first and the hidden lesson's keys are kept off
+  document.addEventListener(
+    "keydown",
+    (e) => {
+      if (current !== "model" || !view) return;
+      view.onKey(e);
+      const target = e.target instanceof Element ? e.target : null;
+      if (target?.closest("input, select, textarea, [contenteditable]")) return; // the lesson skips these too
+      const control = target?.closest("button, a, summary");
+      if (["ArrowLeft", "ArrowRight"].includes(e.key) || (e.key === " " && !control)) e.preventDefault();
+    },
+    { capture: true },
+  );
+  if (wanted.view === "model") show("model");
+}
+
+tabs();

@@ -1,0 +1,376 @@
+// The Real model view's pictures as plain data: one head's six beats, the heads grid's small
+// heatmaps and the Compare panel's cosine plot.
+//
+// Pure: no DOM, no canvas, no clock (tested in Node). The shapes are layout.js's kinds (rect,
+// text, line, ray) so draw.js paints them. A real head has up to 128 tokens and 32-wide (q, k, v)
+// or 384-wide (the layer's input) vectors, so the picture is a column of token rows, a vector a
+// strip of small coloured cells, and only the focus token's numbers are printed. Every number
+// printed comes from the /api/model/trace answer; this module only places and formats them.
+// Row i, column j of a matrix is query token i attending to key token j.
+
+import { COLORS, heat, inkOn } from "./colors.js";
+import { num } from "./format.js";
+import { BEATS } from "./layout.js";
+
+export { BEATS };
+
+const PAD = 12;
+const HEAD = 58; // the title, the subtitle and the column headings above the rows
+const MONO = true;
+
+/** The index of the largest value (the first one on a tie). @param {number[]} xs */
+export function argmax(xs) {
+  let best = 0;
+  for (let j = 1; j < xs.length; j++) if (xs[j] > xs[best]) best = j;
+  return best;
+}
+
+/** The largest |x| in nested arrays (a colour scale's reach); 1 when everything is 0. @param {any} a */
+export function absMax(a) {
+  let m = 0;
+  const walk = (x) => {
+    if (Array.isArray(x)) x.forEach(walk);
+    else if (Number.isFinite(x)) m = Math.max(m, Math.abs(x));
+  };
+  walk(a);
+  return m > 0 ? m : 1;
+}
+
+/** #rrggbb mixed with white: f = 0 white, 1 the colour. */
+function tint(color, f) {
+  const c = [1, 3, 5].map((k) => parseInt(color.slice(k, k + 2), 16));
+  const g = Math.min(1, Math.max(0, f));
+  return "#" + c.map((v) => Math.round(255 + (v - 255) * g).toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * A vector entry's colour: teal above 0, orange below, white at 0, deeper as |x| nears `reach`.
+ * @param {number} x
+ * @param {number} reach
+ */
+export function diverging(x, reach) {
+  if (!Number.isFinite(x)) return "#bbbbbb";
+  const f = Math.sqrt(Math.min(1, Math.abs(x) / reach)); // sqrt: small entries stay visible
+  return tint(x >= 0 ? COLORS.positive : COLORS.negative, f);
+}
+
+/** The first few and the last entry of a vector, as the seed writes vectors: [1.37, -1.04, …, 0.2]. */
+export function shortVec(xs, head = 4) {
+  if (xs.length <= head + 1) return "[" + xs.map((x) => num(x)).join(", ") + "]";
+  return "[" + xs.slice(0, head).map((x) => num(x)).join(", ") + ", …, " + num(xs[xs.length - 1]) + "]";
+}
+
+/** A token row's height in CSS pixels: roomy for a short text, compact for 128 tokens. @param {number} n */
+export function rowHeight(n) {
+  return n <= 10 ? 28 : n <= 24 ? 22 : n <= 48 ? 17 : 14;
+}
+
+function labelWidth(width) {
+  return Math.round(Math.min(120, Math.max(64, width * 0.16)));
+}
+
+/** The side of one cell of the Parallel beat's n × n matrix. */
+function cellSide(n, width) {
+  const room = (width - 2 * PAD - labelWidth(width)) / n;
+  return Math.min(44, room >= 8 ? Math.floor(room) : Math.max(1, room));
+}
+
+/**
+ * The canvas height a beat needs for n tokens at this width: the rows never get squeezed,
+ * a long text gets a tall picture (the page scrolls it).
+ * @param {number} n
+ * @param {number} width
+ * @param {number} beat 0..5
+ */
+export function pictureHeight(n, width, beat) {
+  if (beat === 5) return HEAD + 8 + n * cellSide(n, width) + 40;
+  return HEAD + n * rowHeight(n) + (beat === 4 ? 64 : 16);
+}
+
+/** One vector as a strip of cells from x to x + w. */
+function strip(out, xs, x, y, w, h, reach, at) {
+  const cw = w / xs.length;
+  out.push({ kind: "rect", x, y, w, h, fill: COLORS.empty, at });
+  xs.forEach((v, k) => out.push({ kind: "rect", x: x + k * cw, y, w: Math.max(cw - (cw > 4 ? 1 : 0), 0.6), h, fill: diverging(v, reach), at }));
+}
+
+/**
+ * The shapes of one beat of a real head.
+ * @param {Record<string, any>} trace the decoded /api/model/trace answer (format.decodeLesson)
+ * @param {{width: number, height: number}} size CSS pixels (height from pictureHeight)
+ * @param {number} beat 0..5
+ * @param {number} focus the query row followed
+ * @returns {{beat: string, shapes: any[], description: string, ray: {from: number, to: number} | null,
+ *   rows: {index: number, y: number, h: number}[]}}
+ */
+export function beatLayout(trace, size, beat, focus) {
+  if (!(beat >= 0 && beat < BEATS.length)) throw new RangeError(`unknown beat ${beat}`);
+  const n = trace.tokens.length;
+  if (!(focus >= 0 && focus < n)) throw new RangeError(`focus ${focus} is outside 0..${n - 1}`);
+  const W = size.width;
+  const r = rowHeight(n);
+  const LW = labelWidth(W);
+  const G = {
+    trace, W, H: size.height, n, r, LW, x0: PAD + LW, x1: W - PAD, focus,
+    who: `“${trace.tokens[focus]}”`, fs: Math.max(10, Math.min(13, r - 5)),
+  };
+  const out = { beat: BEATS[beat][0], shapes: [], description: "", ray: null, rows: [] };
+  out.shapes.push({ kind: "rect", x: 0, y: 0, w: W, h: size.height, fill: COLORS.paper });
+  [tokensBeat, projectBeat, scoreBeat, softmaxBeat, blendBeat, parallelBeat][beat](G, out);
+  return out;
+}
+
+function titles(G, out, title, subtitle) {
+  out.shapes.push({ kind: "text", x: PAD, y: 18, text: title, size: 14, weight: "700", color: COLORS.ink, maxWidth: G.W - 2 * PAD });
+  out.shapes.push({ kind: "text", x: PAD, y: 37, text: subtitle, size: 12, color: COLORS.muted, maxWidth: G.W - 2 * PAD });
+}
+
+function heading(G, out, x, text, align = "left") {
+  out.shapes.push({ kind: "text", x, y: HEAD - 6, text, size: 11, weight: "600", color: COLORS.muted, align });
+}
+
+/** The token labels down the left, the focus row marked in violet. */
+function rowLabels(G, out) {
+  const { trace, n, r, x0, x1, focus } = G;
+  for (let j = 0; j < n; j++) {
+    const y = HEAD + j * r;
+    out.rows.push({ index: j, y, h: r });
+    if (j === focus) out.shapes.push({ kind: "rect", x: PAD - 4, y: y - 1, w: x1 - PAD + 8, h: r, fill: COLORS.violetSoft, radius: 3 });
+    out.shapes.push({
+      kind: "text", x: x0 - 8, y: y + r / 2 + G.fs * 0.36, text: trace.tokens[j], size: G.fs, align: "right",
+      weight: j === focus ? "700" : "400", color: j === focus ? COLORS.violet : COLORS.ink, maxWidth: G.LW - 10,
+    });
+  }
+}
+
+const rowY = (G, j) => HEAD + j * G.r + 1;
+const textY = (G, j) => HEAD + j * G.r + G.r / 2 + G.fs * 0.36;
+
+function tokensBeat(G, out) {
+  const { trace, n, focus } = G;
+  const d = trace.embeddings[0].length;
+  titles(G, out, `${n} tokens, each a vector of ${d} numbers entering layer ${trace.model?.layer ?? "?"}`,
+    `${G.who} = ${shortVec(trace.embeddings[focus])}. Teal cells are above 0, orange below.`);
+  heading(G, out, G.x0, `each token's ${d} numbers, one thin cell each`);
+  rowLabels(G, out);
+  const reach = absMax(trace.embeddings);
+  for (let j = 0; j < n; j++) strip(out.shapes, trace.embeddings[j], G.x0, rowY(G, j), G.x1 - G.x0, G.r - 4, reach, (0.6 * j) / n);
+  out.description = `Step 1, Tokens: ${n} tokens (${trace.tokens.join(" ")}), each ${d} numbers wide; the focus is ${G.who}.`;
+}
+
+function projectBeat(G, out) {
+  const { trace, n, focus } = G;
+  const dk = trace.d_k;
+  titles(G, out, `Project: every token gets a query q, a key k and a value v, each ${dk} numbers`,
+    `${G.who}: q = ${shortVec(trace.queries[focus])}, k = ${shortVec(trace.keys[focus])}`);
+  rowLabels(G, out);
+  const gap = 14;
+  const w = (G.x1 - G.x0 - 2 * gap) / 3;
+  const parts = [["queries", "query q (what it looks for)"], ["keys", "key k (what it offers)"], ["values", "value v (what it hands over)"]];
+  parts.forEach(([name, label], c) => {
+    const x = G.x0 + c * (w + gap);
+    heading(G, out, x, label);
+    const reach = absMax(trace[name]);
+    for (let j = 0; j < n; j++) strip(out.shapes, trace[name][j], x, rowY(G, j), w, G.r - 4, reach, 0.15 + 0.25 * c);
+  });
+  out.description = `Step 2, Project: each of the ${n} tokens as a query, a key and a value of ${dk} numbers; ${G.who}'s query is ${shortVec(trace.queries[focus])}.`;
+}
+
+function scoreBeat(G, out) {
+  const { trace, n, focus } = G;
+  const raw = trace.raw_scores[focus];
+  const s = trace.scores[focus];
+  const div = num(trace.divisor);
+  const best = argmax(s);
+  titles(G, out, `Score: ${G.who}'s query against every key, divided by √dₖ = √${trace.d_k} = ${div}`,
+    `q = ${shortVec(trace.queries[focus])}; each row: q·k / ${div} = score. Best match: ${trace.tokens[best]}.`);
+  rowLabels(G, out);
+  const kw = Math.min(260, (G.x1 - G.x0) * 0.34);
+  heading(G, out, G.x0, "key k");
+  heading(G, out, G.x0 + kw + 16, `q·k / ${div} = score`);
+  const reach = absMax(trace.keys);
+  const sReach = absMax(s);
+  const barX = G.x0 + kw + 16 + Math.min(230, G.W * 0.3);
+  for (let j = 0; j < n; j++) {
+    const at = 0.05 + (0.75 * j) / n;
+    strip(out.shapes, trace.keys[j], G.x0, rowY(G, j), kw, G.r - 4, reach, at);
+    out.shapes.push({
+      kind: "text", x: G.x0 + kw + 16, y: textY(G, j), text: `${num(raw[j])} / ${div} = ${num(s[j])}`, size: G.fs, mono: MONO,
+      weight: j === best ? "700" : "400", color: COLORS.ink, at,
+    });
+    const bw = Math.max(0, (G.x1 - barX) / 2);
+    const len = (Math.abs(s[j]) / sReach) * bw;
+    if (Number.isFinite(s[j]) && bw > 20) {
+      out.shapes.push({ kind: "rect", x: s[j] >= 0 ? barX + bw : barX + bw - len, y: rowY(G, j) + 2, w: len, h: G.r - 8, fill: diverging(s[j], sReach), at });
+    }
+  }
+  if (G.x1 - barX > 40) {
+    heading(G, out, barX + (G.x1 - barX) / 2, "score (bar: below 0 ← | → above 0)", "center");
+    out.shapes.push({ kind: "line", x1: barX + (G.x1 - barX) / 2, y1: HEAD - 2, x2: barX + (G.x1 - barX) / 2, y2: HEAD + n * G.r, color: COLORS.grid, width: 1 });
+  }
+  out.description = `Step 3, Score: ${G.who}'s query dotted with ${n} keys and divided by ${div}; the best match is ${trace.tokens[best]} (${num(s[best])}).`;
+}
+
+function softmaxBeat(G, out) {
+  const { trace, n, focus } = G;
+  const w = trace.weights[focus];
+  const s = trace.scores[focus];
+  const best = argmax(w);
+  titles(G, out, `Softmax: ${G.who}'s ${n} scores become weights that are positive and sum to 1`,
+    `A budget: ${G.who} gives ${trace.tokens[best]} the most, ${num(w[best])}. Bar length = weight.`);
+  rowLabels(G, out);
+  const sx = G.x0 + 70;
+  const bx = sx + 26;
+  const bw = Math.max(40, G.x1 - bx - 56);
+  heading(G, out, sx, "score", "right");
+  heading(G, out, bx, "weight (bar and number)");
+  for (let j = 0; j < n; j++) {
+    const at = 0.1 + (0.6 * j) / n;
+    out.shapes.push({ kind: "text", x: sx, y: textY(G, j), text: num(s[j]), size: G.fs, mono: MONO, align: "right", color: COLORS.muted, at, until: undefined });
+    out.shapes.push({ kind: "text", x: sx + 8, y: textY(G, j), text: "→", size: G.fs, color: COLORS.muted, at });
+    out.shapes.push({ kind: "rect", x: bx, y: rowY(G, j) + 1, w: bw, h: G.r - 6, fill: COLORS.empty, at });
+    out.shapes.push({ kind: "rect", x: bx, y: rowY(G, j) + 1, w: Math.max(1, bw * w[j]), h: G.r - 6, fill: heat(w[j]), stroke: COLORS.grid, lineWidth: 0.5, at: at + 0.1 });
+    out.shapes.push({ kind: "text", x: bx + bw + 6, y: textY(G, j), text: num(w[j]), size: G.fs, mono: MONO, weight: j === best ? "700" : "400", color: COLORS.ink, at: at + 0.1 });
+  }
+  out.description = `Step 4, Softmax: ${G.who}'s weights over ${n} keys; the largest is ${trace.tokens[best]} with ${num(w[best])}.`;
+}
+
+function blendBeat(G, out) {
+  const { trace, n, focus } = G;
+  const w = trace.weights[focus];
+  const best = argmax(w);
+  const dk = trace.d_k;
+  titles(G, out, `Blend: each value v is scaled by ${G.who}'s weight for it, and the scaled values are added`,
+    `The violet arrow points at ${trace.tokens[best]}, the largest weight (${num(w[best])}). Faded strips count little.`);
+  rowLabels(G, out);
+  const wx = G.x0 + 44;
+  const vx = wx + 14;
+  const vw = Math.max(60, Math.min(420, G.x1 - vx - 40));
+  heading(G, out, wx, "weight", "right");
+  heading(G, out, vx, `value v (${dk} numbers), faded by its weight`);
+  const reach = absMax(trace.values);
+  for (let j = 0; j < n; j++) {
+    const at = 0.05 + (0.45 * j) / n;
+    out.shapes.push({ kind: "text", x: wx, y: textY(G, j), text: num(w[j]), size: G.fs, mono: MONO, align: "right", color: COLORS.ink, weight: j === best ? "700" : "400", at });
+    const faded = trace.values[j].map((v) => v * Math.sqrt(w[j])); // a colour only: no number is shown
+    strip(out.shapes, faded, vx, rowY(G, j), vw, G.r - 4, reach, at);
+    if (j === best) out.shapes.push({ kind: "rect", x: vx - 2, y: rowY(G, j) - 1, w: vw + 4, h: G.r - 1, stroke: COLORS.violet, lineWidth: 2, at: 0.6 });
+  }
+  // the arrow: from the focus row, right of the strips, down or up to the chosen row
+  const ax = vx + vw + 12;
+  const yf = rowY(G, focus) + G.r / 2 - 2;
+  const yt = rowY(G, best) + G.r / 2 - 2;
+  if (best === focus) {
+    out.shapes.push({ kind: "ray", x1: ax + 10, y1: yf + 6, x2: ax + 10, y2: yf + 6, lift: 14, color: COLORS.violet, width: 3, at: 0.6, dur: 0.3 });
+  } else {
+    const c = COLORS.violet;
+    out.shapes.push({ kind: "line", x1: vx + vw + 2, y1: yf, x2: ax + 12, y2: yf, color: c, width: 3, at: 0.6 });
+    out.shapes.push({ kind: "line", x1: ax + 12, y1: yf, x2: ax + 12, y2: yt, color: c, width: 3, at: 0.65 });
+    out.shapes.push({ kind: "line", x1: ax + 12, y1: yt, x2: vx + vw + 4, y2: yt, color: c, width: 3, at: 0.7 });
+    out.shapes.push({ kind: "line", x1: vx + vw + 4, y1: yt, x2: vx + vw + 10, y2: yt - 5, color: c, width: 3, at: 0.7 });
+    out.shapes.push({ kind: "line", x1: vx + vw + 4, y1: yt, x2: vx + vw + 10, y2: yt + 5, color: c, width: 3, at: 0.7 });
+  }
+  out.ray = { from: focus, to: best };
+  const y = HEAD + n * G.r + 12;
+  out.shapes.push({ kind: "text", x: G.x0 - 8, y: y + 28, text: `new ${trace.tokens[focus]}`, size: 12, weight: "700", align: "right", color: COLORS.violet, maxWidth: G.LW - 10, at: 0.8 });
+  strip(out.shapes, trace.outputs[focus], vx, y + 16, vw, 16, absMax(trace.outputs[focus]), 0.8);
+  out.shapes.push({ kind: "text", x: vx, y: y + 8, text: `${G.who}'s new vector = ${shortVec(trace.outputs[focus], 5)} (${dk} numbers)`, size: 12, mono: MONO, color: COLORS.ink, maxWidth: G.x1 - vx, at: 0.8 });
+  out.description = `Step 5, Blend: a violet arrow from ${G.who} to ${trace.tokens[best]}, the largest weight (${num(w[best])}); ${G.who}'s new vector is ${shortVec(trace.outputs[focus], 5)}.`;
+}
+
+function parallelBeat(G, out) {
+  const { trace, n, focus } = G;
+  const c = cellSide(n, G.W);
+  const [pi, pj] = trace.pair ?? [focus, argmax(trace.weights[focus])];
+  titles(G, out, `Parallel: every row at once, the full ${n}×${n} matrix softmax(QKᵀ/√dₖ)`,
+    `Row i is token i's budget (the query), column j the token it attends to (the key). Orange: one pair read both ways.`);
+  const top = HEAD + 8;
+  const x0 = G.x0;
+  if (c >= 14) {
+    trace.tokens.forEach((tok, j) => out.shapes.push({ kind: "text", x: x0 + j * c + c / 2, y: top - 4, text: tok, size: Math.min(11, c / 2.4), align: "center", color: j === focus ? COLORS.violet : COLORS.muted, maxWidth: c - 2 }));
+  } else heading(G, out, x0, "keys → (columns in text order)");
+  const fs = Math.max(8, Math.min(12, c - 4));
+  for (let i = 0; i < n; i++) {
+    const y = top + i * c;
+    out.shapes.push({
+      kind: "text", x: x0 - 8, y: y + c / 2 + Math.min(fs, c) * 0.36, text: trace.tokens[i], size: Math.min(fs, Math.max(8, c)), align: "right",
+      weight: i === focus ? "700" : "400", color: i === focus ? COLORS.violet : COLORS.ink, maxWidth: G.LW - 10,
+    });
+    for (let j = 0; j < n; j++) {
+      const v = trace.weights[i][j];
+      const at = (0.5 * i) / n;
+      out.shapes.push({ kind: "rect", x: x0 + j * c, y, w: c - (c > 6 ? 1 : 0), h: c - (c > 6 ? 1 : 0), fill: heat(v), at });
+      if (c >= 30) out.shapes.push({ kind: "text", x: x0 + j * c + c / 2, y: y + c / 2 + 4, text: num(v), size: 10, mono: MONO, align: "center", color: inkOn(v), at });
+    }
+  }
+  out.shapes.push({ kind: "rect", x: x0 - 1, y: top + focus * c - 1, w: n * c + 1, h: c + 1, stroke: COLORS.violet, lineWidth: 2, at: 0.6 });
+  for (const [i, j] of [[pi, pj], [pj, pi]]) {
+    out.shapes.push({ kind: "rect", x: x0 + j * c - 1, y: top + i * c - 1, w: c + 1, h: c + 1, stroke: COLORS.pair, lineWidth: 2.5, at: 0.7 });
+  }
+  const a = trace.tokens[pi];
+  const b = trace.tokens[pj];
+  const pairText = pi === pj ? "" : `${a} → ${b} is ${num(trace.weights[pi][pj])} but ${b} → ${a} is ${num(trace.weights[pj][pi])}: each row is its own budget.`;
+  if (pairText) out.shapes.push({ kind: "text", x: PAD, y: top + n * c + 24, text: pairText, size: 12, color: COLORS.pair, weight: "600", maxWidth: G.W - 2 * PAD, at: 0.7 });
+  out.description = `Step 6, Parallel: the full ${n}×${n} weight matrix, ${G.who}'s row outlined. ${pairText}`.trim();
+}
+
+/**
+ * A small heatmap of a head, for the heads grid: an n × n matrix, or one row drawn as a band.
+ * @param {number[][] | number[]} m a matrix (rows) or a single focus row
+ * @param {{width: number, height: number}} size
+ * @param {number | null} focus the row to outline (matrix only)
+ */
+export function miniHeat(m, size, focus = null) {
+  const shapes = [{ kind: "rect", x: 0, y: 0, w: size.width, h: size.height, fill: COLORS.paper }];
+  if (!Array.isArray(m[0])) {
+    const n = m.length;
+    const cw = size.width / n;
+    const band = size.height / 2;
+    m.forEach((v, j) => shapes.push({ kind: "rect", x: j * cw, y: band / 2, w: cw, h: band, fill: heat(v) }));
+    return shapes;
+  }
+  const n = m.length;
+  const cw = size.width / n;
+  const ch = size.height / n;
+  m.forEach((row, i) => row.forEach((v, j) => shapes.push({ kind: "rect", x: j * cw, y: i * ch, w: cw + 0.3, h: ch + 0.3, fill: heat(v) })));
+  if (focus !== null && focus >= 0 && focus < n) {
+    shapes.push({ kind: "rect", x: 0.5, y: focus * ch, w: size.width - 1, h: Math.max(ch, 1.5), stroke: COLORS.violet, lineWidth: 1.2 });
+  }
+  return shapes;
+}
+
+/**
+ * The Compare panel's line plot: cosine similarity (y) of the word's two vectors, layer by layer (x).
+ * The y axis runs 0..1 (−1..1 when a cosine is negative); every point is labelled with its number.
+ * @param {number[]} cosine from /api/model/compare, [0] entering layer 0, [l + 1] leaving layer l
+ * @param {string[]} labels its cosine_labels ("embeddings", "layer 0", ...)
+ * @param {{width: number, height: number}} size
+ */
+export function cosinePlot(cosine, labels, size) {
+  const { width: W, height: H } = size;
+  const L = { left: 52, right: 16, top: 28, bottom: 48 };
+  const lo = cosine.some((c) => c < 0) ? -1 : 0;
+  const ticks = lo === 0 ? [0, 0.25, 0.5, 0.75, 1] : [-1, -0.5, 0, 0.5, 1];
+  const px = (k) => L.left + (cosine.length === 1 ? 0.5 : k / (cosine.length - 1)) * (W - L.left - L.right);
+  const py = (v) => H - L.bottom - ((v - lo) / (1 - lo)) * (H - L.top - L.bottom);
+  const shapes = [{ kind: "rect", x: 0, y: 0, w: W, h: H, fill: COLORS.paper }];
+  for (const t of ticks) {
+    shapes.push({ kind: "line", x1: L.left, y1: py(t), x2: W - L.right, y2: py(t), color: t === 0 ? COLORS.muted : "#e4e4ee", width: 1 });
+    shapes.push({ kind: "text", x: L.left - 6, y: py(t) + 4, text: num(t), size: 11, align: "right", color: COLORS.muted, role: "y-tick" });
+  }
+  shapes.push({ kind: "line", x1: L.left, y1: L.top - 6, x2: L.left, y2: H - L.bottom, color: COLORS.ink, width: 1 });
+  shapes.push({ kind: "line", x1: L.left, y1: H - L.bottom, x2: W - L.right, y2: H - L.bottom, color: COLORS.ink, width: 1 });
+  const short = (label) => (label === "embeddings" ? "in" : label.replace(/^layer /, ""));
+  labels.forEach((label, k) => shapes.push({ kind: "text", x: px(k), y: H - L.bottom + 16, text: short(label), size: 11, align: "center", color: COLORS.ink, role: "x-tick" }));
+  shapes.push({ kind: "text", x: L.left + (W - L.left - L.right) / 2, y: H - 8, text: "layer (in = entering layer 0; k = leaving layer k)", size: 11, align: "center", color: COLORS.muted, role: "x-title" });
+  shapes.push({ kind: "text", x: 8, y: 14, text: `cosine similarity (y axis ${num(lo)} to 1; 1 = same direction)`, size: 11, color: COLORS.muted, role: "y-title" });
+  const points = cosine.map((v, k) => ({ x: px(k), y: py(v), value: v, label: labels[k] }));
+  for (let k = 1; k < points.length; k++) {
+    shapes.push({ kind: "line", x1: points[k - 1].x, y1: points[k - 1].y, x2: points[k].x, y2: points[k].y, color: COLORS.violet, width: 2 });
+  }
+  for (const p of points) {
+    shapes.push({ kind: "rect", x: p.x - 3.5, y: p.y - 3.5, w: 7, h: 7, fill: COLORS.violet, radius: 3.5 });
+    shapes.push({ kind: "text", x: p.x, y: p.y - 9, text: num(p.value), size: 11, align: "center", color: COLORS.ink, weight: "600", role: "value" });
+  }
+  return { shapes, points, ticks };
+}

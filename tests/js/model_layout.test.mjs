@@ -1,0 +1,132 @@
+// model_layout.js: the Real model view's pictures as data, checked without a browser.
+// model_trace.json is /api/model/trace?text=by the river bank&layer=2&head=5&focus=bank&grid=focus
+// (readings dropped, numbers rounded to 4 decimals); model_compare.json the cosine part of
+// /api/model/compare with its defaults.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { decodeLesson, num } from "../../src/attnlab/static/format.js";
+import {
+  BEATS, absMax, argmax, beatLayout, cosinePlot, diverging, miniHeat, pictureHeight, rowHeight, shortVec,
+} from "../../src/attnlab/static/model_layout.js";
+
+const RAW = JSON.parse(readFileSync(new URL("./model_trace.json", import.meta.url), "utf8"));
+const trace = decodeLesson(RAW);
+const CMP = JSON.parse(readFileSync(new URL("./model_compare.json", import.meta.url), "utf8"));
+const WIDTHS = [900, 420];
+
+/** A trace of n tokens made from the real one, rows repeated: the shapes of a long text. */
+function long(n) {
+  const pick = (rows) => Array.from({ length: n }, (_, i) => rows[i % rows.length]);
+  const t = structuredClone(trace);
+  t.tokens = Array.from({ length: n }, (_, i) => `tok${i}`);
+  for (const k of ["embeddings", "queries", "keys", "values", "outputs"]) t[k] = pick(trace[k]);
+  for (const k of ["raw_scores", "scores", "weights"]) t[k] = pick(trace[k]).map((row) => pick(row));
+  t.focus = n - 1;
+  t.pair = [n - 1, 0];
+  return t;
+}
+
+const texts = (out) => out.shapes.filter((s) => s.kind === "text").map((s) => s.text);
+
+test("every beat lays out inside the canvas, for 6 and for 128 tokens", () => {
+  for (const t of [trace, long(128)]) {
+    for (const width of WIDTHS) {
+      BEATS.forEach(([key], b) => {
+        const size = { width, height: pictureHeight(t.tokens.length, width, b) };
+        const out = beatLayout(t, size, b, t.focus);
+        assert.equal(out.beat, key);
+        assert.ok(out.description.startsWith(`Step ${b + 1}`), out.description);
+        for (const s of out.shapes) {
+          for (const k of ["x", "y", "w", "h", "x1", "y1", "x2", "y2"]) {
+            if (s[k] !== undefined) assert.ok(Number.isFinite(s[k]), `${key} ${s.kind}.${k} = ${s[k]}`);
+          }
+          if (s.kind === "rect" && s.w < width) {
+            assert.ok(s.x >= -1 && s.x + s.w <= width + 1, `${key}: a rect leaves the canvas at x=${s.x}`);
+            assert.ok(s.y >= -1 && s.y + s.h <= size.height + 1, `${key}: a rect leaves the canvas at y=${s.y}`);
+          }
+        }
+      });
+    }
+  }
+});
+
+test("a long text keeps its rows readable: the picture grows instead", () => {
+  assert.ok(rowHeight(128) >= 14);
+  assert.ok(pictureHeight(128, 900, 2) > 128 * 14);
+  assert.ok(pictureHeight(6, 900, 2) < 400);
+});
+
+test("the Score beat prints q·k / √32 = score with the API's numbers for every key", () => {
+  const out = beatLayout(trace, { width: 900, height: 400 }, 2, trace.focus);
+  const f = trace.focus;
+  const div = num(trace.divisor);
+  assert.equal(div, "5.66");
+  trace.tokens.forEach((_, j) => {
+    assert.ok(texts(out).includes(`${num(trace.raw_scores[f][j])} / ${div} = ${num(trace.scores[f][j])}`));
+  });
+  assert.ok(texts(out).some((s) => s.includes("√32 = 5.66")));
+});
+
+test("the Softmax beat prints each weight of the focus row; Blend points at the largest", () => {
+  const f = trace.focus;
+  const soft = beatLayout(trace, { width: 900, height: 400 }, 3, f);
+  for (const w of trace.weights[f]) assert.ok(texts(soft).includes(num(w)));
+  const blend = beatLayout(trace, { width: 900, height: 400 }, 4, f);
+  const best = argmax(trace.weights[f]);
+  assert.deepEqual(blend.ray, { from: f, to: best });
+  assert.ok(blend.description.includes(trace.tokens[best]));
+  assert.ok(texts(blend).some((s) => s.includes(shortVec(trace.outputs[f], 5))));
+});
+
+test("the Parallel beat draws the n × n matrix, each cell heat-coloured, and names the pair", () => {
+  const out = beatLayout(trace, { width: 900, height: pictureHeight(6, 900, 5) }, 5, trace.focus);
+  const n = trace.tokens.length;
+  const cells = out.shapes.filter((s) => s.kind === "rect" && s.fill && s.w < 60 && s.w > 10);
+  assert.equal(cells.length, n * n);
+  const [i, j] = trace.pair;
+  assert.ok(out.description.includes(`${num(trace.weights[i][j])} but`));
+});
+
+test("a focus or a beat out of range is refused with the numbers", () => {
+  assert.throws(() => beatLayout(trace, { width: 900, height: 400 }, 6, 0), /unknown beat 6/);
+  assert.throws(() => beatLayout(trace, { width: 900, height: 400 }, 0, 9), /focus 9 is outside 0..5/);
+});
+
+test("vectors are written short, colours diverge around 0", () => {
+  assert.equal(shortVec([1, 2]), "[1, 2]");
+  assert.equal(shortVec([1.234, -2, 3, 4, 5, 6.789]), "[1.23, -2, 3, 4, …, 6.79]");
+  assert.equal(diverging(0, 1), "#ffffff");
+  assert.notEqual(diverging(1, 1), diverging(-1, 1));
+  assert.equal(absMax([[0, -3], [2]]), 3);
+  assert.equal(absMax([0, 0]), 1);
+});
+
+test("the heads grid's small heatmaps: a matrix cell per weight, or one row as a band", () => {
+  const full = miniHeat(trace.weights, { width: 38, height: 38 }, trace.focus);
+  const n = trace.tokens.length;
+  assert.equal(full.filter((s) => s.fill && s.w < 38).length, n * n);
+  assert.ok(full.some((s) => s.stroke), "the focus row is outlined");
+  const band = miniHeat(RAW.grid.rows[2][5], { width: 38, height: 38 });
+  assert.equal(band.length, 1 + n);
+});
+
+test("the cosine plot: one labelled point per layer, axes named, the y range shown", () => {
+  const size = { width: 520, height: 230 };
+  const plot = cosinePlot(CMP.cosine, CMP.cosine_labels, size);
+  assert.equal(plot.points.length, CMP.cosine.length);
+  const values = plot.shapes.filter((s) => s.role === "value").map((s) => s.text);
+  assert.deepEqual(values, CMP.cosine.map((c) => num(c)));
+  const xt = plot.shapes.filter((s) => s.role === "x-tick").map((s) => s.text);
+  assert.deepEqual(xt, ["in", "0", "1", "2", "3", "4", "5"]);
+  assert.deepEqual(plot.shapes.filter((s) => s.role === "y-tick").map((s) => s.text), ["0", "0.25", "0.5", "0.75", "1"]);
+  assert.ok(plot.shapes.some((s) => s.role === "x-title" && s.text.startsWith("layer")));
+  assert.ok(plot.shapes.some((s) => s.role === "y-title" && s.text.includes("0 to 1")));
+  // higher cosine, higher point; every point inside the plot
+  const [p0, ...rest] = plot.points;
+  for (const p of rest) if (p.value < p0.value) assert.ok(p.y > p0.y);
+  for (const p of plot.points) assert.ok(p.x > 0 && p.x < size.width && p.y > 0 && p.y < size.height);
+  const negative = cosinePlot([1, -0.5], ["embeddings", "layer 0"], size);
+  assert.ok(negative.shapes.some((s) => s.role === "y-title" && s.text.includes("-1 to 1")));
+});
