@@ -8,12 +8,21 @@ with a pause between blocks: interleaving single calls would make OpenBLAS's and
 spinning worker threads fight over the cores and slow both several-fold. torch keeps its
 default thread count; numpy's OpenBLAS keeps its own. Prints medians, the ratio numpy/torch
 (target ≤ 1.0) and the model load times (target < 1 s). Run with `make bench`.
+
+OpenBLAS picks its matrix kernel when numpy loads, from the CPU model or from the environment's
+OPENBLAS_CORETYPE (this machine's environment sets Haswell, the AVX2 kernel, on an AVX-512 CPU).
+When the CPU has AVX-512 and the chosen kernel does not use it, the script runs itself once more
+with OPENBLAS_CORETYPE=SkylakeX (OpenBLAS's AVX-512 kernel) and prints that table too, labelled:
+it must be set before numpy loads, so it is the user's choice, not something attnlab can set.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
@@ -38,6 +47,31 @@ def text_of(n_tokens: int) -> str:
     return " ".join(words)
 
 
+def openblas_core() -> str:
+    """The kernel OpenBLAS chose (numpy's bundled copy), or "?" where it cannot be asked."""
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = sorted({line.split()[-1] for line in maps if "openblas" in line})
+        lib = ctypes.CDLL(paths[0])
+        for name in ("scipy_openblas_get_corename64_", "openblas_get_corename64_",
+                     "openblas_get_corename"):  # fmt: skip
+            if hasattr(lib, name):
+                fn = getattr(lib, name)
+                fn.restype = ctypes.c_char_p
+                return str(fn().decode())
+    except (OSError, IndexError):
+        pass
+    return "?"
+
+
+def has_avx512() -> bool:
+    try:
+        with open("/proc/cpuinfo") as info:
+            return any(line.startswith("flags") and " avx512f" in line for line in info)
+    except OSError:
+        return False
+
+
 def main() -> None:
     import numpy as np
     import torch
@@ -48,6 +82,7 @@ def main() -> None:
     from attnlab.models import model_folder
 
     logging.set_verbosity_error()
+    logging.disable_progress_bar()
     folder = str(model_folder("minilm")[1])
 
     loads_np: list[float] = []
@@ -59,9 +94,11 @@ def main() -> None:
     reference = BertModel.from_pretrained(folder, attn_implementation="eager").eval()
 
     threads = torch.get_num_threads()
+    core = openblas_core()
     print(
         f"all-MiniLM-L6-v2 forward pass, all attentions recorded ({os.cpu_count()} CPUs, "
-        f"torch {torch.__version__} with {threads} threads, numpy {np.__version__})"
+        f"torch {torch.__version__} with {threads} threads, numpy {np.__version__} "
+        f"with OpenBLAS's {core} kernel)"
     )
     print()
     header = f"{'tokens':>6}  {'numpy ms':>9}  {'torch ms':>9}  {'ratio':>6}  {'max |Δ| attn':>12}"
@@ -97,6 +134,15 @@ def main() -> None:
     print()
     print(f"model load: numpy {statistics.median(loads_np):.0f} ms, "
           f"transformers {statistics.median(loads_torch):.0f} ms (median of 3)")  # fmt: skip
+    avx512_kernels = ("SkylakeX", "Cooperlake", "SapphireRapids")
+    if has_avx512() and core not in avx512_kernels and "ATTNLAB_BENCH_AGAIN" not in os.environ:
+        given = os.environ.get("OPENBLAS_CORETYPE")
+        why = f"OPENBLAS_CORETYPE={given} is set" if given else f"OpenBLAS chose {core}"
+        print()
+        print(f"This CPU has AVX-512 but {why}; again with OPENBLAS_CORETYPE=SkylakeX:")
+        sys.stdout.flush()
+        env = {**os.environ, "OPENBLAS_CORETYPE": "SkylakeX", "ATTNLAB_BENCH_AGAIN": "1"}
+        subprocess.run([sys.executable, __file__], env=env, check=True)
 
 
 if __name__ == "__main__":
