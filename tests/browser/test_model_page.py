@@ -128,6 +128,25 @@ def test_the_view_opens_from_its_tab_and_shows_the_api_head(new_page, base_url) 
     assert "view=model" not in page.url
 
 
+def test_the_first_load_says_it_is_loading_the_model(new_page) -> None:
+    page = new_page()
+    held: list[Any] = []
+    page.route(  # hold the first answer back, as a cold server would
+        "**/api/model/trace?*",
+        lambda route: route.continue_() if held else held.append(route),
+    )
+    page.goto("/?view=model")
+    status = page.get_by_role("status", name="Model status")
+    expect()(status).to_have_text("Loading all-MiniLM-L6-v2… (the first time takes about a second)")
+    expect()(page.locator("#real-model").get_by_role("img").first).to_have_attribute(
+        "aria-label", re.compile("head")
+    )  # the picture is there, saying what it will show, never blank
+    assert held, "the page asked for the head"
+    held[0].continue_()
+    expect()(status).to_be_empty()
+    expect()(narration(page).locator(".beat-text")).to_contain_text("6 tokens come in")
+
+
 def test_layer_head_and_focus_change_the_numbers(new_page, base_url) -> None:
     page = open_model(new_page())
     page.get_by_label("Layer", exact=True).select_option("2")
@@ -351,9 +370,11 @@ def test_a_long_text_stays_readable(new_page, base_url, artifacts: Path) -> None
     assert table_numbers(page) == api_table(t)
     wrap = page.locator(".rm-table-wrap")
     assert wrap.evaluate("e => e.scrollHeight > e.clientHeight && e.clientHeight < 500")
-    page.screenshot(path=str(artifacts / "model-long-tokens.png"))
-    button(page, "Step 6: Parallel").click()
-    page.screenshot(path=str(artifacts / "model-long-parallel.png"))
+    page.screenshot(path=str(artifacts / "model-long-tokens.png"), full_page=True)
+    for b, beat in ((2, "score"), (5, "parallel")):
+        button(page, f"Step {b + 1}: {beat.capitalize()}").click()
+        expect()(narration(page).locator(".beat-text")).to_have_text(t["narration"][b]["text"])
+        page.locator(".rm-stage").screenshot(path=str(artifacts / f"model-long-{beat}.png"))
 
 
 def test_screenshots(new_page, artifacts: Path) -> None:

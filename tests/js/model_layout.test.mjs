@@ -110,6 +110,7 @@ test("the heads grid's small heatmaps: a matrix cell per weight, or one row as a
   assert.ok(full.some((s) => s.stroke), "the focus row is outlined");
   const band = miniHeat(RAW.grid.rows[2][5], { width: 38, height: 38 });
   assert.equal(band.length, 1 + n);
+  assert.ok(band.slice(1).some((r) => r.fill === "#081d58"), "the row's largest weight is the darkest colour");
 });
 
 test("the cosine plot: one labelled point per layer, axes named, the y range shown", () => {

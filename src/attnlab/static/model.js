@@ -13,7 +13,7 @@ import { decodeLesson, num } from "./format.js";
 import { BEATS, beatLayout, cosinePlot, miniHeat, pictureHeight } from "./model_layout.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const MINI = 38; // a heads-grid cell's heatmap, CSS pixels
+const MINI = 30; // a heads-grid cell's heatmap, CSS pixels
 const PLAY_STEP_MS = 3800;
 let instances = 0;
 
@@ -120,8 +120,7 @@ function build(el) {
   ]);
 
   ui.root = h("div", { class: "rm" }, [
-    h("section", { class: "controls", "aria-label": "Real model settings" }, [ui.textForm, nameField.box, layerField.box, headField.box]),
-    ui.status,
+    h("section", { class: "controls", "aria-label": "Real model settings" }, [ui.textForm, nameField.box, layerField.box, headField.box, ui.status]),
     ui.banner,
     ui.heads,
     h("div", { class: "nav" }, [
@@ -229,14 +228,26 @@ function render({ model, el }) {
       ui.canvas.dataset.focus = String(trace.focus);
       if (shapes.ray) ui.canvas.dataset.rayTo = String(shapes.ray.to);
       else delete ui.canvas.dataset.rayTo;
+      return shapes;
     } catch (err) {
       drawMessage(ctx, `Could not draw this step: ${err instanceof Error ? err.message : String(err)}`, size);
+    }
+  }
+
+  /** A long text's picture scrolls: bring the focus row into view when it is out of sight. */
+  function showFocusRow() {
+    if (!trace || beat() === 5) return;
+    const row = beatLayout(trace, size, beat(), trace.focus).rows[trace.focus];
+    const wrap = ui.canvasWrap;
+    if (row && (row.y < wrap.scrollTop || row.y + row.h > wrap.scrollTop + wrap.clientHeight)) {
+      wrap.scrollTop = Math.max(0, row.y - wrap.clientHeight / 2);
     }
   }
 
   function animate() {
     cancelAnimationFrame(raf);
     resize();
+    showFocusRow();
     if (reducedMotion()) {
       t = 1;
       paint();
@@ -402,12 +413,12 @@ function render({ model, el }) {
       const m = grid?.kind === "full" ? grid.attentions?.[l]?.[hd] : grid?.rows?.[l]?.[hd];
       draw(ctx, m ? miniHeat(m, sz, grid.kind === "full" ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: "#f3f3f7" }], 1, sz);
     }
-    const who = trace ? `“${trace.tokens[grid?.focus ?? trace.focus]}”` : "the focus token";
+    const who = trace ? trace.tokens[grid?.focus ?? trace.focus] : "the focus token";
     ui.gridHelp.textContent = !grid
       ? "Each square will show one head's attention."
       : grid.kind === "full"
         ? `Each square is one head's whole attention matrix (row = query, column = key, darker = more weight); the violet line marks ${who}'s row. Click a head to step through it.`
-        : `Each strip is ${who}'s row in one head: where ${who} looks, tokens left to right, darker = more weight. Click a head to step through it.`;
+        : `Each square is ${who}'s row in one head: where ${who} looks, tokens left to right, darker = more weight (each square scaled to its own largest weight). Click a head to step through it.`;
   }
 
   ui.grid.addEventListener("keydown", (e) => {
@@ -529,6 +540,7 @@ function render({ model, el }) {
     t = 1;
     resize();
     paint();
+    showFocusRow();
   }
 
   // --- stepping --------------------------------------------------------------------------------------

@@ -112,7 +112,7 @@ export function beatLayout(trace, size, beat, focus) {
   const LW = labelWidth(W);
   const G = {
     trace, W, H: size.height, n, r, LW, x0: PAD + LW, x1: W - PAD, focus,
-    who: `“${trace.tokens[focus]}”`, fs: Math.max(10, Math.min(13, r - 5)),
+    who: trace.tokens[focus], fs: Math.max(10, Math.min(13, r - 5)),
   };
   const out = { beat: BEATS[beat][0], shapes: [], description: "", ray: null, rows: [] };
   out.shapes.push({ kind: "rect", x: 0, y: 0, w: W, h: size.height, fill: COLORS.paper });
@@ -155,7 +155,8 @@ function tokensBeat(G, out) {
   rowLabels(G, out);
   const reach = absMax(trace.embeddings);
   for (let j = 0; j < n; j++) strip(out.shapes, trace.embeddings[j], G.x0, rowY(G, j), G.x1 - G.x0, G.r - 4, reach, (0.6 * j) / n);
-  out.description = `Step 1, Tokens: ${n} tokens (${trace.tokens.join(" ")}), each ${d} numbers wide; the focus is ${G.who}.`;
+  const listed = n <= 12 ? trace.tokens.join(" ") : `${trace.tokens.slice(0, 10).join(" ")} …`;
+  out.description = `Step 1, Tokens: ${n} tokens (${listed}), each ${d} numbers wide; the focus is ${G.who}.`;
 }
 
 function projectBeat(G, out) {
@@ -205,7 +206,7 @@ function scoreBeat(G, out) {
     }
   }
   if (G.x1 - barX > 40) {
-    heading(G, out, barX + (G.x1 - barX) / 2, "score (bar: below 0 ← | → above 0)", "center");
+    heading(G, out, barX + (G.x1 - barX) / 2, "← below 0 | above 0 →", "center");
     out.shapes.push({ kind: "line", x1: barX + (G.x1 - barX) / 2, y1: HEAD - 2, x2: barX + (G.x1 - barX) / 2, y2: HEAD + n * G.r, color: COLORS.grid, width: 1 });
   }
   out.description = `Step 3, Score: ${G.who}'s query dotted with ${n} keys and divided by ${div}; the best match is ${trace.tokens[best]} (${num(s[best])}).`;
@@ -323,10 +324,10 @@ function parallelBeat(G, out) {
 export function miniHeat(m, size, focus = null) {
   const shapes = [{ kind: "rect", x: 0, y: 0, w: size.width, h: size.height, fill: COLORS.paper }];
   if (!Array.isArray(m[0])) {
-    const n = m.length;
-    const cw = size.width / n;
-    const band = size.height / 2;
-    m.forEach((v, j) => shapes.push({ kind: "rect", x: j * cw, y: band / 2, w: cw, h: band, fill: heat(v) }));
+    // one row of a long text spreads thin: colour each weight against the row's largest
+    const top = Math.max(...m.filter(Number.isFinite), 1e-9);
+    const cw = size.width / m.length;
+    m.forEach((v, j) => shapes.push({ kind: "rect", x: j * cw, y: 0, w: cw + 0.3, h: size.height, fill: heat(v / top) }));
     return shapes;
   }
   const n = m.length;
