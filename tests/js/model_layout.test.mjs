@@ -42,7 +42,8 @@ test("every beat lays out inside the canvas, for 6 and for 128 tokens", () => {
           for (const k of ["x", "y", "w", "h", "x1", "y1", "x2", "y2"]) {
             if (s[k] !== undefined) assert.ok(Number.isFinite(s[k]), `${key} ${s.kind}.${k} = ${s[k]}`);
           }
-          if (s.kind === "rect" && s.w < width) {
+          if (s.kind === "strip") assert.ok(s.colors.every((c) => /^#[0-9a-f]{6}$/.test(c)), `${key}: a strip colour`);
+          if ((s.kind === "rect" || s.kind === "strip") && s.w < width) {
             assert.ok(s.x >= -1 && s.x + s.w <= width + 1, `${key}: a rect leaves the canvas at x=${s.x}`);
             assert.ok(s.y >= -1 && s.y + s.h <= size.height + 1, `${key}: a rect leaves the canvas at y=${s.y}`);
           }
@@ -50,6 +51,14 @@ test("every beat lays out inside the canvas, for 6 and for 128 tokens", () => {
       });
     }
   }
+});
+
+test("a vector is one strip with a colour per entry: 384 for a layer's input, 32 for q, k, v", () => {
+  const strips = (b) => beatLayout(trace, { width: 900, height: 400 }, b, trace.focus).shapes.filter((s) => s.kind === "strip");
+  assert.deepEqual([...new Set(strips(0).map((s) => s.colors.length))], [384]);
+  assert.equal(strips(0).length, trace.tokens.length);
+  assert.deepEqual([...new Set(strips(1).map((s) => s.colors.length))], [32]);
+  assert.equal(strips(1).length, 3 * trace.tokens.length);
 });
 
 test("a long text keeps its rows readable: the picture grows instead", () => {

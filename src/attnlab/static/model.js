@@ -142,6 +142,39 @@ function build(el) {
   return ui;
 }
 
+const stripImages = new WeakMap();
+
+/**
+ * Paint the layout's "strip" shapes (a vector, one colour per entry) over what draw.js painted:
+ * each strip is a one-pixel-high image scaled to its box, one drawImage instead of 384 rects.
+ * Faded in from its `at` like draw.js's shapes.
+ */
+function paintStrips(ctx, shapes, t) {
+  ctx.imageSmoothingEnabled = false;
+  for (const s of shapes) {
+    if (s.kind !== "strip" || !s.colors.length) continue;
+    const alpha = t >= 1 ? 1 : Math.min(1, Math.max(0, (t - (s.at ?? 0)) / 0.12));
+    if (alpha <= 0) continue;
+    let image = stripImages.get(s);
+    if (!image) {
+      image = document.createElement("canvas");
+      image.width = s.colors.length;
+      image.height = 1;
+      const g = image.getContext("2d");
+      const data = g.createImageData(s.colors.length, 1);
+      s.colors.forEach((c, k) => {
+        for (let i = 0; i < 3; i++) data.data[4 * k + i] = parseInt(c.slice(1 + 2 * i, 3 + 2 * i), 16);
+        data.data[4 * k + 3] = 255;
+      });
+      g.putImageData(data, 0, 0);
+      stripImages.set(s, image);
+    }
+    ctx.globalAlpha = alpha;
+    ctx.drawImage(image, 0, 0, image.width, 1, s.x, s.y, s.w, s.h);
+  }
+  ctx.globalAlpha = 1;
+}
+
 /** Paint layout shapes into an <svg> (rect, text, line): the plot stays crisp and its text is text. */
 function paintSVG(svg, shapes, size) {
   svg.setAttribute("viewBox", `0 0 ${size.width} ${size.height}`);
@@ -189,6 +222,7 @@ function render({ model, el }) {
   let playing = false;
   let playTimer = 0;
   const size = { width: 0, height: 0, ratio: 1 };
+  let laid = { trace: null, key: "", out: null }; // the last layout: animation frames only redraw it
 
   const beat = () => Math.min(BEATS.length - 1, Math.max(0, Number(model.get("beat")) || 0));
   const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
@@ -221,8 +255,9 @@ function render({ model, el }) {
       return;
     }
     try {
-      const shapes = beatLayout(trace, size, beat(), trace.focus);
+      const shapes = layoutNow();
       draw(ctx, shapes.shapes, t, size);
+      paintStrips(ctx, shapes.shapes, t);
       ui.canvas.setAttribute("aria-label", shapes.description);
       ui.canvas.dataset.beat = shapes.beat;
       ui.canvas.dataset.focus = String(trace.focus);
@@ -234,10 +269,16 @@ function render({ model, el }) {
     }
   }
 
+  function layoutNow() {
+    const key = `${size.width}x${size.height}:${beat()}:${trace.focus}`;
+    if (laid.trace !== trace || laid.key !== key) laid = { trace, key, out: beatLayout(trace, size, beat(), trace.focus) };
+    return laid.out;
+  }
+
   /** A long text's picture scrolls: bring the focus row into view when it is out of sight. */
   function showFocusRow() {
     if (!trace || beat() === 5) return;
-    const row = beatLayout(trace, size, beat(), trace.focus).rows[trace.focus];
+    const row = layoutNow().rows[trace.focus];
     const wrap = ui.canvasWrap;
     if (row && (row.y < wrap.scrollTop || row.y + row.h > wrap.scrollTop + wrap.clientHeight)) {
       wrap.scrollTop = Math.max(0, row.y - wrap.clientHeight / 2);
@@ -459,7 +500,7 @@ function render({ model, el }) {
     if (!cmp) return;
     const L = Number(model.get("layer"));
     const H = Number(model.get("head"));
-    ui.rowsTitle.textContent = `Where “${cmp.word}” looks in layer ${L}, head ${H} (change the head above): its attention row in each sentence`;
+    ui.rowsTitle.textContent = `Where “${cmp.word}” looks in layer ${L}, head ${H} (change the head above): its attention row in each sentence, the word itself shaded`;
     rowTable(ui.rowA, cmp.a, "A", cmp.a.tokens.slice(1, -1).join(" "));
     rowTable(ui.rowB, cmp.b, "B", cmp.b.tokens.slice(1, -1).join(" "));
     const plotSize = { width: Math.max(280, Math.min(560, ui.plot.parentElement?.clientWidth || 520)), height: 230 };

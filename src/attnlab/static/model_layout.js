@@ -87,11 +87,12 @@ export function pictureHeight(n, width, beat) {
   return HEAD + n * rowHeight(n) + (beat === 4 ? 64 : 16);
 }
 
-/** One vector as a strip of cells from x to x + w. */
+/**
+ * One vector as a strip of equal cells from x to x + w: a "strip" shape holding one colour per
+ * entry (a 384-wide vector is one shape, not 384 rects; model.js paints it as a scaled image).
+ */
 function strip(out, xs, x, y, w, h, reach, at) {
-  const cw = w / xs.length;
-  out.push({ kind: "rect", x, y, w, h, fill: COLORS.empty, at });
-  xs.forEach((v, k) => out.push({ kind: "rect", x: x + k * cw, y, w: Math.max(cw - (cw > 4 ? 1 : 0), 0.6), h, fill: diverging(v, reach), at }));
+  out.push({ kind: "strip", x, y, w, h, colors: xs.map((v) => diverging(v, reach)), at });
 }
 
 /**
@@ -191,21 +192,22 @@ function scoreBeat(G, out) {
   heading(G, out, G.x0 + kw + 16, `q·k / ${div} = score`);
   const reach = absMax(trace.keys);
   const sReach = absMax(s);
-  const barX = G.x0 + kw + 16 + Math.min(230, G.W * 0.3);
+  const said = raw.map((x, j) => `${num(x)} / ${div} = ${num(s[j])}`);
+  const barX = G.x0 + kw + 16 + Math.max(...said.map((t) => t.length)) * G.fs * 0.62 + 14; // after the longest line
   for (let j = 0; j < n; j++) {
     const at = 0.05 + (0.75 * j) / n;
     strip(out.shapes, trace.keys[j], G.x0, rowY(G, j), kw, G.r - 4, reach, at);
     out.shapes.push({
-      kind: "text", x: G.x0 + kw + 16, y: textY(G, j), text: `${num(raw[j])} / ${div} = ${num(s[j])}`, size: G.fs, mono: MONO,
+      kind: "text", x: G.x0 + kw + 16, y: textY(G, j), text: said[j], size: G.fs, mono: MONO,
       weight: j === best ? "700" : "400", color: COLORS.ink, at,
     });
     const bw = Math.max(0, (G.x1 - barX) / 2);
     const len = (Math.abs(s[j]) / sReach) * bw;
-    if (Number.isFinite(s[j]) && bw > 20) {
+    if (Number.isFinite(s[j]) && bw > 55) {
       out.shapes.push({ kind: "rect", x: s[j] >= 0 ? barX + bw : barX + bw - len, y: rowY(G, j) + 2, w: len, h: G.r - 8, fill: diverging(s[j], sReach), at });
     }
   }
-  if (G.x1 - barX > 40) {
+  if (G.x1 - barX > 110) {
     heading(G, out, barX + (G.x1 - barX) / 2, "← below 0 | above 0 →", "center");
     out.shapes.push({ kind: "line", x1: barX + (G.x1 - barX) / 2, y1: HEAD - 2, x2: barX + (G.x1 - barX) / 2, y2: HEAD + n * G.r, color: COLORS.grid, width: 1 });
   }
@@ -349,7 +351,7 @@ export function miniHeat(m, size, focus = null) {
  */
 export function cosinePlot(cosine, labels, size) {
   const { width: W, height: H } = size;
-  const L = { left: 52, right: 16, top: 28, bottom: 48 };
+  const L = { left: 52, right: 24, top: 40, bottom: 48 };
   const lo = cosine.some((c) => c < 0) ? -1 : 0;
   const ticks = lo === 0 ? [0, 0.25, 0.5, 0.75, 1] : [-1, -0.5, 0, 0.5, 1];
   const px = (k) => L.left + (cosine.length === 1 ? 0.5 : k / (cosine.length - 1)) * (W - L.left - L.right);
