@@ -102,6 +102,15 @@ def test_a_wrong_dtype_is_named(folder: Path) -> None:
         read_checkpoint(folder)
 
 
+def test_a_nan_in_the_weights_is_named(folder: Path) -> None:
+    name = "encoder.layer.1.output.dense.bias"
+    bad = np.zeros(8, np.float32)
+    bad[5] = np.nan
+    edit_tensors(folder, lambda t: t.update({name: bad}))
+    with pytest.raises(WeightsError, match=rf"{name} holds nan at \(5,\)"):
+        read_checkpoint(folder)
+
+
 def test_float16_weights_are_read_as_float32(folder: Path) -> None:
     edit_tensors(folder, lambda t: t.update({k: v.astype(np.float16) for k, v in t.items()}))
     assert read_checkpoint(folder).tensors["embeddings.LayerNorm.bias"].dtype == np.float32

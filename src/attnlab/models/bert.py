@@ -12,7 +12,8 @@ exact GELU), row-vector convention (x W, weights stored transposed once at load 
 
 A single text needs no padding, so no attention mask. The weights stay float32 throughout, as
 they are stored; W_Q, W_K and W_V are kept side by side as one (d, 3d) matrix so that step 2 is
-one matrix product.
+one matrix product. Temporaries that the trace does not keep live in a per-model Workspace
+(workspace.py), so `layer` runs under the model's lock, as `trace` calls it.
 """
 
 from __future__ import annotations

@@ -178,7 +178,11 @@ def _read_tensors(path: Path, config: BertConfig) -> dict[str, FloatArray]:
             raise WeightsError(
                 f"{path.name}: tensor {name} has shape {a.shape}; expected {shape} from config.json"
             )
-        tensors[name] = a.astype(np.float32, copy=False)
+        a = a.astype(np.float32, copy=False)
+        if not np.isfinite(a).all():
+            where = tuple(int(i) for i in np.argwhere(~np.isfinite(a))[0])
+            raise WeightsError(f"{path.name}: tensor {name} holds {a[where]} at {where}")
+        tensors[name] = a
     return tensors
 
 
