@@ -29,6 +29,11 @@ const ROLES = [
 const POSITION_LABELS = [["none", "None"], ["sinusoidal", "Sinusoidal"], ["rope", "Rotary (RoPE)"]];
 let instances = 0;
 
+/** How far an output moved, never a bare "0" for a move the API counts as a change. */
+function distance(d) {
+  return num(d) === "0" ? "less than 0.01" : num(d);
+}
+
 async function getJSON(url) {
   try {
     const response = await fetch(url, { headers: { Accept: "application/json" } });
@@ -128,10 +133,9 @@ function build(el) {
   ui.reset = h("button", { type: "button" }, ["Reset"]);
   ui.editNote = h("p", { class: "lab-note", "aria-live": "polite" });
   ui.editErr = h("p", { class: "field-error", role: "alert" });
-  const edit = card(`${id}-edit-card`, "Edit the vectors",
+  const edit = card(`${id}-edit-card`, "Edit vectors",
     "Change any number (type it, or use the up and down arrow keys for steps of 0.1) and every step recomputes through the API. Numbers must lie between −100 and 100.", [
-      h("fieldset", { class: "edit", "aria-labelledby": `${id}-edit-legend` }, [
-        h("legend", { id: `${id}-edit-legend` }, ["Edit vectors"]),
+      h("fieldset", { class: "edit", "aria-labelledby": `${id}-edit-card-h` }, [
         h("div", { class: "field" }, [h("label", { for: `${id}-role` }, ["Which vectors"]), ui.role]),
         ui.editGrid,
         ui.editErr,
@@ -273,7 +277,7 @@ function render({ model, el }) {
     const marks = [{ x: SQRT_DK, label: "√dₖ" }];
     if (Number.isFinite(t) && Math.abs(t - SQRT_DK) > 0.05) marks.push({ x: t, label: "now" });
     const x = { domain: [ts[0], ts[ts.length - 1]], log: true, label: "temperature T" };
-    const size = { width: 262, height: 190 };
+    const size = { width: 244, height: 180 };
     const keys = sweepData.tokens.map((tok, j) => ({ name: tok, color: SERIES[j % SERIES.length], points: ts.map((T, k) => [T, w[k][j]]) }));
     const focusTok = sweepData.tokens[sweepData.focus];
     const weightsLabel = `${focusTok}'s weight on each key as the temperature goes from ${ts[0]} to ${ts[ts.length - 1]}`;
@@ -375,7 +379,7 @@ function render({ model, el }) {
     }
     const rows = sh.rows.map((r) => {
       const mark = h("span", { class: r.unchanged ? "tick ok" : "tick moved", "aria-hidden": "true" }, [r.unchanged ? "✓" : "✗"]);
-      const words = r.unchanged ? `${r.token}: the same output as before` : `${r.token}: its output moved by ${num(r.distance)}`;
+      const words = r.unchanged ? `${r.token}: the same output as before` : `${r.token}: its output moved by ${distance(r.distance)}`;
       return h("li", { class: r.unchanged ? "unchanged" : "moved", "data-token": r.token }, [mark, " ", words, h("span", { class: "sr-only" }, [r.unchanged ? " (unchanged)" : " (changed)"])]);
     });
     ui.shuffleBody.replaceChildren(
@@ -453,6 +457,7 @@ function render({ model, el }) {
     trace.tokens.forEach((tok, i) => {
       if (seen.has(tok)) return;
       seen.add(tok);
+      const errors = [];
       const cells = dims.map((dim, d) => {
         const errId = `${el.id || "lab"}-err-${param}-${i}-${d}`;
         const input = h("input", {
@@ -470,9 +475,12 @@ function render({ model, el }) {
           editOne(param, tok, i, d, input, err);
         });
         const err = h("span", { id: errId, class: "field-error cell-error", role: "alert" });
-        return h("td", {}, [input, err]);
+        errors.push(err);
+        return h("td", {}, [input]);
       });
       rows.push(h("tr", {}, [h("th", { scope: "row" }, [tok]), ...cells]));
+      // a refusal shows right under the row of the field that caused it
+      rows.push(h("tr", { class: "errors" }, [h("td", { colspan: dims.length + 1 }, errors)]));
     });
     ui.editGrid.replaceChildren(
       h("table", { class: "edit-table", "aria-label": `${noun} numbers` }, [
@@ -490,7 +498,7 @@ function render({ model, el }) {
   function editOne(param, tok, i, d, input, err) {
     const read = readEditNumber(input.value, EDIT_LIMIT);
     if (!read.ok) {
-      err.textContent = read.message;
+      err.textContent = `${input.getAttribute("aria-label")}: ${read.message}`;
       input.setAttribute("aria-invalid", "true");
       return; // the last good lesson stays on screen
     }
@@ -529,6 +537,7 @@ function render({ model, el }) {
   function showPredict() {
     const on = Boolean(model.get("predict"));
     ui.predict.checked = on;
+    doc.body.classList.toggle("lab-predict-on", on && trace !== null);
     doc.body.classList.toggle("lab-predicting", on && guess === null && trace !== null);
     if (!on || !trace) {
       ui.predictBody.replaceChildren(h("p", { class: "lab-note" }, ["Off: the weights show from the start."]));
@@ -587,7 +596,7 @@ function render({ model, el }) {
       ui.progress.value = k + 1;
       drawCost();
     }
-    if (costData) ui.costStatus.textContent = `Measured ${costData.points.length} sizes, n = ${costData.points[0].n} to ${costData.points[costData.points.length - 1].n}, d = ${costData.d}. Dots: measured; dashed: the fit a + c·n².`;
+    if (costData) ui.costStatus.textContent = `Measured ${costData.points.length} sizes, n = ${costData.points[0].n} to ${costData.points[costData.points.length - 1].n}, d = ${costData.d}. Dots: measured; dashed: the fit a + c·n². Times jump when the machine is busy; memory is the steadier line.`;
     ui.measure.disabled = false;
     ui.measure.textContent = "Measure again";
     ui.progress.hidden = true;

@@ -101,7 +101,7 @@ export function readEditNumber(text, limit = 100) {
   if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return { ok: false, message: `“${t}” is not a number; type one such as 0.5 or -1.` };
   const value = Number(t);
   if (!Number.isFinite(value) || Math.abs(value) > limit) {
-    return { ok: false, message: `${t} is beyond ±${limit}; the lab keeps every number between −${limit} and ${limit}.` };
+    return { ok: false, message: `${t} is beyond ±${limit}; keep each number between −${limit} and ${limit}.` };
   }
   return { ok: true, value };
 }

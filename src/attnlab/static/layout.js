@@ -248,19 +248,23 @@ function matrixFrame(L, top, reserve) {
   return { x0, y0, cw, ch, n, m, left: x0 - labelW, bottom: y0 + n * ch };
 }
 
-/** One matrix cell with a number (and heat if `w` is given). */
+/** A masked cell's grey (the muted ink reads on it at about 5:1). */
+const MASKED = "#dcdce3";
+
+/** One matrix cell with a number (and heat if `w` is given); a masked cell is greyed. */
 function cell(L, f, i, j, { value, lines, w, at }) {
   const { s, out } = L;
   const x = f.x0 + j * f.cw + 1;
   const y = f.y0 + i * f.ch + 1;
   const cw = f.cw - 2;
   const ch = f.ch - 2;
-  const filled = w !== undefined;
-  out.shapes.push({ kind: "rect", x, y, w: cw, h: ch, fill: filled ? heat(w) : COLORS.paper, stroke: COLORS.grid, lineWidth: 1, at });
+  const masked = Boolean(L.trace.mask && !L.trace.mask[i]?.[j]); // the causal mask's upper triangle
+  const filled = w !== undefined && !masked;
+  out.shapes.push({ kind: "rect", x, y, w: cw, h: ch, fill: masked ? MASKED : filled ? heat(w) : COLORS.paper, stroke: COLORS.grid, lineWidth: 1, at, ...(masked ? { dash: [3, 3] } : {}) });
   const size = Math.min(s, Math.max(9, ch * 0.38));
   const fits = lines.length > 1 && lines.every((t) => textWidth(t, size - 1, true) < cw - 6) && ch > size * 2.6;
   const shown = fits ? lines : [lines[lines.length - 1].replace(/^= /, "")];
-  const color = filled ? inkOn(w) : COLORS.ink;
+  const color = masked ? COLORS.muted : filled ? inkOn(w) : COLORS.ink;
   shown.forEach((text, k) => {
     const dy = (k - (shown.length - 1) / 2) * size * 1.25;
     out.shapes.push({ kind: "text", x: x + cw / 2, y: y + ch / 2 + dy + size * 0.35, text, size: fits ? size - 1 : size, mono: true, align: "center", color, maxWidth: cw - 4, at });
