@@ -354,7 +354,10 @@ def test_lab_state_comes_back_from_the_url(new_page, base_url, artifacts):
     page.screenshot(path=str(artifacts / "lab-everything.png"), full_page=True)
 
 
-LAB_MODULES = ("lab.js", "lab_dom.js", "lab_state.js", "plots.js")
+LAB_MODULES = (
+    "lab.js", "lab_cost.js", "lab_dom.js", "lab_edit.js", "lab_state.js",
+    "lab_temperature.js", "plots.js",
+)  # fmt: skip
 
 
 def test_the_lab_files_are_package_data_and_build_no_markup_from_strings() -> None:

@@ -1,4 +1,5 @@
-// The lab's DOM pieces: elements, SVG plots from plots.js's geometry, and heat tables.
+// The lab's DOM pieces: elements, cards, SVG plots from plots.js's geometry, heat tables, and
+// getJSON, the one way the panels ask the API.
 //
 // Text goes in with textContent only, never as markup. No numbers are computed here: the
 // plots draw the API's series and the tables print the API's weights, formatted by format.js.
@@ -153,4 +154,36 @@ export function numberTable(label, header, rows, cls = "") {
       rows.map((r) => h("tr", {}, r.map((x, k) => (k === 0 ? h("th", { scope: "row" }, [x]) : h("td", {}, [x]))))),
     ),
   ]);
+}
+
+/**
+ * A card: a heading, a line of help and its body; `region` makes it a named landmark.
+ * @param {string} id
+ * @param {string} title
+ * @param {string} help
+ * @param {(Node | string)[]} body
+ * @param {{region?: boolean}} [options]
+ */
+export function card(id, title, help, body, { region = false } = {}) {
+  const heading = h("h3", { id: `${id}-h` }, [title]);
+  return h("section", { class: "lab-card", "aria-labelledby": region ? `${id}-h` : null, role: region ? "region" : null }, [
+    heading,
+    h("p", { class: "lab-help" }, [help]),
+    ...body,
+  ]);
+}
+
+/**
+ * GET a JSON answer of the API: {ok: true, body} or {ok: false, message} (the API's words).
+ * @param {string} url
+ */
+export async function getJSON(url) {
+  try {
+    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    const body = await response.json().catch(() => null);
+    if (response.ok && body) return { ok: true, body };
+    return { ok: false, message: body?.error ?? `The server answered ${response.status}.` };
+  } catch (err) {
+    return { ok: false, message: `Could not reach the attnlab server (${err instanceof Error ? err.message : err}).` };
+  }
 }

@@ -1,0 +1,136 @@
+// The lab's Edit vectors panel: the embeddings, or head 1's q, k, v, as editable numbers.
+//
+// A number is checked here first (lab_state.readEditNumber: a finite number within ±100); a
+// refusal shows under the field's row and nothing is sent, so the last good lesson stays. A
+// good number goes into the model's "edits" and the host asks the API again; a refusal from
+// the API (field set, set_q, set_k or set_v) shows under the table.
+
+import { decodeArray, num } from "./format.js";
+import { card, h } from "./lab_dom.js";
+import { readEditNumber, withEdit } from "./lab_state.js";
+
+const LIMIT = 100;
+const STEP = 0.1;
+const ROLES = [
+  ["set", "Embeddings x", "embedding"],
+  ["set_q", "Queries q (head 1)", "query"],
+  ["set_k", "Keys k (head 1)", "key"],
+  ["set_v", "Values v (head 1)", "value"],
+];
+
+/**
+ * The Edit vectors card; show(data, trace) fills it from a lesson.
+ * @param {string} id a prefix for element ids
+ * @param {{model: any, commit: (changes: Record<string, any>) => void}} host
+ */
+export function editPanel(id, { model, commit }) {
+  const role = h("select", { id: `${id}-role` }, ROLES.map(([v, t]) => h("option", { value: v }, [t])));
+  const grid = h("div", { class: "edit-grid" });
+  const reset = h("button", { type: "button" }, ["Reset"]);
+  const note = h("p", { class: "lab-note", "aria-live": "polite" });
+  const apiError = h("p", { class: "field-error", role: "alert" });
+  /** @type {Record<string, any> | null} */
+  let data = null;
+  /** @type {Record<string, any> | null} */
+  let trace = null;
+
+  /** The vectors edited for a role: the word embeddings, or head 1's q, k, v (before RoPE turns them). */
+  function vectorsFor(param) {
+    if (param === "set") return decodeArray(data.positions?.word_embeddings ?? data.embeddings);
+    const rope = data.positions?.rope;
+    if (param === "set_q") return decodeArray(rope ? rope.queries : data.queries);
+    if (param === "set_k") return decodeArray(rope ? rope.keys : data.keys);
+    return trace.values;
+  }
+
+  function field(param, noun, tok, i, dim, d, value, edited) {
+    const errId = `${id}-err-${param}-${i}-${d}`;
+    const input = h("input", {
+      type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false", size: 5,
+      value: num(value), "aria-label": `${tok} ${noun}, ${dim}`, "aria-describedby": errId,
+      "data-token": tok, "data-d": d, class: edited ? "edited" : null,
+    });
+    const err = h("span", { id: errId, class: "field-error cell-error", role: "alert" });
+    input.addEventListener("change", () => editOne(param, tok, i, d, input, err));
+    input.addEventListener("keydown", (e) => {
+      if (e.key !== "ArrowUp" && e.key !== "ArrowDown") return;
+      e.preventDefault();
+      const now = readEditNumber(input.value, LIMIT);
+      if (!now.ok) return;
+      input.value = num(now.value + (e.key === "ArrowUp" ? STEP : -STEP));
+      editOne(param, tok, i, d, input, err);
+    });
+    return { input, err };
+  }
+
+  function show() {
+    const param = role.value;
+    const noun = ROLES.find(([p]) => p === param)[2];
+    const xs = vectorsFor(param);
+    const dims = trace.dim_names ?? xs[0].map((_, d) => `dim ${d + 1}`);
+    const edits = model.get("edits") ?? {};
+    const seen = new Set();
+    const rows = [];
+    trace.tokens.forEach((tok, i) => {
+      if (seen.has(tok)) return; // a repeated word is one vector
+      seen.add(tok);
+      const fields = dims.map((dim, d) => field(param, noun, tok, i, dim, d, xs[i][d], Boolean(edits[param]?.[tok])));
+      rows.push(h("tr", {}, [h("th", { scope: "row" }, [tok]), ...fields.map((f) => h("td", {}, [f.input]))]));
+      // a refusal shows right under the row of the field that caused it
+      rows.push(h("tr", { class: "errors" }, [h("td", { colspan: dims.length + 1 }, fields.map((f) => f.err))]));
+    });
+    grid.replaceChildren(
+      h("table", { class: "edit-table", "aria-label": `${noun} numbers` }, [
+        h("thead", {}, [h("tr", {}, [h("th", { scope: "col" }, ["token"]), ...dims.map((d) => h("th", { scope: "col" }, [d]))])]),
+        h("tbody", {}, rows),
+      ]),
+    );
+    const count = Object.values(edits).reduce((k, m) => k + Object.keys(m).length, 0);
+    note.textContent = count ? `${count} vector${count > 1 ? "s" : ""} edited; Reset puts the preset back.` : "The preset's numbers.";
+    reset.disabled = count === 0;
+    showError();
+  }
+
+  function showError() {
+    const error = model.get("error");
+    apiError.textContent = error && ["set", "set_q", "set_k", "set_v"].includes(error.field) ? `Refused: ${error.message}` : "";
+  }
+
+  function editOne(param, tok, i, d, input, err) {
+    const read = readEditNumber(input.value, LIMIT);
+    if (!read.ok) {
+      err.textContent = `${input.getAttribute("aria-label")}: ${read.message}`;
+      input.setAttribute("aria-invalid", "true");
+      return; // nothing is sent: the last good lesson stays on screen
+    }
+    err.textContent = "";
+    input.removeAttribute("aria-invalid");
+    const current = model.get("edits")?.[param]?.[tok];
+    const xs = current ? current.map(Number) : vectorsFor(param)[i].slice();
+    xs[d] = read.value;
+    commit({ edits: withEdit(model.get("edits"), param, tok, xs) });
+  }
+
+  role.addEventListener("change", () => trace && show());
+  reset.addEventListener("click", () => commit({ edits: {} }));
+  model.on("change:error", showError);
+
+  const el = card(`${id}-edit`, "Edit vectors",
+    "Change any number (type it, or use the up and down arrow keys for steps of 0.1) and every step recomputes through the API. Numbers must lie between −100 and 100.", [
+      h("fieldset", { class: "edit", "aria-labelledby": `${id}-edit-h` }, [
+        h("div", { class: "field" }, [h("label", { for: `${id}-role` }, ["Which vectors"]), role]),
+        grid,
+        apiError,
+        h("div", { class: "inline-row" }, [reset, note]),
+      ]),
+    ]);
+  return {
+    el,
+    /** @param {Record<string, any>} raw the /api/lesson answer @param {Record<string, any>} decoded */
+    show(raw, decoded) {
+      data = raw;
+      trace = decoded;
+      show();
+    },
+  };
+}
