@@ -61,7 +61,7 @@ export function costPanel(id, base) {
       ];
       const name = `${label} against n, measured, with the n² fit`;
       const y = { domain: extent(ys, { log: true }), log: true, label, format };
-      return figure(name, [svgPlot({ x, y, series }, size, name), legend(series)]);
+      return figure(name, [svgPlot({ x, y, series }, size, name), legend(series)], size.width);
     };
     plots.replaceChildren(one("seconds", "time per head", seconds, "#0072b2"), one("bytes", "memory", bytes, "#d55e00"));
   }

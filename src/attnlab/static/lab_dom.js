@@ -73,12 +73,16 @@ export function svgPlot(spec, size, label) {
 }
 
 /**
- * A figure named `label` (role "figure") holding a plot and what goes under it.
+ * A figure named `label` (role "figure") holding a plot and what goes under it, as wide as
+ * the plot (`width` CSS pixels) or the room there is.
  * @param {string} label
  * @param {(Node | string)[]} children
+ * @param {number} [width]
  */
-export function figure(label, children) {
-  return h("figure", { "aria-label": label }, children);
+export function figure(label, children, width) {
+  const node = h("figure", { "aria-label": label }, children);
+  if (width) node.style.width = `min(${width}px, 100%)`;
+  return node;
 }
 
 /**

@@ -25,8 +25,8 @@ export function temperaturePanel(id, { model, commit, base }) {
   const slider = h("input", { id: `${id}-t`, type: "range", min: 0, max: STEPS, step: 1, "aria-describedby": `${id}-t-out` });
   const out = h("output", { id: `${id}-t-out`, for: `${id}-t`, class: "t-out" });
   const marks = h("div", { class: "t-marks", "aria-hidden": "true" });
-  for (const [t, text] of [[T_MIN, "0.1"], [1, "1 = No √dₖ"], [SQRT_DK, "2 = √dₖ"], [T_MAX, "10 → Uniform"]]) {
-    const mark = h("span", { class: t === SQRT_DK ? "t-mark sqrt" : "t-mark" }, [text]);
+  for (const [t, text, more] of [[T_MIN, "0.1", ""], [1, "1", " = No √dₖ"], [SQRT_DK, "2 = √dₖ", ""], [T_MAX, "10", " → Uniform"]]) {
+    const mark = h("span", { class: t === SQRT_DK ? "t-mark sqrt" : "t-mark" }, [text, h("span", { class: "more" }, [more])]);
     mark.style.left = `${100 * logFraction(t, T_MIN, T_MAX)}%`;
     marks.append(mark);
   }
@@ -95,7 +95,7 @@ export function temperaturePanel(id, { model, commit, base }) {
     const lines = [{ x: SQRT_DK, label: "√dₖ" }];
     if (Number.isFinite(t) && Math.abs(t - SQRT_DK) > 0.05) lines.push({ x: t, label: "now" });
     const x = { domain: [ts[0], ts[ts.length - 1]], log: true, label: "temperature T" };
-    const size = { width: 244, height: 180 };
+    const size = { width: 228, height: 176 };
     const w = decodeArray(sweep.weights);
     const keys = sweep.tokens.map((tok, j) => ({ name: tok, color: SERIES[j % SERIES.length], points: ts.map((T, k) => [T, w[k][j]]) }));
     const who = sweep.tokens[sweep.focus];
@@ -107,15 +107,15 @@ export function temperaturePanel(id, { model, commit, base }) {
       `The size of the softmax Jacobian of ${who}'s row against the temperature`,
     ];
     plots.replaceChildren(
-      figure(names[0], [svgPlot({ x, y: { domain: [0, 1], label: `${who}'s weights` }, series: keys, marks: lines }, size, names[0]), legend(keys)]),
+      figure(names[0], [svgPlot({ x, y: { domain: [0, 1], label: `${who}'s weights` }, series: keys, marks: lines }, size, names[0]), legend(keys)], size.width),
       figure(names[1], [
         svgPlot({ x, y: { domain: [0, sweep.max_entropy_bits || 1], label: "entropy (bits)" }, series: [{ name: "entropy", color: "#0072b2", points: ts.map((T, k) => [T, ent[k]]) }], marks: lines }, size, names[1]),
         h("figcaption", {}, ["0 bits: all on one key. The top: spread evenly."]),
-      ]),
+      ], size.width),
       figure(names[2], [
         svgPlot({ x, y: { domain: extent(jac, { zero: true }), label: "Jacobian size (Frobenius)" }, series: [{ name: "Jacobian size", color: "#d55e00", points: ts.map((T, k) => [T, jac[k]]) }], marks: lines }, size, names[2]),
         h("figcaption", {}, ["Near 0 the softmax passes almost no gradient back."]),
-      ]),
+      ], size.width),
     );
   }
 
