@@ -355,6 +355,24 @@ def test_keyboard_only(new_page, base_url) -> None:
     expect()(page.get_by_label("Head", exact=True)).to_have_value("3")
     t = trace(base_url, layer=1, head=3, focus=3)
     expect()(narration(page).locator(".beat-text")).to_have_text(t["narration"][2]["text"])
+    # space plays and pauses the steps when no control has the key
+    page.evaluate("() => document.activeElement.blur()")
+    page.keyboard.press(" ")
+    expect()(button(page, "Pause")).to_be_visible()
+    page.keyboard.press(" ")
+    expect()(button(page, "Play")).to_be_visible()
+    # Compare contexts from the keyboard: type a sentence, Enter compares
+    a = "the river bank was muddy"
+    box = page.get_by_label("Sentence A", exact=True)
+    box.focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(a)
+    page.keyboard.press("Enter")
+    cmp = api(base_url, "/api/model/compare", a=a)
+    assert page.get_by_label("Sentence A", exact=True).input_value() == a
+    expect()(
+        page.get_by_role("table", name="Cosine similarity by layer").locator("td")
+    ).to_have_text([num(c) for c in cmp["cosine"]])
 
 
 def test_a_long_text_stays_readable(new_page, base_url, artifacts: Path) -> None:
