@@ -15,6 +15,7 @@ import { BEATS, beatLayout, cosinePlot, miniHeat, pictureHeight } from "./model_
 const SVG = "http://www.w3.org/2000/svg";
 const MINI = 30; // a heads-grid cell's heatmap, CSS pixels
 const PLAY_STEP_MS = 3800;
+const NAMES = { minilm: "all-MiniLM-L6-v2" };
 let instances = 0;
 
 /** A DOM element with attributes and children (strings become text nodes, never markup). */
@@ -119,7 +120,11 @@ function build(el) {
     ui.note,
   ]);
 
+  ui.intro = h("p", { class: "rm-intro" }, [
+    "The lesson's six steps inside a real pretrained transformer, all-MiniLM-L6-v2: type a text, pick one of its 72 heads (6 layers × 12 heads), follow a token. Every number is the model's own.",
+  ]);
   ui.root = h("div", { class: "rm" }, [
+    ui.intro,
     h("section", { class: "controls", "aria-label": "Real model settings" }, [ui.textForm, nameField.box, layerField.box, headField.box, ui.status]),
     ui.banner,
     ui.heads,
@@ -389,7 +394,8 @@ function render({ model, el }) {
     const H = info?.n_heads ?? 12;
     options(ui.layer, [...Array(L).keys()], (v) => `layer ${v}`, model.get("layer"));
     options(ui.head, [...Array(H).keys()], (v) => `head ${v}`, model.get("head"));
-    if (info) ui.textHelp.textContent = `Any text, up to ${info.max_tokens} tokens counting [CLS] and [SEP]. ${info.description}; each head works with ${info.d_k}-number queries, keys and values.`;
+    if (info) ui.intro.textContent = `The lesson's six steps inside a real pretrained transformer, ${NAMES[info.model] ?? info.model} (${info.n_layers} layers × ${info.n_heads} heads, ${info.d_model} numbers per token): type a text, pick a head, follow a token. Every number is the model's own.`;
+    if (info) ui.textHelp.textContent = `Any text, up to ${info.max_tokens} tokens counting [CLS] and [SEP] (the tokenizer splits rare words into pieces such as ##s). Each head works with ${info.d_k}-number queries, keys and values.`;
     buildGridFrame();
   }
 
@@ -573,7 +579,7 @@ function render({ model, el }) {
     ui.layer.value = String(m.layer);
     ui.head.value = String(m.head);
     if (document.activeElement !== ui.text && ui.text.getAttribute("aria-invalid") !== "true") ui.text.value = model.get("text");
-    ui.which.textContent = `Layer ${m.layer}, head ${m.head} of ${m.name}: ${trace.tokens.length} tokens, queries and keys ${trace.d_k} numbers wide, so scores are divided by √${trace.d_k} = ${num(trace.divisor)}.`;
+    ui.which.textContent = `Layer ${m.layer}, head ${m.head} of ${NAMES[m.name] ?? m.name}: ${trace.tokens.length} tokens, queries and keys ${trace.d_k} numbers wide, so scores are divided by √${trace.d_k} = ${num(trace.divisor)}.`;
     markGrid();
     paintGrid();
     showCompare();

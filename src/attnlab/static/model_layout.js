@@ -122,8 +122,9 @@ export function beatLayout(trace, size, beat, focus) {
 }
 
 function titles(G, out, title, subtitle) {
-  out.shapes.push({ kind: "text", x: PAD, y: 18, text: title, size: 14, weight: "700", color: COLORS.ink, maxWidth: G.W - 2 * PAD });
-  out.shapes.push({ kind: "text", x: PAD, y: 37, text: subtitle, size: 12, color: COLORS.muted, maxWidth: G.W - 2 * PAD });
+  const small = G.W < 560 ? 1 : 0; // a phone: a size smaller, then squeezed to fit
+  out.shapes.push({ kind: "text", x: PAD, y: 18, text: title, size: 14 - small, weight: "700", color: COLORS.ink, maxWidth: G.W - 2 * PAD });
+  out.shapes.push({ kind: "text", x: PAD, y: 37, text: subtitle, size: 12 - small, color: COLORS.muted, maxWidth: G.W - 2 * PAD });
 }
 
 function heading(G, out, x, text, align = "left") {
