@@ -107,3 +107,15 @@ def test_attentions_are_stacked_once_and_read_only(minilm) -> None:
     assert t.attentions is t.attentions
     with pytest.raises(ValueError, match="read-only"):
         t.attentions[0, 0, 0, 0] = 1.0
+
+
+def test_the_fixture_holds_the_scripts_sentences() -> None:
+    import importlib.util
+
+    path = Path(__file__).parents[1] / "scripts" / "make_minilm_fixture.py"
+    spec = importlib.util.spec_from_file_location("make_minilm_fixture", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert tuple(np.load(FIXTURE)["sentences"]) == script.SENTENCES
+    assert FIXTURE.stat().st_size < 200_000
