@@ -262,6 +262,19 @@ def test_edit_vectors_refuses_bad_numbers_and_resets(new_page, base_url, artifac
         before[3][3]
     )
     assert weights_text(page) == before
+    # drag sideways: 40 px to the right is 10 steps of 0.05, sent when released
+    group.get_by_role("combobox", name="Which vectors").select_option(label="Embeddings x")
+    box = field.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 40, y, steps=5)
+    page.mouse.up()
+    wait_for_url(page, "set=bank%3D0.65%2C0.15%2C0%2C1")
+    dragged = api(base_url, params={"set": "bank=0.65,0.15,0,1"})
+    expect()(page.get_by_role("table", name="Attention weights").locator("td").last).to_have_text(
+        num(dragged["weights"][3][3])
+    )
 
 
 def test_two_heads_and_their_concatenated_output(new_page, base_url, artifacts):
@@ -305,6 +318,13 @@ def test_predict_first_hides_the_weights_until_a_guess(new_page, base_url, artif
     expect()(panel.locator(".verdict")).to_contain_text("Right")
     expect()(cell).not_to_have_css("color", "rgba(0, 0, 0, 0)")
     shot(panel, artifacts, "predict")
+
+
+def test_predict_first_from_a_link_holds_the_weights_back(new_page, base_url):
+    page = open_lab(new_page, "?predict=1&beat=blend")
+    expect()(page.get_by_role("img")).to_have_attribute("data-beat", "score")
+    expect()(page.get_by_role("switch", name="Predict first")).to_be_checked()
+    expect()(page.get_by_role("group", name="Your guess").get_by_role("button")).to_have_count(4)
 
 
 def test_cost_panel_measures_and_plots_against_n_squared(new_page, base_url, artifacts):

@@ -59,7 +59,7 @@ function build(el, id, panels) {
       ui.posBody,
       h("div", { class: "inline-row" }, [ui.shuffle]),
       ui.shuffleBody,
-    ]);
+    ], { wide: true });
 
   // --- reading the matrix
   ui.reading = h("p", { class: "reading", "aria-live": "polite" });
@@ -148,7 +148,7 @@ function render({ model, el }) {
         label: "Weights with sums", rows: trace.tokens, cols: cols(), weights: trace.weights, mask: trace.mask, focus: trace.focus,
         extra: [
           { head: "row sum", values: sums(sat?.row_sums) },
-          { head: byRow ? "bits" : "entropy", values: byRow ? sums(sat.entropy_bits) : trace.tokens.map(() => "–") },
+          { head: "bits", values: byRow ? sums(sat.entropy_bits) : trace.tokens.map(() => "–") },
           { head: "largest", values: byRow ? sums(sat.max_weight) : trace.tokens.map(() => "–") },
         ],
         footer: { head: "column sum", values: sums(sat?.column_sums) },
@@ -294,7 +294,7 @@ function render({ model, el }) {
     ui.headsBody.replaceChildren(
       ...hs.map((x, k) => h("p", {}, [h("strong", {}, [`Head ${k + 1} (${x.name}): `]), x.blurb])),
       heatTable({ label: "Head 2 weights", caption: "Head 2's weights (head 1's are the lesson's table above)", rows: second.tokens, cols: second.key_tokens ?? second.tokens, weights: second.weights, mask: second.mask, focus: trace.focus }),
-      h("div", { class: "scroll-x" }, [numberTable("Concatenated outputs", ["token", ...names], trace.tokens.map((tok, i) => [tok, ...concat[i].map((x) => num(x))]), "concat")]),
+      numberTable("Concatenated outputs", ["token", ...names], trace.tokens.map((tok, i) => [tok, ...concat[i].map((x) => num(x))]), "concat"),
       h("p", {}, [data.heads_note ?? ""]),
     );
   }
@@ -366,6 +366,7 @@ function render({ model, el }) {
         console.warn(`the lab's ${name} panel: ${err instanceof Error ? err.message : err}`);
       }
     }
+    onBeat(); // a link may open on the Softmax step with Predict first on and no guess yet
     markMasked();
   }
 

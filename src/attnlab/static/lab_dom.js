@@ -143,14 +143,15 @@ export function heatTable(t) {
 }
 
 /**
- * A plain table of numbers: a header row and rows whose first cell is a row header.
+ * A plain table of numbers (in a box that scrolls sideways when narrow): a header row and
+ * rows whose first cell is a row header.
  * @param {string} label
  * @param {string[]} header
  * @param {(string | Node)[][]} rows
  * @param {string} [cls]
  */
 export function numberTable(label, header, rows, cls = "") {
-  return h("table", { class: `lab-table ${cls}`.trim(), "aria-label": label }, [
+  const table = h("table", { class: `lab-table ${cls}`.trim(), "aria-label": label }, [
     h("thead", {}, [h("tr", {}, header.map((x) => h("th", { scope: "col" }, [x])))]),
     h(
       "tbody",
@@ -158,19 +159,21 @@ export function numberTable(label, header, rows, cls = "") {
       rows.map((r) => h("tr", {}, r.map((x, k) => (k === 0 ? h("th", { scope: "row" }, [x]) : h("td", {}, [x]))))),
     ),
   ]);
+  return h("div", { class: "scroll-x" }, [table]); // a wide table scrolls inside its card
 }
 
 /**
- * A card: a heading, a line of help and its body; `region` makes it a named landmark.
+ * A card: a heading, a line of help and its body; `region` makes it a named landmark, `wide`
+ * spans the whole row of cards.
  * @param {string} id
  * @param {string} title
  * @param {string} help
  * @param {(Node | string)[]} body
- * @param {{region?: boolean}} [options]
+ * @param {{region?: boolean, wide?: boolean}} [options]
  */
-export function card(id, title, help, body, { region = false } = {}) {
+export function card(id, title, help, body, { region = false, wide = false } = {}) {
   const heading = h("h3", { id: `${id}-h` }, [title]);
-  return h("section", { class: "lab-card", "aria-labelledby": region ? `${id}-h` : null, role: region ? "region" : null }, [
+  return h("section", { class: wide ? "lab-card wide" : "lab-card", "aria-labelledby": region ? `${id}-h` : null, role: region ? "region" : null }, [
     heading,
     h("p", { class: "lab-help" }, [help]),
     ...body,

@@ -11,12 +11,51 @@ import { readEditNumber, withEdit } from "./lab_state.js";
 
 const LIMIT = 100;
 const STEP = 0.1;
+const DRAG_STEP = 0.05;
 const ROLES = [
   ["set", "Embeddings x", "embedding"],
   ["set_q", "Queries q (head 1)", "query"],
   ["set_k", "Keys k (head 1)", "key"],
   ["set_v", "Values v (head 1)", "value"],
 ];
+
+/**
+ * Drag a number sideways to change it (0.05 per 4 pixels), as well as typing it: a press that
+ * does not move focuses the field for typing; a drag sends the new number when released.
+ * @param {HTMLInputElement} input
+ * @param {() => void} done
+ */
+function dragToChange(input, done) {
+  /** @type {{x: number, start: number, moved: boolean} | null} */
+  let drag = null;
+  input.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0 || input.ownerDocument.activeElement === input) return; // typing: no drag
+    const now = readEditNumber(input.value, LIMIT);
+    if (!now.ok) return;
+    e.preventDefault(); // no text selection while dragging
+    drag = { x: e.clientX, start: now.value, moved: false };
+    input.setPointerCapture?.(e.pointerId);
+  });
+  input.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    const dx = e.clientX - drag.x;
+    if (!drag.moved && Math.abs(dx) < 4) return;
+    drag.moved = true;
+    input.value = num(Math.max(-LIMIT, Math.min(LIMIT, drag.start + Math.round(dx / 4) * DRAG_STEP)));
+  });
+  const end = () => {
+    if (!drag) return;
+    const moved = drag.moved;
+    drag = null;
+    if (moved) done();
+    else {
+      input.focus();
+      input.select();
+    }
+  };
+  input.addEventListener("pointerup", end);
+  input.addEventListener("pointercancel", () => (drag = null));
+}
 
 /**
  * The Edit vectors card; show(data, trace) fills it from a lesson.
@@ -48,10 +87,11 @@ export function editPanel(id, { model, commit }) {
     const input = h("input", {
       type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false", size: 5,
       value: num(value), "aria-label": `${tok} ${noun}, ${dim}`, "aria-describedby": errId,
-      "data-token": tok, "data-d": d, class: edited ? "edited" : null,
+      "data-token": tok, "data-d": d, class: edited ? "edited" : null, title: "Drag sideways or type a number",
     });
     const err = h("span", { id: errId, class: "field-error cell-error", role: "alert" });
     input.addEventListener("change", () => editOne(param, tok, i, d, input, err));
+    dragToChange(input, () => editOne(param, tok, i, d, input, err));
     input.addEventListener("keydown", (e) => {
       if (e.key !== "ArrowUp" && e.key !== "ArrowDown") return;
       e.preventDefault();
@@ -116,7 +156,7 @@ export function editPanel(id, { model, commit }) {
   model.on("change:error", showError);
 
   const el = card(`${id}-edit`, "Edit vectors",
-    "Change any number (type it, or use the up and down arrow keys for steps of 0.1) and every step recomputes through the API. Numbers must lie between −100 and 100.", [
+    "Change any number (drag it sideways, type it, or use the up and down arrow keys) and every step recomputes through the API. Numbers must lie between −100 and 100.", [
       h("fieldset", { class: "edit", "aria-labelledby": `${id}-edit-h` }, [
         h("div", { class: "field" }, [h("label", { for: `${id}-role` }, ["Which vectors"]), role]),
         grid,
