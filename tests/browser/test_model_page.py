@@ -241,6 +241,17 @@ def test_an_unknown_model_is_named_next_to_the_model_select(new_page, base_url, 
     expect()(page.get_by_label("Model", exact=True)).to_have_value("minilm")
 
 
+def test_a_token_the_text_lacks_is_named_next_to_the_tokens(new_page, base_url, console) -> None:
+    console.allow("status of 400 (Bad Request)")
+    page = new_page()
+    page.goto("/?view=model&model.focus=zebra")
+    message = api_error(base_url, "/api/model/trace", focus="zebra")["error"]
+    tokens = page.get_by_role("group", name="Follow the token:")
+    expect()(tokens.get_by_role("alert")).to_have_text(message)
+    expect()(button(page, "bank")).to_have_attribute("aria-pressed", "true")
+    assert table_numbers(page) == api_table(trace(base_url))
+
+
 def cosine_rows(page: Any) -> list[list[str]]:
     table = page.get_by_role("table", name="Cosine similarity by layer")
     return table.locator("tbody tr").evaluate_all(

@@ -120,6 +120,11 @@ test("the heads grid's small heatmaps: a matrix cell per weight, or one row as a
   const band = miniHeat(RAW.grid.rows[2][5], { width: 38, height: 38 });
   assert.equal(band.length, 1 + n);
   assert.ok(band.slice(1).some((r) => r.fill === "#081d58"), "the row's largest weight is the darkest colour");
+  const longRow = Array.from({ length: 122 }, (_, j) => (j === 121 ? 0.5 : 0.5 / 121));
+  const wrapped = miniHeat(longRow, { width: 30, height: 30 }).slice(1);
+  assert.equal(wrapped.length, 122);
+  assert.ok(wrapped.every((r) => r.w >= 2.5 && r.x + r.w <= 30.5 && r.y + r.h <= 30.5), "every token a visible cell");
+  assert.equal(wrapped[121].fill, "#081d58");
 });
 
 test("the cosine plot: one labelled point per layer, axes named, the y range shown", () => {

@@ -465,7 +465,7 @@ function render({ model, el }) {
       ? "Each square will show one head's attention."
       : grid.kind === "full"
         ? `Each square is one head's whole attention matrix (row = query, column = key, darker = more weight); the violet line marks ${who}'s row. Click a head to step through it.`
-        : `Each square is ${who}'s row in one head: where ${who} looks, tokens left to right, darker = more weight (each square scaled to its own largest weight). Click a head to step through it.`;
+        : `Each square is ${who}'s row in one head: where ${who} looks, one cell per token in reading order (left to right, line by line), darker = more weight, each square scaled to its own largest weight. Click a head to step through it.`;
   }
 
   ui.grid.addEventListener("keydown", (e) => {

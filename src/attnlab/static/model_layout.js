@@ -328,9 +328,17 @@ export function miniHeat(m, size, focus = null) {
   const shapes = [{ kind: "rect", x: 0, y: 0, w: size.width, h: size.height, fill: COLORS.paper }];
   if (!Array.isArray(m[0])) {
     // one row of a long text spreads thin: colour each weight against the row's largest
+    // and a long row is wrapped into lines (reading order) so each token keeps a visible cell
     const top = Math.max(...m.filter(Number.isFinite), 1e-9);
-    const cw = size.width / m.length;
-    m.forEach((v, j) => shapes.push({ kind: "rect", x: j * cw, y: 0, w: cw + 0.3, h: size.height, fill: heat(v / top) }));
+    const cols = m.length * 3 <= size.width ? m.length : Math.ceil(Math.sqrt(m.length));
+    const lines = Math.ceil(m.length / cols);
+    const cw = size.width / cols;
+    const ch = size.height / lines;
+    m.forEach((v, j) => {
+      const x = (j % cols) * cw;
+      const y = Math.floor(j / cols) * ch;
+      shapes.push({ kind: "rect", x, y, w: cw + 0.3, h: ch + 0.3, fill: heat(v / top) });
+    });
     return shapes;
   }
   const n = m.length;
