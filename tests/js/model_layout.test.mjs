@@ -8,7 +8,7 @@ import { test } from "node:test";
 
 import { decodeLesson, num } from "../../src/attnlab/static/format.js";
 import {
-  BEATS, absMax, argmax, beatLayout, cosinePlot, diverging, miniHeat, pictureHeight, rowHeight, shortVec,
+  BEATS, absMax, argmax, reachOf, beatLayout, cosinePlot, diverging, miniHeat, pictureHeight, rowHeight, shortVec,
 } from "../../src/attnlab/static/model_layout.js";
 
 const RAW = JSON.parse(readFileSync(new URL("./model_trace.json", import.meta.url), "utf8"));
@@ -110,6 +110,9 @@ test("vectors are written short, colours diverge around 0", () => {
   assert.notEqual(diverging(1, 1), diverging(-1, 1));
   assert.equal(absMax([[0, -3], [2]]), 3);
   assert.equal(absMax([0, 0]), 1);
+  const outlier = [...Array.from({ length: 99 }, (_, k) => (k % 2 ? 0.5 : -0.5)), 40];
+  assert.equal(reachOf(outlier), 0.5, "one huge entry does not set the scale");
+  assert.equal(diverging(40, reachOf(outlier)), diverging(0.5, 0.5));
 });
 
 test("the heads grid's small heatmaps: a matrix cell per weight, or one row as a band", () => {

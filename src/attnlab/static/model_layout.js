@@ -36,6 +36,21 @@ export function absMax(a) {
   return m > 0 ? m : 1;
 }
 
+/**
+ * A colour scale's reach that a few outliers cannot wash out: the 98th percentile of |x| (a real
+ * model's vectors carry a handful of huge entries; scaled to those, every other cell is white).
+ * Entries beyond it get the deepest colour. @param {any} a
+ */
+export function reachOf(a) {
+  const xs = [];
+  const walk = (x) => (Array.isArray(x) ? x.forEach(walk) : Number.isFinite(x) && xs.push(Math.abs(x)));
+  walk(a);
+  if (!xs.length) return 1;
+  xs.sort((p, q) => p - q);
+  const r = xs[Math.min(xs.length - 1, Math.floor(0.98 * xs.length))];
+  return r > 0 ? r : absMax(a);
+}
+
 /** #rrggbb mixed with white: f = 0 white, 1 the colour. */
 function tint(color, f) {
   const c = [1, 3, 5].map((k) => parseInt(color.slice(k, k + 2), 16));
@@ -84,7 +99,7 @@ function cellSide(n, width) {
  */
 export function pictureHeight(n, width, beat) {
   if (beat === 5) return HEAD + 8 + n * cellSide(n, width) + 40;
-  return HEAD + n * rowHeight(n) + (beat === 4 ? 64 : 16);
+  return HEAD + n * rowHeight(n) + (beat === 4 ? 76 : 16);
 }
 
 /**
@@ -152,10 +167,10 @@ function tokensBeat(G, out) {
   const { trace, n, focus } = G;
   const d = trace.embeddings[0].length;
   titles(G, out, `${n} tokens, each a vector of ${d} numbers entering layer ${trace.model?.layer ?? "?"}`,
-    `${G.who} = ${shortVec(trace.embeddings[focus])}. Teal cells are above 0, orange below.`);
+    `${G.who} = ${shortVec(trace.embeddings[focus])}. Teal cells are above 0, orange below, deeper = larger.`);
   heading(G, out, G.x0, `each token's ${d} numbers, one thin cell each`);
   rowLabels(G, out);
-  const reach = absMax(trace.embeddings);
+  const reach = reachOf(trace.embeddings);
   for (let j = 0; j < n; j++) strip(out.shapes, trace.embeddings[j], G.x0, rowY(G, j), G.x1 - G.x0, G.r - 4, reach, (0.6 * j) / n);
   const listed = n <= 12 ? trace.tokens.join(" ") : `${trace.tokens.slice(0, 10).join(" ")} …`;
   out.description = `Step 1, Tokens: ${n} tokens (${listed}), each ${d} numbers wide; the focus is ${G.who}.`;
@@ -173,7 +188,7 @@ function projectBeat(G, out) {
   parts.forEach(([name, label], c) => {
     const x = G.x0 + c * (w + gap);
     heading(G, out, x, label);
-    const reach = absMax(trace[name]);
+    const reach = reachOf(trace[name]);
     for (let j = 0; j < n; j++) strip(out.shapes, trace[name][j], x, rowY(G, j), w, G.r - 4, reach, 0.15 + 0.25 * c);
   });
   out.description = `Step 2, Project: each of the ${n} tokens as a query, a key and a value of ${dk} numbers; ${G.who}'s query is ${shortVec(trace.queries[focus])}.`;
@@ -191,7 +206,7 @@ function scoreBeat(G, out) {
   const kw = Math.min(260, (G.x1 - G.x0) * 0.34);
   heading(G, out, G.x0, "key k");
   heading(G, out, G.x0 + kw + 16, `q·k / ${div} = score`);
-  const reach = absMax(trace.keys);
+  const reach = reachOf(trace.keys);
   const sReach = absMax(s);
   const said = raw.map((x, j) => `${num(x)} / ${div} = ${num(s[j])}`);
   const barX = G.x0 + kw + 16 + Math.max(...said.map((t) => t.length)) * G.fs * 0.62 + 14; // after the longest line
@@ -245,40 +260,46 @@ function blendBeat(G, out) {
   const best = argmax(w);
   const dk = trace.d_k;
   titles(G, out, `Blend: each value v is scaled by ${G.who}'s weight for it, and the scaled values are added`,
-    `The violet arrow points at ${trace.tokens[best]}, the largest weight (${num(w[best])}). Faded strips count little.`);
+    `The violet arrow points at ${trace.tokens[best]}, the largest weight (${num(w[best])}). A pale right-hand strip adds little.`);
   rowLabels(G, out);
   const wx = G.x0 + 44;
   const vx = wx + 14;
-  const vw = Math.max(60, Math.min(420, G.x1 - vx - 40));
+  const sw = Math.max(40, Math.min(260, (G.x1 - vx - 34 - 40) / 2));
+  const cx = vx + sw + 34;
   heading(G, out, wx, "weight", "right");
-  heading(G, out, vx, `value v (${dk} numbers), faded by its weight`);
-  const reach = absMax(trace.values);
+  heading(G, out, vx, `value v (${dk} numbers)`);
+  heading(G, out, cx, "weight × v: what it adds");
+  const reach = reachOf(trace.values); // one scale for v, weight × v and the sum, so they compare
   for (let j = 0; j < n; j++) {
     const at = 0.05 + (0.45 * j) / n;
     out.shapes.push({ kind: "text", x: wx, y: textY(G, j), text: num(w[j]), size: G.fs, mono: MONO, align: "right", color: COLORS.ink, weight: j === best ? "700" : "400", at });
-    const faded = trace.values[j].map((v) => v * Math.sqrt(w[j])); // a colour only: no number is shown
-    strip(out.shapes, faded, vx, rowY(G, j), vw, G.r - 4, reach, at);
-    if (j === best) out.shapes.push({ kind: "rect", x: vx - 2, y: rowY(G, j) - 1, w: vw + 4, h: G.r - 1, stroke: COLORS.violet, lineWidth: 2, at: 0.6 });
+    strip(out.shapes, trace.values[j], vx, rowY(G, j), sw, G.r - 4, reach, at);
+    out.shapes.push({ kind: "text", x: vx + sw + 17, y: textY(G, j), text: "→", size: G.fs, align: "center", color: COLORS.muted, at: at + 0.1 });
+    const scaled = trace.values[j].map((v) => v * w[j]); // a colour only: no number is shown
+    strip(out.shapes, scaled, cx, rowY(G, j), sw, G.r - 4, reach, at + 0.1);
+    if (j === best) out.shapes.push({ kind: "rect", x: cx - 2, y: rowY(G, j) - 1, w: sw + 4, h: G.r - 1, stroke: COLORS.violet, lineWidth: 2, at: 0.6 });
   }
   // the arrow: from the focus row, right of the strips, down or up to the chosen row
-  const ax = vx + vw + 12;
+  const end = cx + sw;
+  const ax = end + 12;
   const yf = rowY(G, focus) + G.r / 2 - 2;
   const yt = rowY(G, best) + G.r / 2 - 2;
+  const c = COLORS.violet;
   if (best === focus) {
-    out.shapes.push({ kind: "ray", x1: ax + 10, y1: yf + 6, x2: ax + 10, y2: yf + 6, lift: 14, color: COLORS.violet, width: 3, at: 0.6, dur: 0.3 });
+    out.shapes.push({ kind: "ray", x1: ax + 10, y1: yf + 6, x2: ax + 10, y2: yf + 6, lift: 14, color: c, width: 3, at: 0.6, dur: 0.3 });
   } else {
-    const c = COLORS.violet;
-    out.shapes.push({ kind: "line", x1: vx + vw + 2, y1: yf, x2: ax + 12, y2: yf, color: c, width: 3, at: 0.6 });
+    out.shapes.push({ kind: "line", x1: end + 2, y1: yf, x2: ax + 12, y2: yf, color: c, width: 3, at: 0.6 });
     out.shapes.push({ kind: "line", x1: ax + 12, y1: yf, x2: ax + 12, y2: yt, color: c, width: 3, at: 0.65 });
-    out.shapes.push({ kind: "line", x1: ax + 12, y1: yt, x2: vx + vw + 4, y2: yt, color: c, width: 3, at: 0.7 });
-    out.shapes.push({ kind: "line", x1: vx + vw + 4, y1: yt, x2: vx + vw + 10, y2: yt - 5, color: c, width: 3, at: 0.7 });
-    out.shapes.push({ kind: "line", x1: vx + vw + 4, y1: yt, x2: vx + vw + 10, y2: yt + 5, color: c, width: 3, at: 0.7 });
+    out.shapes.push({ kind: "line", x1: ax + 12, y1: yt, x2: end + 4, y2: yt, color: c, width: 3, at: 0.7 });
+    out.shapes.push({ kind: "line", x1: end + 4, y1: yt, x2: end + 10, y2: yt - 5, color: c, width: 3, at: 0.7 });
+    out.shapes.push({ kind: "line", x1: end + 4, y1: yt, x2: end + 10, y2: yt + 5, color: c, width: 3, at: 0.7 });
   }
   out.ray = { from: focus, to: best };
   const y = HEAD + n * G.r + 12;
-  out.shapes.push({ kind: "text", x: G.x0 - 8, y: y + 28, text: `new ${trace.tokens[focus]}`, size: 12, weight: "700", align: "right", color: COLORS.violet, maxWidth: G.LW - 10, at: 0.8 });
-  strip(out.shapes, trace.outputs[focus], vx, y + 16, vw, 16, absMax(trace.outputs[focus]), 0.8);
-  out.shapes.push({ kind: "text", x: vx, y: y + 8, text: `${G.who}'s new vector = ${shortVec(trace.outputs[focus], 5)} (${dk} numbers)`, size: 12, mono: MONO, color: COLORS.ink, maxWidth: G.x1 - vx, at: 0.8 });
+  out.shapes.push({ kind: "line", x1: cx, y1: y - 6, x2: cx + sw, y2: y - 6, color: COLORS.ink, width: 1, at: 0.8 });
+  out.shapes.push({ kind: "text", x: cx - 8, y: y + 28, text: `sum = new ${trace.tokens[focus]}`, size: 12, weight: "700", align: "right", color: c, maxWidth: cx - PAD - 8, at: 0.8 });
+  strip(out.shapes, trace.outputs[focus], cx, y + 16, sw, 16, reach, 0.8);
+  out.shapes.push({ kind: "text", x: G.x0, y: y + 54, text: `${G.who}'s new vector = ${shortVec(trace.outputs[focus], 5)} (${dk} numbers)`, size: 12, mono: MONO, color: COLORS.ink, maxWidth: G.x1 - G.x0, at: 0.8 });
   out.description = `Step 5, Blend: a violet arrow from ${G.who} to ${trace.tokens[best]}, the largest weight (${num(w[best])}); ${G.who}'s new vector is ${shortVec(trace.outputs[focus], 5)}.`;
 }
 
