@@ -183,6 +183,10 @@ def test_shuffle_then_positions(new_page, base_url, artifacts):
         cells = rotation.nth(i).locator("td").all_text_contents()
         assert cells[0] == f"{num(angles[i][0], places=3)} rad"
         assert cells[3] == vec(rq[i])
+    dials = panel.get_by_role("figure", name="Each query's first two numbers before")
+    expect()(dials.locator("text.tick")).to_have_text(
+        [f"turned {num(a[0], places=3)} rad" for a in angles]
+    )
     shot(panel, artifacts, "positions-rope")
 
     panel.get_by_role("combobox", name="Positions").select_option(label="Sinusoidal")

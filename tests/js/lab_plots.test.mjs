@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  bytes, extent, fromLogFraction, linearTicks, logFraction, logTicks, plot, scale, seconds, tickLabel,
+  arcPath, bytes, dialArrow, extent, fromLogFraction, linearTicks, logFraction, logTicks, plot, scale, seconds, tickLabel,
 } from "../../src/attnlab/static/plots.js";
 
 const close = (a, b, eps = 1e-9) => assert.ok(Math.abs(a - b) <= eps, `${a} is not ${b}`);
@@ -124,4 +124,20 @@ test("a log-log plot of a quadratic is a straight line of slope 2", () => {
   const slopes = xy.slice(1).map(([x, y], k) => (y - xy[k][1]) / (x - xy[k][0]));
   for (const s of slopes) close(s, slopes[0], 0.05);
   assert.match(out.yLabel.text, /^time \(.+ to .+, log scale\)$/);
+});
+
+test("a dial arrow reaches the rim at `scale` and points up for a positive y", () => {
+  const a = dialArrow([3, 4], { cx: 50, cy: 50, r: 40, scale: 5 });
+  assert.deepEqual([a.x1, a.y1], [50, 50]);
+  close(a.x2, 50 + 24);
+  close(a.y2, 50 - 32);
+  close(Math.hypot(a.x2 - 50, a.y2 - 50), 40);
+  const zero = dialArrow([0, 0], { cx: 0, cy: 0, r: 10, scale: 0 });
+  assert.deepEqual([zero.x2, zero.y2], [0, 0]);
+});
+
+test("an arc turns counter-clockwise from a0 to a1 on screen", () => {
+  assert.equal(arcPath(0, 0, 10, 0, Math.PI / 2), "M10.00,0.00 A10,10 0 0 0 0.00,-10.00");
+  assert.equal(arcPath(0, 0, 10, 0, 1.5 * Math.PI), "M10.00,0.00 A10,10 0 1 0 -0.00,10.00");
+  assert.match(arcPath(0, 0, 10, 1, 0), / 0 0 1 /);
 });

@@ -10,7 +10,7 @@
 
 import { decodeArray, decodeLesson, num, vec } from "./format.js";
 import { costPanel } from "./lab_cost.js";
-import { card, h, heatTable, numberTable } from "./lab_dom.js";
+import { card, h, heatTable, numberTable, ropeDials } from "./lab_dom.js";
 import { editPanel } from "./lab_edit.js";
 import { temperaturePanel } from "./lab_temperature.js";
 import { layout } from "./layout.js";
@@ -209,6 +209,7 @@ function render({ model, el }) {
       parts.push(numberTable("The rotation of each query", ["token (position)", "angle, dims 1–2", "angle, dims 3–4", "q before", "q after rotation"], trace.tokens.map((tok, i) => [
         `${tok} (${i})`, `${num(ang[i][0], 3)} rad`, `${num(ang[i][1] ?? 0, 4)} rad`, vec(q[i]), vec(rq[i]),
       ]), "rope"));
+      parts.push(h("div", { class: "scroll-x" }, [ropeDials(trace.tokens, q, rq, ang)]));
       parts.push(h("p", { class: "lab-note" }, ["Keys turn by the same angles. A rotation keeps each vector's length, so only the angle between a query and a key, which depends on how far apart they stand, changes their score."]));
     }
     ui.posBody.replaceChildren(...parts);

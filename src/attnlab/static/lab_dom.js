@@ -6,7 +6,7 @@
 
 import { COLORS, heat, inkOn } from "./colors.js";
 import { num } from "./format.js";
-import { plot } from "./plots.js";
+import { arcPath, dialArrow, plot } from "./plots.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 /** Line colours for one series per key token (Okabe–Ito, colour-blind safe, then greys). */
@@ -193,4 +193,44 @@ export async function getJSON(url) {
   } catch (err) {
     return { ok: false, message: `Could not reach the attnlab server (${err instanceof Error ? err.message : err}).` };
   }
+}
+
+/**
+ * RoPE's turn of each query, drawn: one dial per token, its query's first two numbers before
+ * (grey) and after (violet) the rotation, and the arc of its position's angle between them.
+ * @param {string[]} tokens
+ * @param {number[][]} before the queries before the rotation (the API's rope.queries)
+ * @param {number[][]} after the rotated queries (rope.rotated_queries)
+ * @param {number[][]} angles radians per position and pair (rope.angles)
+ */
+export function ropeDials(tokens, before, after, angles) {
+  const r = 34;
+  const w = 96;
+  const height = 2 * r + 44;
+  const scale = Math.max(1e-12, ...before.map((v) => Math.hypot(v[0], v[1])), ...after.map((v) => Math.hypot(v[0], v[1])));
+  const svg = s("svg", { viewBox: `0 0 ${w * tokens.length} ${height}`, width: w * tokens.length, height, "aria-hidden": "true", class: "lab-plot dials" });
+  tokens.forEach((tok, i) => {
+    const cx = w * i + w / 2;
+    const cy = r + 6;
+    svg.append(s("circle", { cx, cy, r, fill: "#fbfbfe", stroke: COLORS.grid }));
+    const b = dialArrow([before[i][0], before[i][1]], { cx, cy, r, scale });
+    const a = dialArrow([after[i][0], after[i][1]], { cx, cy, r, scale });
+    const turn = angles[i][0];
+    if (Math.hypot(before[i][0], before[i][1]) > 1e-9 && Math.abs(turn) > 1e-9) {
+      const a0 = Math.atan2(before[i][1], before[i][0]);
+      svg.append(s("path", { d: arcPath(cx, cy, r * 0.62, a0, a0 + turn), fill: "none", stroke: COLORS.violet, "stroke-width": 1.5, "stroke-dasharray": "3 2" }));
+    }
+    svg.append(s("line", { ...b, stroke: "#9a9ab0", "stroke-width": 3, "stroke-linecap": "round" }));
+    svg.append(s("line", { ...a, stroke: COLORS.violet, "stroke-width": 2, "stroke-linecap": "round" }));
+    svg.append(s("circle", { cx: a.x2, cy: a.y2, r: 3, fill: COLORS.violet }));
+    svg.append(s("text", { x: cx, y: 2 * r + 22, "text-anchor": "middle", class: "axis-label" }, `${tok} (${i})`));
+    svg.append(s("text", { x: cx, y: 2 * r + 36, "text-anchor": "middle", class: "tick" }, `turned ${num(turn, 3)} rad`));
+  });
+  const label = "Each query's first two numbers before (grey) and after (violet) the rotation";
+  const node = h("figure", { "aria-label": label, class: "dials-figure" }, [
+    svg,
+    h("figcaption", {}, ["Dims 1–2 of each query: grey before, violet after RoPE turns it by its position's angle (dashed arc). The length stays the same."]),
+  ]);
+  node.style.width = `min(${w * tokens.length}px, 100%)`;
+  return node;
 }

@@ -209,3 +209,30 @@ export function fromLogFraction(f, lo, hi) {
   const v = 10 ** (Math.log10(lo) + Math.min(1, Math.max(0, f)) * (Math.log10(hi) - Math.log10(lo)));
   return Number(v.toPrecision(3));
 }
+
+/**
+ * A 2-D vector drawn as an arrow from the centre of a dial of radius `r`, `scale` being the
+ * length that reaches the rim; y points up, as in maths (SVG's y grows down).
+ * @param {[number, number]} v
+ * @param {{cx: number, cy: number, r: number, scale: number}} dial
+ */
+export function dialArrow(v, { cx, cy, r, scale }) {
+  const k = scale > 0 ? r / scale : 0;
+  return { x1: cx, y1: cy, x2: cx + v[0] * k, y2: cy - v[1] * k };
+}
+
+/**
+ * An SVG path for the arc from angle a0 to a1 (radians, counter-clockwise as in maths) at
+ * radius `r` around (cx, cy): how far RoPE turned a vector.
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ * @param {number} a0
+ * @param {number} a1
+ */
+export function arcPath(cx, cy, r, a0, a1) {
+  const at = (a) => `${(cx + r * Math.cos(a)).toFixed(2)},${(cy - r * Math.sin(a)).toFixed(2)}`;
+  const large = Math.abs(a1 - a0) > Math.PI ? 1 : 0;
+  const sweep = a1 > a0 ? 0 : 1; // counter-clockwise on screen is SVG's negative sweep
+  return `M${at(a0)} A${r},${r} 0 ${large} ${sweep} ${at(a1)}`;
+}
