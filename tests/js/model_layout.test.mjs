@@ -98,6 +98,15 @@ test("the Parallel beat draws the n × n matrix, each cell heat-coloured, and na
   assert.ok(out.description.includes(`${num(trace.weights[i][j])} but`));
 });
 
+test("a long text's matrix labels some rows, never overlapping, and always the focus", () => {
+  const t = long(128);
+  const out = beatLayout(t, { width: 900, height: pictureHeight(128, 900, 5) }, 5, t.focus);
+  const labels = out.shapes.filter((s) => s.kind === "text" && /^tok\d+$/.test(s.text)).map((s) => s.y);
+  assert.ok(labels.length > 10 && labels.length < 128);
+  for (let k = 1; k < labels.length; k++) assert.ok(labels[k] - labels[k - 1] >= 9.5, "labels keep apart");
+  assert.ok(out.shapes.some((s) => s.text === `tok${t.focus}`));
+});
+
 test("a focus or a beat out of range is refused with the numbers", () => {
   assert.throws(() => beatLayout(trace, { width: 900, height: 400 }, 6, 0), /unknown beat 6/);
   assert.throws(() => beatLayout(trace, { width: 900, height: 400 }, 0, 9), /focus 9 is outside 0..5/);

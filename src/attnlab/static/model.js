@@ -282,7 +282,11 @@ function render({ model, el }) {
 
   /** A long text's picture scrolls: bring the focus row into view when it is out of sight. */
   function showFocusRow() {
-    if (!trace || beat() === 5) return;
+    if (!trace) return;
+    if (beat() === 5) {
+      ui.canvasWrap.scrollTop = 0; // the matrix starts at the top
+      return;
+    }
     const row = layoutNow().rows[trace.focus];
     const wrap = ui.canvasWrap;
     if (row && (row.y < wrap.scrollTop || row.y + row.h > wrap.scrollTop + wrap.clientHeight)) {

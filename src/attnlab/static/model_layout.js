@@ -313,12 +313,14 @@ function parallelBeat(G, out) {
   const x0 = G.x0;
   if (c >= 14) {
     trace.tokens.forEach((tok, j) => out.shapes.push({ kind: "text", x: x0 + j * c + c / 2, y: top - 4, text: tok, size: Math.min(11, c / 2.4), align: "center", color: j === focus ? COLORS.violet : COLORS.muted, maxWidth: c - 2 }));
-  } else heading(G, out, x0, "keys → (columns in text order)");
+  } else heading(G, out, x0, c < 10 ? "keys → (columns in text order; some rows labelled, the focus always)" : "keys → (columns in text order)");
   const fs = Math.max(8, Math.min(12, c - 4));
+  const every = Math.ceil(10 / c); // small cells: label every k-th row (and the focus) so labels never overlap
   for (let i = 0; i < n; i++) {
     const y = top + i * c;
-    out.shapes.push({
-      kind: "text", x: x0 - 8, y: y + c / 2 + Math.min(fs, c) * 0.36, text: trace.tokens[i], size: Math.min(fs, Math.max(8, c)), align: "right",
+    const labelled = i === focus || (i % every === 0 && Math.abs(i - focus) >= every);
+    if (labelled) out.shapes.push({
+      kind: "text", x: x0 - 8, y: y + c / 2 + Math.min(fs, Math.max(8, c)) * 0.36, text: trace.tokens[i], size: Math.min(fs, Math.max(8, c)), align: "right",
       weight: i === focus ? "700" : "400", color: i === focus ? COLORS.violet : COLORS.ink, maxWidth: G.LW - 10,
     });
     for (let j = 0; j < n; j++) {
