@@ -228,6 +228,11 @@ def test_reading_a_cell_and_transposing_it(new_page, base_url, artifacts):
     canvas.click(position={"x": cell["x"] + cell["w"] / 2, "y": cell["y"] + cell["h"] / 2})
     expect()(panel.locator(".reading")).to_have_text(lesson["readings"][2][3]["text"])
     expect()(panel.locator(".mistaken")).to_be_hidden()
+    # by keyboard: the lesson's table moves its focus with the arrow keys, the reading follows
+    table = page.get_by_role("table", name="Attention weights")
+    table.locator('td[data-i="3"][data-j="0"]').focus()
+    page.keyboard.press("ArrowRight")
+    expect()(panel.locator(".reading")).to_have_text(lesson["readings"][3][1]["text"])
 
 
 def test_edit_vectors_refuses_bad_numbers_and_resets(new_page, base_url, artifacts, console):
@@ -279,6 +284,15 @@ def test_edit_vectors_refuses_bad_numbers_and_resets(new_page, base_url, artifac
     expect()(page.get_by_role("table", name="Attention weights").locator("td").last).to_have_text(
         num(dragged["weights"][3][3])
     )
+
+
+def test_an_edit_the_api_refuses_is_named_and_dropped(new_page, base_url, console):
+    console.allow("400")  # Chromium logs the refused request
+    page = open_lab(new_page, "?set=bank=1,2,3")
+    group = page.get_by_role("group", name="Edit vectors")
+    expect()(group.get_by_role("alert").last).to_contain_text("needs 4 numbers, got 3")
+    assert weights_text(page) == api_weights(api(base_url))
+    page.wait_for_function("() => !location.search.includes('set=')")
 
 
 def test_two_heads_and_their_concatenated_output(new_page, base_url, artifacts):

@@ -253,12 +253,21 @@ function render({ model, el }) {
     showReading();
   }
 
+  /** A cell of head 1's weights: the lesson's table or the lab's own (not head 2's). */
+  const readable = (target) => target?.closest('table.weights td[data-i], table.lab-heat[aria-label="Weights with sums"] td[data-i]');
+
   function onDocClick(e) {
     const target = e.target instanceof Element ? e.target : null;
-    const td = target?.closest("table.weights td[data-i], table.lab-heat td[data-i]");
+    const td = readable(target);
     if (td && trace) pick(Number(td.dataset.i), Number(td.dataset.j));
     const canvas = target?.closest(".attnlab canvas");
     if (canvas && trace) canvasClick(canvas, e);
+  }
+
+  /** The lesson's table moves its focus with the arrow keys: read each cell it lands on. */
+  function onDocFocus(e) {
+    const td = readable(e.target instanceof Element ? e.target : null);
+    if (td && trace && (cell?.[0] !== Number(td.dataset.i) || cell?.[1] !== Number(td.dataset.j))) pick(Number(td.dataset.i), Number(td.dataset.j));
   }
 
   function canvasClick(canvas, e) {
@@ -398,6 +407,7 @@ function render({ model, el }) {
     showPredict();
   });
   doc.addEventListener("click", onDocClick);
+  doc.addEventListener("focusin", onDocFocus);
 
   model.on("change:lesson", onLesson);
   model.on("change:beat", onBeat);
@@ -405,6 +415,7 @@ function render({ model, el }) {
 
   return () => {
     doc.removeEventListener("click", onDocClick);
+    doc.removeEventListener("focusin", onDocFocus);
     temperature.stop();
   };
 }
