@@ -185,6 +185,16 @@ def test_clicking_a_grid_cell_selects_that_head(new_page, base_url) -> None:
     expect()(narration(page).locator(".beat-text")).to_have_text(t["narration"][3]["text"])
 
 
+def test_pointing_at_a_cell_says_who_attends_to_whom(new_page, base_url) -> None:
+    page = open_model(new_page(), "?view=model&model.layer=2&model.head=5")
+    t = trace(base_url, layer=2, head=5)
+    weights_table(page).locator("td[data-i='4'][data-j='3']").hover()
+    expect()(page.get_by_text(re.compile(r"^Row 5 \(query"))).to_have_text(
+        f"Row 5 (query “bank”) attends to column 4 (key “river”) with weight "
+        f"{num(t['weights'][4][3])}."
+    )
+
+
 def test_a_state_in_the_url_comes_back(new_page, base_url) -> None:
     text = "the cat sat on the mat"
     t = trace(base_url, text=text, layer=4, head=9, focus=2)
@@ -418,6 +428,11 @@ def test_screenshots(new_page, artifacts: Path) -> None:
     page.get_by_role("region", name="Compare contexts").screenshot(
         path=str(artifacts / "model-compare.png")
     )
+    text = "The bank raised its rates, so we sat by the river bank and watched the boats go by."
+    q = urllib.parse.urlencode({"view": "model", "model.text": text, "model.layer": 3})
+    mid = open_model(new_page(1280, 900), f"?{q}")
+    button(mid, "Step 3: Score").click()
+    mid.screenshot(path=str(artifacts / "model-medium-score.png"), full_page=True)
     phone = open_model(new_page(390, 844), "?view=model&model.beat=blend")
     phone.screenshot(path=str(artifacts / "model-narrow-390.png"), full_page=True)
 

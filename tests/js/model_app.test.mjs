@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { createModel, readModelURL, writeModelURL } from "../../src/attnlab/static/model_app.js";
+import { createModel, lastWord, readModelURL, writeModelURL } from "../../src/attnlab/static/model_app.js";
 
 const LESSON = "?sentence=at+the+savings+bank&mode=unscaled&focus=3&beat=blend";
 
@@ -53,4 +53,11 @@ test("the model: set marks a change for save_changes, put (the host's) does not"
   assert.deepEqual(seen, [["layer"]]);
   assert.deepEqual(events, ["t1"]);
   assert.equal(model.get("layer"), 3);
+});
+
+test("the token followed by default is the last word, not punctuation or [SEP]", () => {
+  assert.equal(lastWord(["[CLS]", "by", "the", "river", "bank", "[SEP]"]), 4);
+  assert.equal(lastWord(["[CLS]", "go", "by", ".", "[SEP]"]), 2);
+  assert.equal(lastWord(["[CLS]", "bank", "##s", "?", "[SEP]"]), 2);
+  assert.equal(lastWord(["[CLS]", "!", "[SEP]"]), -1);
 });

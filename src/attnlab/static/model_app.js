@@ -82,6 +82,14 @@ export function createModel(initial, onSave) {
   };
 }
 
+/** The last token holding a letter or a digit (not [CLS] or [SEP]): the default token to follow. */
+export function lastWord(tokens) {
+  for (let j = tokens.length - 1; j >= 0; j--) {
+    if (!/^\[[A-Z]+\]$/.test(tokens[j]) && /[\p{L}\p{N}]/u.test(tokens[j])) return j;
+  }
+  return -1;
+}
+
 async function getJSON(url) {
   let response;
   try {
@@ -132,6 +140,12 @@ function host(el, wanted, isActive) {
     if (answer.ok) {
       everLoaded = true;
       const body = answer.body;
+      const word = request.focus === null ? lastWord(body.tokens) : -1;
+      if (word >= 0 && word !== body.focus) {
+        // the API follows the last token; a learner would rather follow a word than "." or "?"
+        model.put("focus", word);
+        return load({ fallback });
+      }
       good = { ...request, focus: body.focus, layer: body.model.layer, head: body.model.head };
       model.put("focus", body.focus);
       if (!fallback) model.put("error", null);
