@@ -376,6 +376,12 @@ def test_cost_panel_measures_and_plots_against_n_squared(new_page, base_url, art
     shot(cost, artifacts, "cost")
 
 
+def test_the_masthead_points_to_the_lab(new_page):
+    page = open_lab(new_page)
+    page.get_by_role("link", name="Then break it on purpose").click()
+    expect()(page.get_by_role("heading", name="Break the lookup on purpose")).to_be_in_viewport()
+
+
 def test_lab_state_comes_back_from_the_url(new_page, base_url, artifacts):
     query = "?axis=queries&causal=1&positions=rope&heads=2&shuffle=3&set_q=bank=2,2,0,0"
     page = open_lab(new_page, query, height=1000)
