@@ -335,6 +335,9 @@ def test_predict_first_hides_the_weights_until_a_guess(new_page, base_url, artif
     expect()(panel.locator(".verdict")).to_have_text(lesson["predict"]["notes"][answer])
     expect()(panel.locator(".verdict")).to_contain_text("Right")
     expect()(cell).not_to_have_css("color", "rgba(0, 0, 0, 0)")
+    expect()(panel.locator(".predict-out")).to_have_css("position", "fixed")
+    next_step.click()  # moving on puts the verdict back in its card
+    expect()(panel.locator(".predict-out")).to_have_css("position", "static")
     shot(panel, artifacts, "predict")
 
 

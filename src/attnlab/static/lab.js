@@ -315,7 +315,7 @@ function render({ model, el }) {
   function showPredict() {
     const on = Boolean(model.get("predict"));
     ui.predict.checked = on;
-    doc.body.classList.toggle("lab-predict-on", on && trace !== null);
+    placeBar();
     doc.body.classList.toggle("lab-predicting", on && guess === null && trace !== null);
     if (!on || !trace) {
       ui.predictBody.replaceChildren(h("p", { class: "lab-note" }, ["Off: the weights show from the start."]));
@@ -351,11 +351,19 @@ function render({ model, el }) {
     commit({ beat: SOFTMAX_BEAT });
   }
 
+  /** The question, and the verdict while its Softmax step shows, sit in a bar at the window's foot. */
+  function placeBar() {
+    const on = Boolean(model.get("predict")) && trace !== null;
+    const beat = Number(model.get("beat")) || 0;
+    doc.body.classList.toggle("lab-predict-on", on && (guess === null || beat === SOFTMAX_BEAT));
+  }
+
   function onBeat() {
     if (predicting() && trace && (Number(model.get("beat")) || 0) >= SOFTMAX_BEAT) {
       ui.predictBody.querySelector(".ask")?.classList.add("nudge");
       commit({ beat: SOFTMAX_BEAT - 1 }); // no weights before a guess
     }
+    placeBar();
   }
 
   // --- wiring ---------------------------------------------------------------------------------
