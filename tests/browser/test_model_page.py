@@ -434,6 +434,7 @@ def test_screenshots(new_page, artifacts: Path) -> None:
     button(mid, "Step 3: Score").click()
     mid.screenshot(path=str(artifacts / "model-medium-score.png"), full_page=True)
     phone = open_model(new_page(390, 844), "?view=model&model.beat=blend")
+    expect()(phone.get_by_role("table", name="Cosine similarity by layer")).to_be_visible()
     phone.screenshot(path=str(artifacts / "model-narrow-390.png"), full_page=True)
 
 

@@ -13,7 +13,7 @@ import { decodeLesson, num } from "./format.js";
 import { BEATS, beatLayout, cosinePlot, miniHeat, pictureHeight } from "./model_layout.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const MINI = 30; // a heads-grid cell's heatmap, CSS pixels
+const MINI = 26; // a heads-grid cell's heatmap, CSS pixels
 const PLAY_STEP_MS = 3800;
 const NAMES = { minilm: "all-MiniLM-L6-v2" };
 let instances = 0;
@@ -123,20 +123,26 @@ function build(el) {
   ui.intro = h("p", { class: "rm-intro" }, [
     "The lesson's six steps inside a real pretrained transformer, all-MiniLM-L6-v2: type a text, pick one of its 72 heads (6 layers × 12 heads), follow a token. Every number is the model's own.",
   ]);
+  // on a wide screen the heads grid sits beside the settings and the steps, so the picture
+  // below starts on the first screen
   ui.root = h("div", { class: "rm" }, [
-    ui.intro,
-    h("section", { class: "controls", "aria-label": "Real model settings" }, [ui.textForm, nameField.box, layerField.box, headField.box, ui.status]),
-    ui.banner,
-    ui.heads,
-    h("div", { class: "nav" }, [
-      h("section", { class: "stepper", "aria-label": "Steps" }, [ui.prev, h("div", { class: "pills" }, ui.pills), ui.next, ui.play]),
+    h("div", { class: "rm-top" }, [
+      h("div", { class: "rm-left" }, [
+        ui.intro,
+        h("section", { class: "controls", "aria-label": "Real model settings" }, [ui.textForm, nameField.box, layerField.box, headField.box, ui.status]),
+        ui.banner,
+        h("div", { class: "nav" }, [
+          h("section", { class: "stepper", "aria-label": "Steps" }, [ui.prev, h("div", { class: "pills" }, ui.pills), ui.next, ui.play]),
+        ]),
+        h("div", { class: "focus-bar rm-focus", role: "group", "aria-labelledby": `${id}-focus-label` }, [
+          h("span", { id: `${id}-focus-label`, class: "focus-label" }, ["Follow the token:"]),
+          ui.tokens,
+          ui.focusErr,
+        ]),
+        ui.which,
+      ]),
+      ui.heads,
     ]),
-    h("div", { class: "focus-bar rm-focus", role: "group", "aria-labelledby": `${id}-focus-label` }, [
-      h("span", { id: `${id}-focus-label`, class: "focus-label" }, ["Follow the token:"]),
-      ui.tokens,
-      ui.focusErr,
-    ]),
-    ui.which,
     h("div", { class: "stage rm-stage" }, [
       h("div", { class: "picture" }, [ui.canvasWrap]),
       h("div", { class: "side" }, [ui.narration, h("div", { class: "table-wrap rm-table-wrap" }, [ui.table]), ui.readout]),

@@ -267,8 +267,8 @@ function blendBeat(G, out) {
   const sw = Math.max(40, Math.min(260, (G.x1 - vx - 34 - 40) / 2));
   const cx = vx + sw + 34;
   heading(G, out, wx, "weight", "right");
-  heading(G, out, vx, `value v (${dk} numbers)`);
-  heading(G, out, cx, "weight × v: what it adds");
+  heading(G, out, vx, sw < 130 ? "value v" : `value v (${dk} numbers)`);
+  heading(G, out, cx, sw < 130 ? "weight × v" : "weight × v: what it adds");
   const reach = reachOf(trace.values); // one scale for v, weight × v and the sum, so they compare
   for (let j = 0; j < n; j++) {
     const at = 0.05 + (0.45 * j) / n;
