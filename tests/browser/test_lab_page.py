@@ -117,6 +117,16 @@ def test_temperature_slider_shows_the_api_entropy_and_jacobian(new_page, base_ur
     shot(panel, artifacts, "temperature")
     page.get_by_role("button", name="Back to √dₖ").click()
     expect()(slider).to_have_attribute("aria-valuetext", "T = 2 = √dₖ: the real formula")
+    # No √dₖ is the point T = 1 and Uniform the far end; the slider follows Normalization
+    page.get_by_role("combobox", name="Normalization").select_option("unscaled")
+    expect()(slider).to_have_attribute("aria-valuetext", "T = 1: No √dₖ, the raw dot products")
+    expect()(slider).to_have_value(str(slider_value(1)))
+    page.get_by_role("combobox", name="Normalization").select_option("uniform")
+    expect()(slider).to_have_attribute("aria-valuetext", re.compile("^T = ∞: Uniform"))
+    expect()(slider).to_have_value(str(STEPS))
+    slider.fill(str(slider_value(4)))  # moving it means Scaled with that temperature
+    wait_for_url(page, "temperature=3.98")
+    expect()(page.get_by_role("combobox", name="Normalization")).to_have_value("scaled")
 
 
 def test_softmax_axis_queries_makes_columns_sum_to_one(new_page, base_url, artifacts):
@@ -383,6 +393,14 @@ def test_the_masthead_points_to_the_lab(new_page):
     page = open_lab(new_page)
     page.get_by_role("link", name="Then break it on purpose").click()
     expect()(page.get_by_role("heading", name="Break the lookup on purpose")).to_be_in_viewport()
+
+
+def test_the_lab_fits_a_phone(new_page, artifacts):
+    page = new_page(width=390, height=844)
+    page.goto("/?causal=1&positions=rope&heads=2&shuffle=1")
+    expect()(lab_table(page)).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.locator("#lab").screenshot(path=str(artifacts / "lab-phone.png"))
 
 
 def test_lab_state_comes_back_from_the_url(new_page, base_url, artifacts):
