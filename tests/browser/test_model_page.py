@@ -23,7 +23,7 @@ from attnlab.numfmt import num
 pytestmark = pytest.mark.browser
 
 BEATS = ("tokens", "project", "score", "softmax", "blend", "parallel")
-MODULES = ("model.js", "model_app.js", "model_layout.js")
+MODULES = ("model.js", "model_app.js", "model_layout.js", "model_compare.js", "model_dom.js")
 
 
 def api(base_url: str, path: str, **params: Any) -> Any:

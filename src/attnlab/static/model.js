@@ -3,40 +3,23 @@
 // The model holds what the learner chose ("name", "text", "layer", "head", "focus", "beat",
 // "word", "a", "b") and what the host fetched ("info", "trace": one head's /api/model/trace
 // answer, "grid": every head at a glance, "compare": the /api/model/compare answer, "status",
-// "error", "compareError"). This module builds the controls, the heads grid, the picture, the
-// Real attention weights table and the Compare contexts panel. It computes no attention: every
-// number shown is the API's, formatted by format.js. Text goes in with textContent only.
+// "error", "compareError"). This module builds the controls, the heads grid, the picture and the
+// Real attention weights table, and places the Compare contexts panel (model_compare.js). It
+// computes no attention: every number shown is the API's, formatted by format.js. Text goes in
+// with textContent only.
 
 import { draw, drawMessage } from "./draw.js";
 import { heat, inkOn } from "./colors.js";
 import { decodeLesson, num } from "./format.js";
-import { BEATS, beatLayout, cosinePlot, miniHeat, pictureHeight } from "./model_layout.js";
-
-const SVG = "http://www.w3.org/2000/svg";
+import { comparePanel } from "./model_compare.js";
+import { field, h } from "./model_dom.js";
+import { BEATS, beatLayout, miniHeat, pictureHeight } from "./model_layout.js";
 const MINI = 26; // a heads-grid cell's heatmap, CSS pixels
 const PLAY_STEP_MS = 3800;
 const NAMES = { minilm: "all-MiniLM-L6-v2" };
 let instances = 0;
 
-/** A DOM element with attributes and children (strings become text nodes, never markup). */
-function h(tag, attrs = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === false || value === null || value === undefined) continue;
-    node.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children) node.append(typeof child === "string" ? document.createTextNode(child) : child);
-  return node;
-}
-
-function field(id, label, control, extra = []) {
-  const err = h("p", { id: `${id}-err`, class: "field-error", role: "alert" });
-  control.setAttribute("id", id);
-  control.setAttribute("aria-describedby", [`${id}-err`, control.getAttribute("aria-describedby")].filter(Boolean).join(" "));
-  return { box: h("div", { class: "field" }, [h("label", { for: id }, [label]), control, err, ...extra]), err };
-}
-
-function build(el) {
+function build(el, model, commit) {
   const id = `rm${++instances}`;
   const ui = {};
   // --- settings --------------------------------------------------------------------------------
@@ -88,41 +71,11 @@ function build(el) {
   ui.table = h("table", { class: "weights rm-weights", "aria-label": "Real attention weights" });
   ui.readout = h("p", { class: "readout", "aria-live": "polite" }, ["Point at or focus a cell: row i (query) attends to column j (key) with weight w."]);
   ui.which = h("p", { class: "rm-which" });
-
-  // --- Compare contexts ----------------------------------------------------------------------------
-  ui.word = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 100 });
-  ui.a = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000 });
-  ui.b = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000 });
-  const wordField = field(`${id}-word`, "Word", ui.word);
-  const aField = field(`${id}-a`, "Sentence A", ui.a);
-  const bField = field(`${id}-b`, "Sentence B", ui.b);
-  Object.assign(ui, { wordErr: wordField.err, aErr: aField.err, bErr: bField.err });
-  ui.cmpForm = h("form", { class: "rm-cmp-form" }, [wordField.box, aField.box, bField.box, h("button", { type: "submit", class: "primary" }, ["Compare"])]);
-  ui.cmpBanner = h("p", { class: "banner", role: "alert", hidden: true });
-  ui.rowsTitle = h("h3", { class: "rm-rows-title" });
-  ui.rowA = h("table", { class: "weights rm-row" });
-  ui.rowB = h("table", { class: "weights rm-row" });
-  ui.plot = document.createElementNS(SVG, "svg");
-  ui.plot.setAttribute("role", "img");
-  ui.plot.setAttribute("class", "rm-plot");
-  ui.cosTable = h("table", { class: "rm-cos", "aria-label": "Cosine similarity by layer" });
-  ui.note = h("p", { class: "rm-note" });
-  ui.compare = h("section", { class: "rm-compare", "aria-labelledby": `${id}-cmp-title` }, [
-    h("h2", { id: `${id}-cmp-title` }, ["Compare contexts"]),
-    h("p", { class: "help" }, [
-      "The same word in two sentences: which tokens it attends to in the head chosen above, and how alike its two vectors stay, layer by layer.",
-    ]),
-    ui.cmpForm,
-    ui.cmpBanner,
-    ui.rowsTitle,
-    h("div", { class: "rm-rows" }, [h("div", { class: "table-wrap" }, [ui.rowA]), h("div", { class: "table-wrap" }, [ui.rowB])]),
-    h("div", { class: "rm-cos-wrap" }, [h("div", { class: "rm-plot-wrap" }, [ui.plot]), h("div", { class: "table-wrap" }, [ui.cosTable])]),
-    ui.note,
-  ]);
-
+  ui.compare = comparePanel(model, id, commit);
   ui.intro = h("p", { class: "rm-intro" }, [
-    "The lesson's six steps inside a real pretrained transformer, all-MiniLM-L6-v2: type a text, pick one of its 72 heads (6 layers × 12 heads), follow a token. Every number is the model's own.",
+    "The lesson's six steps inside a real pretrained transformer, all-MiniLM-L6-v2: type a text, pick a head, follow a token. Every number is the model's own.",
   ]);
+
   // on a wide screen the heads grid sits beside the settings and the steps, so the picture
   // below starts on the first screen
   ui.root = h("div", { class: "rm" }, [
@@ -147,7 +100,7 @@ function build(el) {
       h("div", { class: "picture" }, [ui.canvasWrap]),
       h("div", { class: "side" }, [ui.narration, h("div", { class: "table-wrap rm-table-wrap" }, [ui.table]), ui.readout]),
     ]),
-    ui.compare,
+    ui.compare.el,
   ]);
   el.replaceChildren(ui.root);
   return ui;
@@ -186,46 +139,13 @@ function paintStrips(ctx, shapes, t) {
   ctx.globalAlpha = 1;
 }
 
-/** Paint layout shapes into an <svg> (rect, text, line): the plot stays crisp and its text is text. */
-function paintSVG(svg, shapes, size) {
-  svg.setAttribute("viewBox", `0 0 ${size.width} ${size.height}`);
-  svg.setAttribute("width", String(size.width));
-  svg.setAttribute("height", String(size.height));
-  const nodes = [];
-  for (const s of shapes) {
-    let n;
-    if (s.kind === "rect") {
-      n = document.createElementNS(SVG, "rect");
-      for (const k of ["x", "y"]) n.setAttribute(k, String(s[k]));
-      n.setAttribute("width", String(s.w));
-      n.setAttribute("height", String(s.h));
-      if (s.radius) n.setAttribute("rx", String(s.radius));
-      n.setAttribute("fill", s.fill ?? "none");
-      if (s.stroke) n.setAttribute("stroke", s.stroke);
-    } else if (s.kind === "line") {
-      n = document.createElementNS(SVG, "line");
-      for (const k of ["x1", "y1", "x2", "y2"]) n.setAttribute(k, String(s[k]));
-      n.setAttribute("stroke", s.color);
-      n.setAttribute("stroke-width", String(s.width));
-    } else if (s.kind === "text") {
-      n = document.createElementNS(SVG, "text");
-      n.setAttribute("x", String(s.x));
-      n.setAttribute("y", String(s.y));
-      n.setAttribute("font-size", String(s.size));
-      n.setAttribute("fill", s.color ?? "#1d1d2b");
-      if (s.weight) n.setAttribute("font-weight", s.weight);
-      n.setAttribute("text-anchor", { center: "middle", right: "end" }[s.align] ?? "start");
-      if (s.role) n.setAttribute("class", s.role);
-      n.textContent = s.text;
-    } else continue;
-    nodes.push(n);
-  }
-  svg.replaceChildren(...nodes);
-}
-
 /** @param {{model: any, el: HTMLElement}} props */
 function render({ model, el }) {
-  const ui = build(el);
+  const commit = (changes) => {
+    for (const [key, value] of Object.entries(changes)) model.set(key, value);
+    model.save_changes();
+  };
+  const ui = build(el, model, commit);
   /** @type {Record<string, any> | null} */
   let trace = null;
   let t = 1;
@@ -237,10 +157,6 @@ function render({ model, el }) {
 
   const beat = () => Math.min(BEATS.length - 1, Math.max(0, Number(model.get("beat")) || 0));
   const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
-  const commit = (changes) => {
-    for (const [key, value] of Object.entries(changes)) model.set(key, value);
-    model.save_changes();
-  };
 
   // --- the picture ---------------------------------------------------------------------------
   function resize() {
@@ -494,58 +410,6 @@ function render({ model, el }) {
     target.focus();
   });
 
-  // --- Compare contexts ----------------------------------------------------------------------------
-  function rowTable(table, side, which, sentence) {
-    const L = Number(model.get("layer"));
-    const H = Number(model.get("head"));
-    const row = side.rows?.[L]?.[H] ?? [];
-    const word = model.get("compare").word;
-    table.setAttribute("aria-label", `Attention row of ${word} in sentence ${which}`);
-    const head = h("tr", {}, side.tokens.map((tok, j) => h("th", { scope: "col", class: j === side.index ? "rm-self" : "" }, [tok])));
-    const cells = h("tr", {}, row.map((w) => {
-      const td = h("td", {}, [num(w)]);
-      td.style.background = heat(w);
-      td.style.color = inkOn(w);
-      return td;
-    }));
-    table.replaceChildren(h("caption", {}, [`Sentence ${which}: “${sentence}”`]), h("thead", {}, [head]), h("tbody", {}, [cells]));
-  }
-
-  function showCompare() {
-    const cmp = model.get("compare");
-    if (!cmp) return;
-    const L = Number(model.get("layer"));
-    const H = Number(model.get("head"));
-    ui.rowsTitle.textContent = `Where “${cmp.word}” looks in layer ${L}, head ${H} (change the head above): its attention row in each sentence, the word itself shaded`;
-    rowTable(ui.rowA, cmp.a, "A", cmp.a.tokens.slice(1, -1).join(" "));
-    rowTable(ui.rowB, cmp.b, "B", cmp.b.tokens.slice(1, -1).join(" "));
-    const plotSize = { width: Math.max(280, Math.min(560, ui.plot.parentElement?.clientWidth || 520)), height: 230 };
-    const plot = cosinePlot(cmp.cosine, cmp.cosine_labels, plotSize);
-    paintSVG(ui.plot, plot.shapes, plotSize);
-    ui.plot.setAttribute("aria-label", `Line plot: cosine similarity of the two ${cmp.word} vectors, layer by layer: ${cmp.cosine_labels.map((l, k) => `${l} ${num(cmp.cosine[k])}`).join(", ")}.`);
-    const head = h("tr", {}, [h("th", { scope: "col" }, ["layer"]), h("th", { scope: "col" }, ["cosine similarity"])]);
-    const body = h("tbody", {}, cmp.cosine_labels.map((label, k) => h("tr", {}, [h("th", { scope: "row" }, [label === "embeddings" ? "in (embeddings)" : label]), h("td", {}, [num(cmp.cosine[k])])])));
-    ui.cosTable.replaceChildren(h("caption", {}, [`Cosine similarity of “${cmp.word}” in A and B`]), h("thead", {}, [head]), body);
-    ui.note.textContent = cmp.note;
-  }
-
-  function showCompareError() {
-    const error = model.get("compareError");
-    const fieldName = error?.field ?? null;
-    const msg = error?.message ?? "";
-    for (const [name, box, err] of [["word", ui.word, ui.wordErr], ["a", ui.a, ui.aErr], ["b", ui.b, ui.bErr]]) {
-      err.textContent = fieldName === name ? msg : "";
-      box.setAttribute("aria-invalid", String(fieldName === name));
-    }
-    const elsewhere = Boolean(error) && !["word", "a", "b"].includes(fieldName);
-    ui.cmpBanner.hidden = !elsewhere;
-    ui.cmpBanner.textContent = elsewhere ? msg : "";
-  }
-
-  function showCompareInputs() {
-    for (const name of ["word", "a", "b"]) if (document.activeElement !== ui[name] && !model.get("compareError")) ui[name].value = model.get(name) ?? "";
-  }
-
   // --- errors and status ------------------------------------------------------------------------------
   function showError() {
     const error = model.get("error");
@@ -592,7 +456,7 @@ function render({ model, el }) {
     ui.which.textContent = `Layer ${m.layer}, head ${m.head} of ${NAMES[m.name] ?? m.name}: ${trace.tokens.length} tokens, queries and keys ${trace.d_k} numbers wide, so scores are divided by √${trace.d_k} = ${num(trace.divisor)}.`;
     markGrid();
     paintGrid();
-    showCompare();
+    ui.compare.show();
     showBeat();
     t = 1;
     resize();
@@ -638,10 +502,6 @@ function render({ model, el }) {
   ui.name.addEventListener("change", () => commit({ name: ui.name.value }));
   ui.layer.addEventListener("change", () => commit({ layer: Number(ui.layer.value) }));
   ui.head.addEventListener("change", () => commit({ head: Number(ui.head.value) }));
-  ui.cmpForm.addEventListener("submit", (e) => {
-    e.preventDefault();
-    commit({ word: ui.word.value, a: ui.a.value, b: ui.b.value });
-  });
 
   /** Arrow keys step and space plays, unless a control wants the key (called by the host). */
   function onKey(e) {
@@ -665,29 +525,29 @@ function render({ model, el }) {
   model.on("change:layer", () => {
     markGrid();
     ui.layer.value = String(model.get("layer"));
-    showCompare();
+    ui.compare.show();
   });
   model.on("change:head", () => {
     markGrid();
     ui.head.value = String(model.get("head"));
-    showCompare();
+    ui.compare.show();
   });
   model.on("change:error", showError);
   model.on("change:status", showStatus);
   model.on("change:compare", () => {
-    showCompareInputs();
-    showCompare();
+    ui.compare.showInputs();
+    ui.compare.show();
   });
-  model.on("change:compareError", showCompareError);
+  model.on("change:compareError", ui.compare.showError);
 
   const observer = new ResizeObserver(() => {
     resize();
-    showCompare();
+    ui.compare.show();
   });
   observer.observe(ui.canvasWrap);
   showInfo();
   ui.text.value = model.get("text") ?? "";
-  showCompareInputs();
+  ui.compare.showInputs();
   resize();
   showBeat();
   showStatus();

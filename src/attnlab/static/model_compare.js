@@ -1,0 +1,105 @@
+// The Compare contexts panel of the Real model view: the seed's claim (same word, different
+// mixture) measured on a real model. For a word in two sentences it shows, from the
+// /api/model/compare answer, the word's attention row in each for the head chosen above, a line
+// plot of the cosine similarity of its two vectors layer by layer (model_layout.cosinePlot), the
+// same numbers as a table, and the API's note. It computes nothing: every number is the API's.
+
+import { heat, inkOn } from "./colors.js";
+import { num } from "./format.js";
+import { field, h, paintSVG, svg } from "./model_dom.js";
+import { cosinePlot } from "./model_layout.js";
+
+/**
+ * Build the panel. The model holds "word", "a", "b", "layer", "head", "compare" and
+ * "compareError"; `commit(changes)` sets and saves the learner's choices.
+ * @param {any} model
+ * @param {string} id a prefix for the panel's element ids
+ * @param {(changes: Record<string, any>) => void} commit
+ */
+export function comparePanel(model, id, commit) {
+  const ui = {};
+  ui.word = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 100 });
+  ui.a = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000 });
+  ui.b = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000 });
+  const wordField = field(`${id}-word`, "Word", ui.word);
+  const aField = field(`${id}-a`, "Sentence A", ui.a);
+  const bField = field(`${id}-b`, "Sentence B", ui.b);
+  Object.assign(ui, { wordErr: wordField.err, aErr: aField.err, bErr: bField.err });
+  ui.cmpForm = h("form", { class: "rm-cmp-form" }, [wordField.box, aField.box, bField.box, h("button", { type: "submit", class: "primary" }, ["Compare"])]);
+  ui.cmpBanner = h("p", { class: "banner", role: "alert", hidden: true });
+  ui.rowsTitle = h("h3", { class: "rm-rows-title" });
+  ui.rowA = h("table", { class: "weights rm-row" });
+  ui.rowB = h("table", { class: "weights rm-row" });
+  ui.plot = svg({ role: "img", class: "rm-plot" });
+  ui.cosTable = h("table", { class: "rm-cos", "aria-label": "Cosine similarity by layer" });
+  ui.note = h("p", { class: "rm-note" });
+  const el = h("section", { class: "rm-compare", "aria-labelledby": `${id}-cmp-title` }, [
+    h("h2", { id: `${id}-cmp-title` }, ["Compare contexts"]),
+    h("p", { class: "help" }, [
+      "The same word in two sentences: which tokens it attends to in the head chosen above, and how alike its two vectors stay, layer by layer.",
+    ]),
+    ui.cmpForm,
+    ui.cmpBanner,
+    ui.rowsTitle,
+    h("div", { class: "rm-rows" }, [h("div", { class: "table-wrap" }, [ui.rowA]), h("div", { class: "table-wrap" }, [ui.rowB])]),
+    h("div", { class: "rm-cos-wrap" }, [h("div", { class: "rm-plot-wrap" }, [ui.plot]), h("div", { class: "table-wrap" }, [ui.cosTable])]),
+    ui.note,
+  ]);
+
+  function rowTable(table, side, which, sentence) {
+    const L = Number(model.get("layer"));
+    const H = Number(model.get("head"));
+    const row = side.rows?.[L]?.[H] ?? [];
+    const word = model.get("compare").word;
+    table.setAttribute("aria-label", `Attention row of ${word} in sentence ${which}`);
+    const head = h("tr", {}, side.tokens.map((tok, j) => h("th", { scope: "col", class: j === side.index ? "rm-self" : "" }, [tok])));
+    const cells = h("tr", {}, row.map((w) => {
+      const td = h("td", {}, [num(w)]);
+      td.style.background = heat(w);
+      td.style.color = inkOn(w);
+      return td;
+    }));
+    table.replaceChildren(h("caption", {}, [`Sentence ${which}: “${sentence}”`]), h("thead", {}, [head]), h("tbody", {}, [cells]));
+  }
+
+  function showCompare() {
+    const cmp = model.get("compare");
+    if (!cmp) return;
+    const L = Number(model.get("layer"));
+    const H = Number(model.get("head"));
+    ui.rowsTitle.textContent = `Where “${cmp.word}” looks in layer ${L}, head ${H} (change the head above): its attention row in each sentence, the word itself shaded`;
+    rowTable(ui.rowA, cmp.a, "A", cmp.a.tokens.slice(1, -1).join(" "));
+    rowTable(ui.rowB, cmp.b, "B", cmp.b.tokens.slice(1, -1).join(" "));
+    const plotSize = { width: Math.max(280, Math.min(560, ui.plot.parentElement?.clientWidth || 520)), height: 230 };
+    const plot = cosinePlot(cmp.cosine, cmp.cosine_labels, plotSize);
+    paintSVG(ui.plot, plot.shapes, plotSize);
+    ui.plot.setAttribute("aria-label", `Line plot: cosine similarity of the two ${cmp.word} vectors, layer by layer: ${cmp.cosine_labels.map((l, k) => `${l} ${num(cmp.cosine[k])}`).join(", ")}.`);
+    const head = h("tr", {}, [h("th", { scope: "col" }, ["layer"]), h("th", { scope: "col" }, ["cosine similarity"])]);
+    const body = h("tbody", {}, cmp.cosine_labels.map((label, k) => h("tr", {}, [h("th", { scope: "row" }, [label === "embeddings" ? "in (embeddings)" : label]), h("td", {}, [num(cmp.cosine[k])])])));
+    ui.cosTable.replaceChildren(h("caption", {}, [`Cosine similarity of “${cmp.word}” in A and B`]), h("thead", {}, [head]), body);
+    ui.note.textContent = cmp.note;
+  }
+
+  function showCompareError() {
+    const error = model.get("compareError");
+    const fieldName = error?.field ?? null;
+    const msg = error?.message ?? "";
+    for (const [name, box, err] of [["word", ui.word, ui.wordErr], ["a", ui.a, ui.aErr], ["b", ui.b, ui.bErr]]) {
+      err.textContent = fieldName === name ? msg : "";
+      box.setAttribute("aria-invalid", String(fieldName === name));
+    }
+    const elsewhere = Boolean(error) && !["word", "a", "b"].includes(fieldName);
+    ui.cmpBanner.hidden = !elsewhere;
+    ui.cmpBanner.textContent = elsewhere ? msg : "";
+  }
+
+  function showCompareInputs() {
+    for (const name of ["word", "a", "b"]) if (document.activeElement !== ui[name] && !model.get("compareError")) ui[name].value = model.get(name) ?? "";
+  }
+
+  ui.cmpForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    commit({ word: ui.word.value, a: ui.a.value, b: ui.b.value });
+  });
+  return { el, show: showCompare, showError: showCompareError, showInputs: showCompareInputs };
+}
