@@ -23,7 +23,14 @@ from attnlab.numfmt import num
 pytestmark = pytest.mark.browser
 
 BEATS = ("tokens", "project", "score", "softmax", "blend", "parallel")
-MODULES = ("model.js", "model_app.js", "model_layout.js", "model_compare.js", "model_dom.js")
+MODULES = (
+    "model.js",
+    "model_app.js",
+    "model_layout.js",
+    "model_compare.js",
+    "model_dom.js",
+    "model_grid.js",
+)
 
 
 def api(base_url: str, path: str, **params: Any) -> Any:

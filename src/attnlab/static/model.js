@@ -3,23 +3,23 @@
 // The model holds what the learner chose ("name", "text", "layer", "head", "focus", "beat",
 // "word", "a", "b") and what the host fetched ("info", "trace": one head's /api/model/trace
 // answer, "grid": every head at a glance, "compare": the /api/model/compare answer, "status",
-// "error", "compareError"). This module builds the controls, the heads grid, the picture and the
-// Real attention weights table, and places the Compare contexts panel (model_compare.js). It
-// computes no attention: every number shown is the API's, formatted by format.js. Text goes in
-// with textContent only.
+// "error", "compareError"). This module builds the controls, the steps, the picture and the
+// Real attention weights table, and places the heads grid (model_grid.js) and the Compare
+// contexts panel (model_compare.js). It computes no attention: every number shown is the
+// API's, formatted by format.js. Text goes in with textContent only.
 
 import { draw, drawMessage } from "./draw.js";
 import { heat, inkOn } from "./colors.js";
 import { decodeLesson, num } from "./format.js";
 import { comparePanel } from "./model_compare.js";
+import { headsGrid } from "./model_grid.js";
 import { field, h } from "./model_dom.js";
-import { BEATS, beatLayout, miniHeat, pictureHeight } from "./model_layout.js";
-const MINI = 26; // a heads-grid cell's heatmap, CSS pixels
+import { BEATS, beatLayout, pictureHeight } from "./model_layout.js";
 const PLAY_STEP_MS = 3800;
 const NAMES = { minilm: "all-MiniLM-L6-v2" };
 let instances = 0;
 
-function build(el, model, commit) {
+function build(el, model, commit, pickHead) {
   const id = `rm${++instances}`;
   const ui = {};
   // --- settings --------------------------------------------------------------------------------
@@ -46,13 +46,7 @@ function build(el, model, commit) {
   ui.banner = h("p", { class: "banner", role: "alert", hidden: true });
 
   // --- the heads grid ------------------------------------------------------------------------
-  ui.grid = h("div", { class: "rm-grid", role: "group", "aria-label": "Heads: layers × heads" });
-  ui.gridHelp = h("p", { class: "help rm-grid-help" });
-  ui.heads = h("section", { class: "rm-heads", "aria-labelledby": `${id}-heads-title` }, [
-    h("h2", { id: `${id}-heads-title` }, ["Every head at a glance"]),
-    ui.gridHelp,
-    h("div", { class: "rm-grid-wrap" }, [ui.grid]),
-  ]);
+  ui.heads = headsGrid(model, id, pickHead);
 
   // --- the stepper, the tokens, the picture and the table ----------------------------------------
   ui.prev = h("button", { type: "button", class: "step" }, ["Previous step"]);
@@ -94,7 +88,7 @@ function build(el, model, commit) {
         ]),
         ui.which,
       ]),
-      ui.heads,
+      ui.heads.el,
     ]),
     h("div", { class: "stage rm-stage" }, [
       h("div", { class: "picture" }, [ui.canvasWrap]),
@@ -145,7 +139,10 @@ function render({ model, el }) {
     for (const [key, value] of Object.entries(changes)) model.set(key, value);
     model.save_changes();
   };
-  const ui = build(el, model, commit);
+  const ui = build(el, model, commit, (layer, head) => {
+    stop();
+    commit({ layer, head });
+  });
   /** @type {Record<string, any> | null} */
   let trace = null;
   let t = 1;
@@ -322,93 +319,8 @@ function render({ model, el }) {
     options(ui.head, [...Array(H).keys()], (v) => `head ${v}`, model.get("head"));
     if (info) ui.intro.textContent = `The lesson's six steps inside a real pretrained transformer, ${NAMES[info.model] ?? info.model} (${info.n_layers} layers × ${info.n_heads} heads, ${info.d_model} numbers per token): type a text, pick a head, follow a token. Every number is the model's own.`;
     if (info) ui.textHelp.textContent = `Any text, up to ${info.max_tokens} tokens counting [CLS] and [SEP] (the tokenizer splits rare words into pieces such as ##s). Each head works with ${info.d_k}-number queries, keys and values.`;
-    buildGridFrame();
+    ui.heads.build();
   }
-
-  // --- the heads grid ---------------------------------------------------------------------------------
-  let gridButtons = [];
-  function buildGridFrame() {
-    const info = model.get("info");
-    const L = info?.n_layers ?? 6;
-    const H = info?.n_heads ?? 12;
-    if (gridButtons.length === L * H) return markGrid();
-    ui.grid.style.setProperty("--heads", String(H));
-    const cells = [h("span", { class: "rm-corner", "aria-hidden": "true" }, ["layer ↓ head →"])];
-    for (let hd = 0; hd < H; hd++) cells.push(h("span", { class: "rm-col", "aria-hidden": "true" }, [String(hd)]));
-    gridButtons = [];
-    for (let l = 0; l < L; l++) {
-      cells.push(h("span", { class: "rm-rowlabel", "aria-hidden": "true" }, [`layer ${l}`]));
-      for (let hd = 0; hd < H; hd++) {
-        const canvas = h("canvas", { "aria-hidden": "true" });
-        const b = h("button", { type: "button", class: "rm-cell", "aria-label": `layer ${l} head ${hd}`, "aria-pressed": "false", tabindex: -1, "data-layer": l, "data-head": hd }, [canvas]);
-        b.addEventListener("click", () => {
-          stop();
-          commit({ layer: l, head: hd });
-        });
-        gridButtons.push(b);
-        cells.push(b);
-      }
-    }
-    ui.grid.replaceChildren(...cells);
-    markGrid();
-    paintGrid();
-  }
-
-  function markGrid() {
-    const L = Number(model.get("layer"));
-    const H = Number(model.get("head"));
-    let any = false;
-    for (const b of gridButtons) {
-      const on = Number(b.dataset.layer) === L && Number(b.dataset.head) === H;
-      b.setAttribute("aria-pressed", String(on));
-      if (on) any = true;
-      b.setAttribute("tabindex", on ? "0" : "-1");
-    }
-    if (!any && gridButtons[0]) gridButtons[0].setAttribute("tabindex", "0");
-  }
-
-  function paintGrid() {
-    const grid = model.get("grid");
-    const ratio = window.devicePixelRatio || 1;
-    const sz = { width: MINI, height: MINI, ratio };
-    for (const b of gridButtons) {
-      const canvas = b.querySelector("canvas");
-      if (canvas.width !== MINI * ratio) {
-        canvas.width = MINI * ratio;
-        canvas.height = MINI * ratio;
-        canvas.style.width = `${MINI}px`;
-        canvas.style.height = `${MINI}px`;
-      }
-      const ctx = canvas.getContext("2d");
-      if (!ctx) continue;
-      const l = Number(b.dataset.layer);
-      const hd = Number(b.dataset.head);
-      const m = grid?.kind === "full" ? grid.attentions?.[l]?.[hd] : grid?.rows?.[l]?.[hd];
-      draw(ctx, m ? miniHeat(m, sz, grid.kind === "full" ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: "#f3f3f7" }], 1, sz);
-    }
-    const who = trace ? trace.tokens[grid?.focus ?? trace.focus] : "the focus token";
-    ui.gridHelp.textContent = !grid
-      ? "Each square will show one head's attention."
-      : grid.kind === "full"
-        ? `Each square is one head's whole attention matrix (row = query, column = key, darker = more weight); the violet line marks ${who}'s row. Click a head to step through it.`
-        : `Each square is ${who}'s row in one head: where ${who} looks, one cell per token in reading order (left to right, line by line), darker = more weight, each square scaled to its own largest weight. Click a head to step through it.`;
-  }
-
-  ui.grid.addEventListener("keydown", (e) => {
-    const b = e.target instanceof Element ? e.target.closest(".rm-cell") : null;
-    const move = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0], Home: [0, -99], End: [0, 99] }[e.key];
-    if (!b || !move) return;
-    e.preventDefault();
-    e.stopPropagation();
-    const L = model.get("info")?.n_layers ?? 6;
-    const H = model.get("info")?.n_heads ?? 12;
-    const l = Math.min(L - 1, Math.max(0, Number(b.dataset.layer) + move[0]));
-    const hd = Math.min(H - 1, Math.max(0, Number(b.dataset.head) + move[1]));
-    const target = gridButtons[l * H + hd];
-    if (!target) return;
-    for (const g of gridButtons) g.setAttribute("tabindex", g === target ? "0" : "-1");
-    target.focus();
-  });
 
   // --- errors and status ------------------------------------------------------------------------------
   function showError() {
@@ -454,8 +366,8 @@ function render({ model, el }) {
     ui.head.value = String(m.head);
     if (document.activeElement !== ui.text && ui.text.getAttribute("aria-invalid") !== "true") ui.text.value = model.get("text");
     ui.which.textContent = `Layer ${m.layer}, head ${m.head} of ${NAMES[m.name] ?? m.name}: ${trace.tokens.length} tokens, queries and keys ${trace.d_k} numbers wide, so scores are divided by √${trace.d_k} = ${num(trace.divisor)}.`;
-    markGrid();
-    paintGrid();
+    ui.heads.mark();
+    ui.heads.paint(trace);
     ui.compare.show();
     showBeat();
     t = 1;
@@ -516,19 +428,19 @@ function render({ model, el }) {
   }
 
   model.on("change:trace", onTrace);
-  model.on("change:grid", paintGrid);
+  model.on("change:grid", () => ui.heads.paint(trace));
   model.on("change:info", showInfo);
   model.on("change:beat", () => {
     showBeat();
     animate();
   });
   model.on("change:layer", () => {
-    markGrid();
+    ui.heads.mark();
     ui.layer.value = String(model.get("layer"));
     ui.compare.show();
   });
   model.on("change:head", () => {
-    markGrid();
+    ui.heads.mark();
     ui.head.value = String(model.get("head"));
     ui.compare.show();
   });

@@ -1,0 +1,109 @@
+// The Real model view's heads grid: every head of the model at a glance, layers × heads, each
+// cell a button named "layer L head H" (aria-pressed on the chosen one) holding a small heatmap
+// from the /api/model/trace answer's "grid" (model_layout.miniHeat). One Tab stop: the arrow
+// keys walk the grid, Enter or a click picks a head.
+
+import { draw } from "./draw.js";
+import { h } from "./model_dom.js";
+import { miniHeat } from "./model_layout.js";
+
+const MINI = 26; // a cell's heatmap, CSS pixels
+
+/**
+ * @param {any} model holds "info" (sizes), "layer", "head" and "grid"
+ * @param {string} id a prefix for element ids
+ * @param {(layer: number, head: number) => void} pick called when a head is clicked
+ */
+export function headsGrid(model, id, pick) {
+  const ui = {};
+  ui.grid = h("div", { class: "rm-grid", role: "group", "aria-label": "Heads: layers × heads" });
+  ui.gridHelp = h("p", { class: "help rm-grid-help" });
+  const el = h("section", { class: "rm-heads", "aria-labelledby": `${id}-heads-title` }, [
+    h("h2", { id: `${id}-heads-title` }, ["Every head at a glance"]),
+    ui.gridHelp,
+    h("div", { class: "rm-grid-wrap" }, [ui.grid]),
+  ]);
+  let gridButtons = [];
+  function buildGridFrame() {
+    const info = model.get("info");
+    const L = info?.n_layers ?? 6;
+    const H = info?.n_heads ?? 12;
+    if (gridButtons.length === L * H) return markGrid();
+    ui.grid.style.setProperty("--heads", String(H));
+    const cells = [h("span", { class: "rm-corner", "aria-hidden": "true" }, ["layer ↓ head →"])];
+    for (let hd = 0; hd < H; hd++) cells.push(h("span", { class: "rm-col", "aria-hidden": "true" }, [String(hd)]));
+    gridButtons = [];
+    for (let l = 0; l < L; l++) {
+      cells.push(h("span", { class: "rm-rowlabel", "aria-hidden": "true" }, [`layer ${l}`]));
+      for (let hd = 0; hd < H; hd++) {
+        const canvas = h("canvas", { "aria-hidden": "true" });
+        const b = h("button", { type: "button", class: "rm-cell", "aria-label": `layer ${l} head ${hd}`, "aria-pressed": "false", tabindex: -1, "data-layer": l, "data-head": hd }, [canvas]);
+        b.addEventListener("click", () => pick(l, hd));
+        gridButtons.push(b);
+        cells.push(b);
+      }
+    }
+    ui.grid.replaceChildren(...cells);
+    markGrid();
+    paintGrid(null);
+  }
+
+  function markGrid() {
+    const L = Number(model.get("layer"));
+    const H = Number(model.get("head"));
+    let any = false;
+    for (const b of gridButtons) {
+      const on = Number(b.dataset.layer) === L && Number(b.dataset.head) === H;
+      b.setAttribute("aria-pressed", String(on));
+      if (on) any = true;
+      b.setAttribute("tabindex", on ? "0" : "-1");
+    }
+    if (!any && gridButtons[0]) gridButtons[0].setAttribute("tabindex", "0");
+  }
+
+  function paintGrid(trace) {
+    const grid = model.get("grid");
+    const ratio = window.devicePixelRatio || 1;
+    const sz = { width: MINI, height: MINI, ratio };
+    for (const b of gridButtons) {
+      const canvas = b.querySelector("canvas");
+      if (canvas.width !== MINI * ratio) {
+        canvas.width = MINI * ratio;
+        canvas.height = MINI * ratio;
+        canvas.style.width = `${MINI}px`;
+        canvas.style.height = `${MINI}px`;
+      }
+      const ctx = canvas.getContext("2d");
+      if (!ctx) continue;
+      const l = Number(b.dataset.layer);
+      const hd = Number(b.dataset.head);
+      const m = grid?.kind === "full" ? grid.attentions?.[l]?.[hd] : grid?.rows?.[l]?.[hd];
+      draw(ctx, m ? miniHeat(m, sz, grid.kind === "full" ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: "#f3f3f7" }], 1, sz);
+    }
+    const who = trace ? trace.tokens[grid?.focus ?? trace.focus] : "the focus token";
+    ui.gridHelp.textContent = !grid
+      ? "Each square will show one head's attention."
+      : grid.kind === "full"
+        ? `Each square is one head's whole attention matrix (row = query, column = key, darker = more weight); the violet line marks ${who}'s row. Click a head to step through it.`
+        : `Each square is ${who}'s row in one head: where ${who} looks, one cell per token in reading order (left to right, line by line), darker = more weight, each square scaled to its own largest weight. Click a head to step through it.`;
+  }
+
+  ui.grid.addEventListener("keydown", (e) => {
+    const b = e.target instanceof Element ? e.target.closest(".rm-cell") : null;
+    const move = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0], Home: [0, -99], End: [0, 99] }[e.key];
+    if (!b || !move) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const L = model.get("info")?.n_layers ?? 6;
+    const H = model.get("info")?.n_heads ?? 12;
+    const l = Math.min(L - 1, Math.max(0, Number(b.dataset.layer) + move[0]));
+    const hd = Math.min(H - 1, Math.max(0, Number(b.dataset.head) + move[1]));
+    const target = gridButtons[l * H + hd];
+    if (!target) return;
+    for (const g of gridButtons) g.setAttribute("tabindex", g === target ? "0" : "-1");
+    target.focus();
+  });
+
+
+  return { el, build: buildGridFrame, mark: markGrid, paint: paintGrid };
+}
