@@ -110,3 +110,9 @@ def test_ties_are_named_not_hidden_behind_argmax() -> None:
     even = texts(focus=1)  # "the" has a zero query: every weight is 1/4
     assert "spreads its budget evenly: 25% each" in even["softmax"]
     assert "plain average" in even["blend"] and "carries" not in even["blend"]
+
+
+def test_causal_asymmetry_is_blamed_on_the_mask() -> None:
+    t = texts(causal=True)["parallel"]
+    assert "river → bank is 0, because the mask hides bank from river" in t
+    assert "because each row is its own budget" in texts()["parallel"]

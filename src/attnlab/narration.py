@@ -269,9 +269,16 @@ def _parallel(trace: Trace, focus: int) -> str:
     wij, wji = float(trace.weights[i, j]), float(trace.weights[j, i])
     if abs(wij - wji) < 5e-3:
         return text + f" Here {a} → {b} and {b} → {a} happen to match: {num(wij)}."
+    hidden = [
+        (x, y) for x, y in ((i, j), (j, i)) if trace.mask is not None and not trace.mask[x, y]
+    ]
+    if hidden:
+        x, y = hidden[0]
+        why = f"because the mask hides {trace.tokens[y]} from {trace.tokens[x]}"
+    else:
+        why = "because each row is its own budget"
     return text + (
-        f" The matrix is not symmetric: {a} → {b} is {num(wij)} but {b} → {a} is {num(wji)}, "
-        f"because each row is its own budget."
+        f" The matrix is not symmetric: {a} → {b} is {num(wij)} but {b} → {a} is {num(wji)}, {why}."
     )
 
 
