@@ -94,3 +94,13 @@ def test_bad_input_exits_2_with_one_line(capsys, args: list[str], message: str) 
 def test_layer_without_model_is_refused(capsys) -> None:
     code, _, err = run("explain", "--layer", "2", capsys=capsys)
     assert code == 2 and "add --model minilm" in err
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [["--temperature", "0.5"], ["--causal"], ["--positions", "rope"], ["--set", "bank=1,0,0,0"]],
+)
+def test_toy_only_options_are_refused_with_model(extra: list[str], capsys) -> None:
+    code = main(["explain", "--model", "minilm", "by the river bank", *extra])
+    err = capsys.readouterr().err
+    assert code == 2 and extra[0] in err and "do not apply to --model" in err

@@ -13,7 +13,14 @@ from collections.abc import Callable, Sequence
 
 from attnlab import lesson
 from attnlab.errors import AttnlabError
-from attnlab.labcli import add_cost_command, add_lab_arguments, lab_json, lab_options, lab_text
+from attnlab.labcli import (
+    add_cost_command,
+    add_lab_arguments,
+    lab_flags_used,
+    lab_json,
+    lab_options,
+    lab_text,
+)
 from attnlab.types import AXES, MODES
 
 EXIT_BAD_INPUT = 2
@@ -109,6 +116,12 @@ def _explain_model(args: argparse.Namespace) -> int:
     from attnlab.models.explain import explain_head, explanation_dict
     from attnlab.render import render
 
+    toy_only = lab_flags_used(args)
+    if toy_only:
+        raise AttnlabError(
+            f"{', '.join(toy_only)} change the toy lesson and do not apply to --model; "
+            "leave them out, or drop --model"
+        )
     mt = load_model(args.model).trace(args.sentence)
     where = {"layer": args.layer, "head": args.head}
     ex = explain_head(mt, **where, focus=args.focus, mode=args.mode, axis=args.axis)

@@ -55,6 +55,22 @@ def add_lab_arguments(p: argparse.ArgumentParser) -> None:
     lab.add_argument("--read", metavar="ROW,COL", help="say cell (row, col) in words")
 
 
+LAB_FLAGS = ("--temperature", "--positions", "--causal", "--shuffle", "--heads",
+             *(flag for flag, _, _ in _SETS), "--sweep", "--read")  # fmt: skip
+
+
+def lab_flags_used(args: argparse.Namespace) -> list[str]:
+    """The lab options given a value other than their default (so they would change the run)."""
+    bare = argparse.ArgumentParser()
+    add_lab_arguments(bare)
+    defaults = vars(bare.parse_args([]))
+    return [
+        f
+        for f in LAB_FLAGS
+        if getattr(args, f[2:].replace("-", "_")) != defaults[f[2:].replace("-", "_")]
+    ]
+
+
 def lab_options(args: argparse.Namespace) -> dict[str, Any]:
     """Keyword options for `explain_lesson` from the parsed arguments."""
     specs = {role: getattr(args, flag[2:].replace("-", "_")) for flag, role, _ in _SETS}
