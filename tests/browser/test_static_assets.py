@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from attnlab.server import create_app
 
 STATIC = files("attnlab") / "static"
-MODULES = ("app.js", "lesson.js", "layout.js", "draw.js", "format.js", "colors.js")
+MODULES = ("app.js", "lesson.js", "layout.js", "draw.js", "format.js", "colors.js", "http.js")
 
 
 @pytest.fixture(scope="module")

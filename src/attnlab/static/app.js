@@ -9,6 +9,7 @@
 // fault; the model keeps the last good lesson and carries the message to the widget.
 
 import widget from "./lesson.js";
+import { getJSON } from "./http.js";
 import lab from "./lab.js";
 import { FIELD_KEYS, LAB_DEFAULTS, LAB_KEYS, labParams, readLabURL } from "./lab_state.js";
 import { BEATS } from "./layout.js";
@@ -80,24 +81,6 @@ export function writeURL(state) {
   }
   for (const [name, value] of labParams(state, { url: true })) q.append(name, value);
   return `?${q}`;
-}
-
-async function getJSON(url) {
-  let response;
-  try {
-    response = await fetch(url, { headers: { Accept: "application/json" } });
-  } catch (err) {
-    return { ok: false, error: { message: `Could not reach the attnlab server (${err.message}). Is \`attnlab serve\` still running?`, field: null } };
-  }
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    body = null;
-  }
-  if (response.ok && body) return { ok: true, body };
-  const message = body?.error ?? `The server answered ${response.status} ${response.statusText}.`;
-  return { ok: false, error: { message, field: body?.field ?? null } };
 }
 
 function start(el) {

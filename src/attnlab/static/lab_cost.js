@@ -4,7 +4,8 @@
 // The measurement takes seconds, so it runs in stages (n up to 64, 256, 1024, 2048), each one
 // request, and the plot and a progress bar follow each stage.
 
-import { card, figure, getJSON, h, legend, svgPlot } from "./lab_dom.js";
+import { getJSON } from "./http.js";
+import { card, figure, h, legend, svgPlot } from "./lab_dom.js";
 import { bytes, extent, seconds } from "./plots.js";
 
 const STAGES = [64, 256, 1024, 2048];
@@ -31,7 +32,7 @@ export function costPanel(id, base) {
       status.textContent = `Measuring n = 4 to ${maxN}… (${k + 1} of ${STAGES.length})`;
       const answer = await getJSON(`${base}/api/cost?max_n=${maxN}`);
       if (!answer.ok) {
-        status.textContent = `The measurement failed: ${answer.message}`;
+        status.textContent = `The measurement failed: ${answer.error.message}`;
         break;
       }
       data = answer.body;

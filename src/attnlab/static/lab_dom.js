@@ -1,5 +1,5 @@
-// The lab's DOM pieces: elements, cards, SVG plots from plots.js's geometry, heat tables, and
-// getJSON, the one way the panels ask the API.
+// The lab's DOM pieces: elements, cards, SVG plots from plots.js's geometry and heat tables.
+// The panels ask the API with http.js's getJSON.
 //
 // Text goes in with textContent only, never as markup. No numbers are computed here: the
 // plots draw the API's series and the tables print the API's weights, formatted by format.js.
@@ -178,21 +178,6 @@ export function card(id, title, help, body, { region = false, wide = false } = {
     h("p", { class: "lab-help" }, [help]),
     ...body,
   ]);
-}
-
-/**
- * GET a JSON answer of the API: {ok: true, body} or {ok: false, message} (the API's words).
- * @param {string} url
- */
-export async function getJSON(url) {
-  try {
-    const response = await fetch(url, { headers: { Accept: "application/json" } });
-    const body = await response.json().catch(() => null);
-    if (response.ok && body) return { ok: true, body };
-    return { ok: false, message: body?.error ?? `The server answered ${response.status}.` };
-  } catch (err) {
-    return { ok: false, message: `Could not reach the attnlab server (${err instanceof Error ? err.message : err}).` };
-  }
 }
 
 /**

@@ -6,7 +6,8 @@
 // Scaled with that temperature.
 
 import { decodeArray, num } from "./format.js";
-import { card, figure, getJSON, h, legend, SERIES, svgPlot } from "./lab_dom.js";
+import { getJSON } from "./http.js";
+import { card, figure, h, legend, SERIES, svgPlot } from "./lab_dom.js";
 import { labParams } from "./lab_state.js";
 import { extent, fromLogFraction, logFraction } from "./plots.js";
 
@@ -84,7 +85,7 @@ export function temperaturePanel(id, { model, commit, base }) {
     const answer = await getJSON(`${base}/api/sweep?${q}`);
     if (key !== sweepKey) return;
     sweep = answer.ok ? answer.body : null;
-    plotNote.textContent = answer.ok ? "" : `The temperature plots could not be drawn: ${answer.message}`;
+    plotNote.textContent = answer.ok ? "" : `The temperature plots could not be drawn: ${answer.error.message}`;
     draw();
   }
 

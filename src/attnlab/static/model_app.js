@@ -8,6 +8,7 @@
 // weights. A 400 answer names the field at fault: the message goes next to that control and the
 // last good head stays on screen.
 
+import { getJSON } from "./http.js";
 import widget from "./model.js";
 import { BEATS } from "./model_layout.js";
 
@@ -88,23 +89,6 @@ export function lastWord(tokens) {
     if (!/^\[[A-Z]+\]$/.test(tokens[j]) && /[\p{L}\p{N}]/u.test(tokens[j])) return j;
   }
   return -1;
-}
-
-async function getJSON(url) {
-  let response;
-  try {
-    response = await fetch(url, { headers: { Accept: "application/json" } });
-  } catch (err) {
-    return { ok: false, error: { message: `Could not reach the attnlab server (${err.message}). Is \`attnlab serve\` still running?`, field: null } };
-  }
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    body = null;
-  }
-  if (response.ok && body) return { ok: true, body };
-  return { ok: false, error: { message: body?.error ?? `The server answered ${response.status} ${response.statusText}.`, field: body?.field ?? null } };
 }
 
 function host(el, wanted, isActive) {

@@ -1,0 +1,37 @@
+// How the page asks the JSON API: getJSON, one answer shape for every caller (the lesson's
+// host app.js, the Real model's host model_app.js, the lab's panels).
+//
+// The API answers 200 with a JSON body, or 4xx with {"error": message, "field": name} naming
+// the control at fault (server.py). getJSON never throws: a network failure, a body that is not
+// JSON and an error answer all come back as {ok: false, error: {message, field}}.
+
+/**
+ * @typedef {{message: string, field: string | null}} APIError
+ * @typedef {{ok: true, body: any} | {ok: false, error: APIError}} Answer
+ */
+
+/**
+ * Ask the API for JSON: {ok: true, body}, or {ok: false, error: {message, field}} in the API's
+ * words (or ours, when the server could not be reached or did not answer JSON).
+ * @param {string} url
+ * @param {RequestInit} [init] passed on to fetch (a method and a body for a POST); Accept is set
+ * @returns {Promise<Answer>}
+ */
+export async function getJSON(url, init = {}) {
+  let response;
+  try {
+    response = await fetch(url, { ...init, headers: { Accept: "application/json", ...init.headers } });
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { ok: false, error: { message: `Could not reach the attnlab server (${why}). Is \`attnlab serve\` still running?`, field: null } };
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (response.ok && body) return { ok: true, body };
+  const message = body?.error ?? `The server answered ${response.status} ${response.statusText}.`;
+  return { ok: false, error: { message, field: body?.field ?? null } };
+}

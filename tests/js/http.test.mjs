@@ -1,0 +1,57 @@
+// http.js's getJSON: one answer shape for the three hosts, whatever the server or the network
+// did. fetch is replaced by a stub for each test; getJSON must never throw.
+import assert from "node:assert/strict";
+import { afterEach, test } from "node:test";
+
+import { getJSON } from "../../src/attnlab/static/http.js";
+
+const realFetch = globalThis.fetch;
+afterEach(() => {
+  globalThis.fetch = realFetch;
+});
+
+/** Make fetch answer `status` with `text` as the body, and remember what it was asked. */
+function answer(status, text, statusText = "") {
+  const asked = [];
+  globalThis.fetch = async (url, init) => {
+    asked.push([url, init]);
+    return new Response(text, { status, statusText });
+  };
+  return asked;
+}
+
+test("a 200 JSON answer is {ok: true, body}, asked for as JSON", async () => {
+  const asked = answer(200, '{"tokens": ["by", "the"]}');
+  assert.deepEqual(await getJSON("/api/lesson?sentence=by+the"), { ok: true, body: { tokens: ["by", "the"] } });
+  assert.equal(asked[0][0], "/api/lesson?sentence=by+the");
+  assert.equal(asked[0][1].headers.Accept, "application/json");
+});
+
+test("a 400 answer carries the API's message and the field at fault", async () => {
+  answer(400, '{"error": "unknown word \'zebra\'", "field": "sentence"}', "Bad Request");
+  assert.deepEqual(await getJSON("/api/lesson"), { ok: false, error: { message: "unknown word 'zebra'", field: "sentence" } });
+});
+
+test("an answer that is not JSON names the status, with no field", async () => {
+  answer(502, "<html>bad gateway</html>", "Bad Gateway");
+  assert.deepEqual(await getJSON("/api/cost"), { ok: false, error: { message: "The server answered 502 Bad Gateway.", field: null } });
+});
+
+test("an unreachable server is an answer too, not an exception", async () => {
+  globalThis.fetch = async () => {
+    throw new TypeError("Failed to fetch");
+  };
+  const got = await getJSON("/api/presets");
+  assert.equal(got.ok, false);
+  assert.equal(got.error.field, null);
+  assert.match(got.error.message, /Could not reach the attnlab server \(Failed to fetch\)/);
+});
+
+test("init is passed on (a POST with a body), Accept kept beside its headers", async () => {
+  const asked = answer(200, "{}");
+  await getJSON("/api/x", { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } });
+  const init = asked[0][1];
+  assert.equal(init.method, "POST");
+  assert.equal(init.body, "{}");
+  assert.deepEqual(init.headers, { Accept: "application/json", "Content-Type": "application/json" });
+});
