@@ -10,7 +10,8 @@
 
 import { decodeArray, decodeLesson, num, vec } from "./format.js";
 import { costPanel } from "./lab_cost.js";
-import { card, h, heatTable, numberTable, ropeDials } from "./lab_dom.js";
+import { h } from "./dom.js";
+import { card, heatTable, numberTable, ropeDials } from "./lab_dom.js";
 import { editPanel } from "./lab_edit.js";
 import { temperaturePanel } from "./lab_temperature.js";
 import { layout } from "./layout.js";

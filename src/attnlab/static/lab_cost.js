@@ -4,8 +4,9 @@
 // The measurement takes seconds, so it runs in stages (n up to 64, 256, 1024, 2048), each one
 // request, and the plot and a progress bar follow each stage.
 
+import { h } from "./dom.js";
 import { getJSON } from "./http.js";
-import { card, figure, h, legend, svgPlot } from "./lab_dom.js";
+import { card, figure, legend, svgPlot } from "./lab_dom.js";
 import { bytes, extent, seconds } from "./plots.js";
 
 const STAGES = [64, 256, 1024, 2048];

@@ -1,40 +1,16 @@
-// The lab's DOM pieces: elements, cards, SVG plots from plots.js's geometry and heat tables.
-// The panels ask the API with http.js's getJSON.
+// The lab's DOM pieces, built with dom.js's h and s: cards, SVG plots from plots.js's geometry,
+// legends and heat tables. The panels ask the API with http.js's getJSON.
 //
 // Text goes in with textContent only, never as markup. No numbers are computed here: the
 // plots draw the API's series and the tables print the API's weights, formatted by format.js.
 
 import { COLORS, heat, inkOn } from "./colors.js";
+import { h, s } from "./dom.js";
 import { num } from "./format.js";
 import { arcPath, dialArrow, plot } from "./plots.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 /** Line colours for one series per key token (Okabe–Ito, colour-blind safe, then greys). */
 export const SERIES = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#000000", "#999999", "#f0e442", "#6b6b80", "#3b3b4f", "#b0b0c0"];
-
-/**
- * A DOM element with attributes and children (strings become text nodes, never markup).
- * @param {string} tag
- * @param {Record<string, string | boolean | number | null | undefined>} [attrs]
- * @param {(Node | string)[]} [children]
- */
-export function h(tag, attrs = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === false || value === null || value === undefined) continue;
-    node.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children) node.append(typeof child === "string" ? document.createTextNode(child) : child);
-  return node;
-}
-
-/** @param {string} tag @param {Record<string, string | number>} [attrs] @param {string} [text] */
-function s(tag, attrs = {}, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /**
  * An SVG plot of `spec` (see plots.js); put it in figure(label, ...) to name it for screen readers.

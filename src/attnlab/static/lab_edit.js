@@ -5,8 +5,9 @@
 // good number goes into the model's "edits" and the host asks the API again; a refusal from
 // the API (field set, set_q, set_k or set_v) shows under the table.
 
+import { h } from "./dom.js";
 import { decodeArray, num } from "./format.js";
-import { card, h } from "./lab_dom.js";
+import { card } from "./lab_dom.js";
 import { readEditNumber, withEdit } from "./lab_state.js";
 
 const LIMIT = 100;

@@ -5,9 +5,10 @@
 // No √dₖ is T = 1 on the slider and Uniform its T → ∞ end; moving the slider asks for mode
 // Scaled with that temperature.
 
+import { h } from "./dom.js";
 import { decodeArray, num } from "./format.js";
 import { getJSON } from "./http.js";
-import { card, figure, h, legend, SERIES, svgPlot } from "./lab_dom.js";
+import { card, figure, legend, SERIES, svgPlot } from "./lab_dom.js";
 import { labParams } from "./lab_state.js";
 import { extent, fromLogFraction, logFraction } from "./plots.js";
 

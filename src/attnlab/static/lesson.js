@@ -9,6 +9,7 @@
 // Token text and messages go into the page with textContent only, never as markup.
 
 import { heat, inkOn } from "./colors.js";
+import { h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
 import { decodeLesson, num } from "./format.js";
 import { BEATS, layout } from "./layout.js";
@@ -21,22 +22,6 @@ const MODES = [
 const ANIMATION_MS = 1500;
 const PLAY_STEP_MS = 3800;
 let instances = 0;
-
-/**
- * A DOM element with attributes and children (strings become text nodes, never markup).
- * @param {string} tag
- * @param {Record<string, string | boolean | number>} [attrs]
- * @param {(Node | string)[]} [children]
- */
-function h(tag, attrs = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === false) continue;
-    node.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children) node.append(typeof child === "string" ? document.createTextNode(child) : child);
-  return node;
-}
 
 function build(el) {
   const id = `attn${++instances}`;

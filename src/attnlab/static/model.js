@@ -8,12 +8,13 @@
 // contexts panel (model_compare.js). It computes no attention: every number shown is the
 // API's, formatted by format.js. Text goes in with textContent only.
 
-import { draw, drawMessage } from "./draw.js";
 import { heat, inkOn } from "./colors.js";
+import { h } from "./dom.js";
+import { draw, drawMessage } from "./draw.js";
 import { decodeLesson, num } from "./format.js";
 import { comparePanel } from "./model_compare.js";
 import { headsGrid } from "./model_grid.js";
-import { field, h } from "./model_dom.js";
+import { field } from "./model_dom.js";
 import { BEATS, beatLayout, pictureHeight } from "./model_layout.js";
 const PLAY_STEP_MS = 3800;
 const NAMES = { minilm: "all-MiniLM-L6-v2" };

@@ -5,8 +5,9 @@
 // same numbers as a table, and the API's note. It computes nothing: every number is the API's.
 
 import { heat, inkOn } from "./colors.js";
+import { h, s } from "./dom.js";
 import { num } from "./format.js";
-import { field, h, paintSVG, svg } from "./model_dom.js";
+import { field, paintSVG } from "./model_dom.js";
 import { cosinePlot } from "./model_layout.js";
 
 /**
@@ -30,7 +31,7 @@ export function comparePanel(model, id, commit) {
   ui.rowsTitle = h("h3", { class: "rm-rows-title" });
   ui.rowA = h("table", { class: "weights rm-row" });
   ui.rowB = h("table", { class: "weights rm-row" });
-  ui.plot = svg({ role: "img", class: "rm-plot" });
+  ui.plot = s("svg", { role: "img", class: "rm-plot" });
   ui.cosTable = h("table", { class: "rm-cos", "aria-label": "Cosine similarity by layer" });
   ui.note = h("p", { class: "rm-note" });
   const el = h("section", { class: "rm-compare", "aria-labelledby": `${id}-cmp-title` }, [

@@ -3,8 +3,8 @@
 // from the /api/model/trace answer's "grid" (model_layout.miniHeat). One Tab stop: the arrow
 // keys walk the grid, Enter or a click picks a head.
 
+import { h } from "./dom.js";
 import { draw } from "./draw.js";
-import { h } from "./model_dom.js";
 import { miniHeat } from "./model_layout.js";
 
 const MINI = 26; // a cell's heatmap, CSS pixels
