@@ -13,6 +13,7 @@ import { h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
 import { decodeLesson, num } from "./format.js";
 import { BEATS, layout } from "./layout.js";
+import { createStepper } from "./stepper.js";
 
 const MODES = [
   ["scaled", "Scaled", "the real formula: scores divided by √dₖ"],
@@ -103,8 +104,6 @@ function render({ model, el }) {
   let trace = null;
   let t = 1;
   let raf = 0;
-  let playTimer = 0;
-  let playing = false;
   const size = { width: 0, height: 0, ratio: 1 };
 
   const beat = () => Math.min(BEATS.length - 1, Math.max(0, Number(model.get("beat")) || 0));
@@ -304,38 +303,14 @@ function render({ model, el }) {
   }
 
   // --- stepping ----------------------------------------------------------------------------------
-  function goTo(b, { fromPlay = false } = {}) {
-    if (!fromPlay) stop();
-    const next = Math.min(BEATS.length - 1, Math.max(0, b));
-    if (next === beat()) return;
-    commit({ beat: next });
-  }
-  function schedule() {
-    clearTimeout(playTimer);
-    if (!playing) return;
-    playTimer = window.setTimeout(() => {
-      if (beat() >= BEATS.length - 1) stop();
-      else goTo(beat() + 1, { fromPlay: true });
-      schedule();
-    }, PLAY_STEP_MS);
-  }
-  function start() {
-    playing = true;
-    ui.play.textContent = "Pause";
-    if (beat() >= BEATS.length - 1) goTo(0, { fromPlay: true });
-    schedule();
-  }
-  function stop() {
-    playing = false;
-    clearTimeout(playTimer);
-    ui.play.textContent = "Play";
-  }
-  const toggle = () => (playing ? stop() : start());
-
-  ui.prev.addEventListener("click", () => goTo(beat() - 1));
-  ui.next.addEventListener("click", () => goTo(beat() + 1));
-  ui.play.addEventListener("click", toggle);
-  ui.pills.forEach((pill, b) => pill.addEventListener("click", () => goTo(b)));
+  const stepper = createStepper({
+    count: BEATS.length,
+    current: beat,
+    commit: (b) => commit({ beat: b }),
+    stepMs: PLAY_STEP_MS,
+    buttons: { prev: ui.prev, next: ui.next, play: ui.play, pills: ui.pills },
+  });
+  const onKey = stepper.onKey;
   ui.context.addEventListener("change", () => {
     const preset = (model.get("presets")?.presets ?? []).find((p) => p.sentence === ui.context.value);
     if (preset) commit({ sentence: preset.sentence, focus: preset.focus });
@@ -346,16 +321,6 @@ function render({ model, el }) {
     commit({ sentence: ui.own.value, focus: null });
   });
 
-  function onKey(e) {
-    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-    const target = e.target instanceof Element ? e.target : null;
-    if (target?.closest("input, select, textarea, [contenteditable]")) return;
-    if (e.key === "ArrowRight") goTo(beat() + 1);
-    else if (e.key === "ArrowLeft") goTo(beat() - 1);
-    else if (e.key === " " && !target?.closest("button, a, summary")) toggle();
-    else return;
-    e.preventDefault();
-  }
   const keyTarget = model.get("global_keys") ? el.ownerDocument : ui.root;
   keyTarget.addEventListener("keydown", onKey);
 
@@ -377,7 +342,7 @@ function render({ model, el }) {
   showError();
 
   return () => {
-    stop();
+    stepper.stop();
     cancelAnimationFrame(raf);
     observer.disconnect();
     keyTarget.removeEventListener("keydown", onKey);

@@ -16,6 +16,8 @@ import { comparePanel } from "./model_compare.js";
 import { headsGrid } from "./model_grid.js";
 import { field } from "./model_dom.js";
 import { BEATS, beatLayout, pictureHeight } from "./model_layout.js";
+import { createStepper, TYPING } from "./stepper.js";
+
 const PLAY_STEP_MS = 3800;
 const NAMES = { minilm: "all-MiniLM-L6-v2" };
 let instances = 0;
@@ -141,15 +143,13 @@ function render({ model, el }) {
     model.save_changes();
   };
   const ui = build(el, model, commit, (layer, head) => {
-    stop();
+    stepper.stop();
     commit({ layer, head });
   });
   /** @type {Record<string, any> | null} */
   let trace = null;
   let t = 1;
   let raf = 0;
-  let playing = false;
-  let playTimer = 0;
   const size = { width: 0, height: 0, ratio: 1 };
   let laid = { trace: null, key: "", out: null }; // the last layout: animation frames only redraw it
 
@@ -378,35 +378,15 @@ function render({ model, el }) {
   }
 
   // --- stepping --------------------------------------------------------------------------------------
-  function goTo(b, { fromPlay = false } = {}) {
-    if (!fromPlay) stop();
-    const next = Math.min(BEATS.length - 1, Math.max(0, b));
-    if (next !== beat()) commit({ beat: next });
-  }
-  function schedule() {
-    clearTimeout(playTimer);
-    if (!playing) return;
-    playTimer = window.setTimeout(() => {
-      if (beat() >= BEATS.length - 1) stop();
-      else goTo(beat() + 1, { fromPlay: true });
-      schedule();
-    }, PLAY_STEP_MS);
-  }
-  function start() {
-    playing = true;
-    ui.play.textContent = "Pause";
-    if (beat() >= BEATS.length - 1) goTo(0, { fromPlay: true });
-    schedule();
-  }
-  function stop() {
-    playing = false;
-    clearTimeout(playTimer);
-    ui.play.textContent = "Play";
-  }
-  ui.prev.addEventListener("click", () => goTo(beat() - 1));
-  ui.next.addEventListener("click", () => goTo(beat() + 1));
-  ui.play.addEventListener("click", () => (playing ? stop() : start()));
-  ui.pills.forEach((pill, b) => pill.addEventListener("click", () => goTo(b)));
+  const stepper = createStepper({
+    count: BEATS.length,
+    current: beat,
+    commit: (b) => commit({ beat: b }),
+    stepMs: PLAY_STEP_MS,
+    buttons: { prev: ui.prev, next: ui.next, play: ui.play, pills: ui.pills },
+    keysSkip: `${TYPING}, [role=tablist], .rm-grid, table`, // the tabs, the grid and the table move with arrows
+  });
+  const stop = stepper.stop;
   ui.textForm.addEventListener("submit", (e) => {
     e.preventDefault();
     stop();
@@ -415,18 +395,6 @@ function render({ model, el }) {
   ui.name.addEventListener("change", () => commit({ name: ui.name.value }));
   ui.layer.addEventListener("change", () => commit({ layer: Number(ui.layer.value) }));
   ui.head.addEventListener("change", () => commit({ head: Number(ui.head.value) }));
-
-  /** Arrow keys step and space plays, unless a control wants the key (called by the host). */
-  function onKey(e) {
-    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-    const target = e.target instanceof Element ? e.target : null;
-    if (target?.closest("input, select, textarea, [contenteditable], [role=tablist], .rm-grid, table")) return;
-    if (e.key === "ArrowRight") goTo(beat() + 1);
-    else if (e.key === "ArrowLeft") goTo(beat() - 1);
-    else if (e.key === " " && !target?.closest("button, a, summary")) (playing ? stop : start)();
-    else return;
-    e.preventDefault();
-  }
 
   model.on("change:trace", onTrace);
   model.on("change:grid", () => ui.heads.paint(trace));
@@ -467,7 +435,7 @@ function render({ model, el }) {
   if (model.get("trace")) onTrace();
   showError();
 
-  return { onKey, stop, dispose: () => { stop(); cancelAnimationFrame(raf); observer.disconnect(); } };
+  return { onKey: stepper.onKey, stop, dispose: () => { stop(); cancelAnimationFrame(raf); observer.disconnect(); } };
 }
 
 export default { render };

@@ -1,0 +1,84 @@
+// The steps' controls, shared by the toy lesson (lesson.js) and the Real model view (model.js):
+// Previous / Next, a pill per step, Play / Pause (one step every stepMs, stopping on the last),
+// the arrow keys to step and the space bar to play.
+//
+// The step itself lives in the widget's model ("beat"): the stepper reads it with current() and
+// asks for another with commit(b), so the picture, the words and the URL follow the model as
+// before. It builds no DOM and takes its clock as options, so Node's tests drive it with a fake.
+
+/** Where the keys belong to the control (typing, choosing), not to the steps. */
+export const TYPING = "input, select, textarea, [contenteditable]";
+
+/**
+ * Wire the step buttons and return the stepper's verbs.
+ * @param {{
+ *   count: number,
+ *   current: () => number,
+ *   commit: (b: number) => void,
+ *   stepMs: number,
+ *   buttons: {prev: EventTarget, next: EventTarget, play: EventTarget & {textContent: string | null}, pills?: EventTarget[]},
+ *   keysSkip?: string,
+ *   setTimeout?: (f: () => void, ms: number) => any,
+ *   clearTimeout?: (timer: any) => void,
+ * }} options `keysSkip`: a selector for the elements whose keys onKey leaves alone
+ */
+export function createStepper({
+  count,
+  current,
+  commit,
+  stepMs,
+  buttons: { prev, next, play, pills = [] },
+  keysSkip = TYPING,
+  setTimeout: later = (f, ms) => globalThis.setTimeout(f, ms),
+  clearTimeout: cancel = (timer) => globalThis.clearTimeout(timer),
+}) {
+  let playing = false;
+  let timer = 0;
+
+  /** Go to step b (clamped); a learner's step stops the playing, the player's own does not. */
+  function goTo(b, { fromPlay = false } = {}) {
+    if (!fromPlay) stop();
+    const to = Math.min(count - 1, Math.max(0, b));
+    if (to !== current()) commit(to);
+  }
+  function schedule() {
+    cancel(timer);
+    if (!playing) return;
+    timer = later(() => {
+      if (current() >= count - 1) stop();
+      else goTo(current() + 1, { fromPlay: true });
+      schedule();
+    }, stepMs);
+  }
+  /** Play from here, or from the first step when already on the last. */
+  function start() {
+    playing = true;
+    play.textContent = "Pause";
+    if (current() >= count - 1) goTo(0, { fromPlay: true });
+    schedule();
+  }
+  function stop() {
+    playing = false;
+    cancel(timer);
+    play.textContent = "Play";
+  }
+  const toggle = () => (playing ? stop() : start());
+
+  /** Arrow keys step and space plays, unless a control wants the key. */
+  function onKey(e) {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const target = typeof e.target?.closest === "function" ? e.target : null; // an element
+    if (target?.closest(keysSkip)) return;
+    if (e.key === "ArrowRight") goTo(current() + 1);
+    else if (e.key === "ArrowLeft") goTo(current() - 1);
+    else if (e.key === " " && !target?.closest("button, a, summary")) toggle();
+    else return;
+    e.preventDefault();
+  }
+
+  prev.addEventListener("click", () => goTo(current() - 1));
+  next.addEventListener("click", () => goTo(current() + 1));
+  play.addEventListener("click", toggle);
+  pills.forEach((pill, b) => pill.addEventListener("click", () => goTo(b)));
+  return { goTo, start, stop, toggle, onKey, isPlaying: () => playing };
+}
