@@ -13,7 +13,7 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -145,6 +145,29 @@ def new_page(browser: Any, base_url: str, console: Console) -> Iterator[Any]:
     for context in contexts:
         context.close()
     assert console.unexpected() == [], "the page reported errors"
+
+
+def focused_name(page: Any) -> str:
+    """The accessible name of the focused element, as a screen reader would announce it."""
+    return page.evaluate(
+        "() => { const e = document.activeElement;"
+        " return (e.getAttribute('aria-label') || e.textContent || '').trim(); }"
+    )
+
+
+@pytest.fixture
+def tab_to() -> Callable[..., None]:
+    """A helper: tab_to(page, name, limit=80) presses Tab until the element named `name` has the
+    focus, and fails the test when `limit` presses never reach it (a keyboard user could not)."""
+
+    def press(page: Any, name: str, limit: int = 80) -> None:
+        for _ in range(limit):
+            page.keyboard.press("Tab")
+            if focused_name(page) == name:
+                return
+        pytest.fail(f"Tab never reached {name!r}")
+
+    return press
 
 
 @pytest.fixture(scope="session")

@@ -185,22 +185,7 @@ def test_the_url_reproduces_the_state(new_page, base_url) -> None:
     assert table_numbers(again) == api_table(lesson)
 
 
-def focused_name(page: Any) -> str:
-    return page.evaluate(
-        "() => { const e = document.activeElement;"
-        " return (e.getAttribute('aria-label') || e.textContent || '').trim(); }"
-    )
-
-
-def tab_to(page: Any, name: str, limit: int = 60) -> None:
-    for _ in range(limit):
-        page.keyboard.press("Tab")
-        if focused_name(page) == name:
-            return
-    pytest.fail(f"Tab never reached {name!r}")
-
-
-def test_keyboard_only(new_page, base_url) -> None:
+def test_keyboard_only(new_page, base_url, tab_to) -> None:
     page = open_lesson(new_page())
     canvas = page.get_by_role("img")
     page.keyboard.press("ArrowRight")

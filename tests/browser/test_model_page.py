@@ -324,22 +324,7 @@ def test_compare_contexts_shows_the_api_numbers(new_page, base_url, console) -> 
     assert [v for _, v in cosine_rows(page)] == [num(c) for c in other["cosine"]]
 
 
-def focused_name(page: Any) -> str:
-    return page.evaluate(
-        "() => { const e = document.activeElement;"
-        " return (e.getAttribute('aria-label') || e.textContent || '').trim(); }"
-    )
-
-
-def tab_to(page: Any, name: str, limit: int = 80) -> None:
-    for _ in range(limit):
-        page.keyboard.press("Tab")
-        if focused_name(page) == name:
-            return
-    pytest.fail(f"Tab never reached {name!r}")
-
-
-def test_keyboard_only(new_page, base_url) -> None:
+def test_keyboard_only(new_page, base_url, tab_to) -> None:
     page = new_page()
     page.goto("/")
     expect()(page.get_by_role("table", name="Attention weights")).to_be_visible()
