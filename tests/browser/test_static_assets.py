@@ -21,6 +21,7 @@ MODULES = (
     "http.js",
     "dom.js",
     "stepper.js",
+    "widget_model.js",
 )
 
 
@@ -54,9 +55,9 @@ def test_no_markup_is_built_from_strings() -> None:
 
 
 def test_layout_and_format_stay_pure() -> None:
-    """layout.js, colors.js, format.js and stepper.js run in Node: no DOM, no canvas, no clock
-    (the stepper's timers are passed in)."""
-    for name in ("layout.js", "colors.js", "format.js", "stepper.js"):
+    """layout.js, colors.js, format.js, stepper.js and widget_model.js run in Node: no DOM, no
+    canvas, no clock (the stepper's timers are passed in)."""
+    for name in ("layout.js", "colors.js", "format.js", "stepper.js", "widget_model.js"):
         text = (STATIC / name).read_text(encoding="utf-8")
         for word in ("document", "window", "getContext", "performance", "Date.now"):
             assert word not in text, f"{name} mentions {word}"

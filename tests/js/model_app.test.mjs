@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { createModel, lastWord, readModelURL, writeModelURL } from "../../src/attnlab/static/model_app.js";
+import { lastWord, readModelURL, writeModelURL } from "../../src/attnlab/static/model_app.js";
 
 const LESSON = "?sentence=at+the+savings+bank&mode=unscaled&focus=3&beat=blend";
 
@@ -39,20 +39,6 @@ test("unreadable values fall back to the defaults", () => {
   assert.equal(s.head, 0);
   assert.equal(s.beat, 0);
   assert.equal(s.focus, "bank", "a token named in words is the API's to resolve");
-});
-
-test("the model: set marks a change for save_changes, put (the host's) does not", () => {
-  const seen = [];
-  const model = createModel({ layer: 0, trace: null }, (changed) => seen.push([...changed]));
-  const events = [];
-  model.on("change:trace", (e) => events.push(e.new));
-  model.put("trace", "t1");
-  model.set("layer", 3);
-  model.set("layer", 3);
-  model.save_changes();
-  assert.deepEqual(seen, [["layer"]]);
-  assert.deepEqual(events, ["t1"]);
-  assert.equal(model.get("layer"), 3);
 });
 
 test("the token followed by default is the last word, not punctuation or [SEP]", () => {

@@ -1,5 +1,6 @@
-// The web page's host for lesson.js: a tiny model with get/set/on/save_changes (the subset of
-// anywidget's model the widget uses), backed by the JSON API, with the state in the URL.
+// The web page's host for lesson.js: a tiny model with get/set/on/save_changes (widget_model.js:
+// the subset of anywidget's model the widget uses), backed by the JSON API, with the state in
+// the URL.
 //
 //   ?sentence=at+the+savings+bank&mode=unscaled&focus=3&beat=blend
 //   (+ the lab's temperature, positions, causal, heads, shuffle, set..., predict: lab_state.js)
@@ -13,37 +14,11 @@ import { getJSON } from "./http.js";
 import lab from "./lab.js";
 import { FIELD_KEYS, LAB_DEFAULTS, LAB_KEYS, labParams, readLabURL } from "./lab_state.js";
 import { BEATS } from "./layout.js";
+import { createModel } from "./widget_model.js";
 
 const MODES = ["scaled", "unscaled", "uniform"];
 const AXES = ["keys", "queries"];
 const DEFAULTS = { sentence: "by the river bank", mode: "scaled", axis: "keys", focus: null, beat: 0 };
-
-/** A minimal anywidget-style model: local state, change events, and a save hook. */
-export function createModel(initial, onSave) {
-  const state = { ...initial };
-  const handlers = new Map();
-  const dirty = new Set();
-  return {
-    get: (key) => state[key],
-    set(key, value) {
-      if (Object.is(state[key], value)) return;
-      state[key] = value;
-      dirty.add(key);
-      for (const handler of handlers.get(`change:${key}`) ?? []) handler({ name: key, new: value });
-    },
-    on(event, handler) {
-      handlers.set(event, [...(handlers.get(event) ?? []), handler]);
-    },
-    off(event, handler) {
-      handlers.set(event, (handlers.get(event) ?? []).filter((f) => f !== handler));
-    },
-    save_changes() {
-      const changed = new Set(dirty);
-      dirty.clear();
-      onSave(changed);
-    },
-  };
-}
 
 /** The state a URL asks for; anything unreadable falls back to the default. */
 export function readURL(search) {

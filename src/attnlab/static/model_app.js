@@ -1,6 +1,6 @@
 // The page's host for model.js: the "Toy lesson" / "Real model" tabs, and a small model
-// (get/set/on/save_changes, app.js's createModel) backed by /api/model/*, with its state in the
-// URL beside the lesson's:
+// (get/set/on/save_changes: widget_model.js) backed by /api/model/*, with its state in the URL
+// beside the lesson's:
 //
 //   ?view=model&model.text=by+the+river+bank&model.layer=2&model.head=5&model.focus=4&model.beat=score
 //
@@ -11,6 +11,7 @@
 import { getJSON } from "./http.js";
 import widget from "./model.js";
 import { BEATS } from "./model_layout.js";
+import { createModel } from "./widget_model.js";
 
 const P = "model."; // the URL keys of this view; app.js keeps them when it writes the lesson's
 const DEFAULTS = { name: "minilm", text: "by the river bank", layer: 0, head: 0, focus: null, beat: 0, word: "bank", a: "by the river bank", b: "at the savings bank" };
@@ -53,34 +54,6 @@ export function writeModelURL(search, state) {
   q.set(P + "beat", BEATS[state.beat]?.[0] ?? BEATS[0][0]);
   for (const k of ["word", "a", "b"]) if (state[k] !== DEFAULTS[k]) q.set(P + k, state[k]);
   return `?${q}`;
-}
-
-/** A minimal anywidget-style model (app.js has the lesson's twin): state, change events, a save hook. */
-export function createModel(initial, onSave) {
-  const state = { ...initial };
-  const handlers = new Map();
-  const dirty = new Set();
-  return {
-    get: (key) => state[key],
-    set(key, value) {
-      if (this.put(key, value)) dirty.add(key);
-    },
-    /** The host's own update: the change events fire, but save_changes will not send it back. */
-    put(key, value) {
-      if (Object.is(state[key], value)) return false;
-      state[key] = value;
-      for (const handler of handlers.get(`change:${key}`) ?? []) handler({ name: key, new: value });
-      return true;
-    },
-    on(event, handler) {
-      handlers.set(event, [...(handlers.get(event) ?? []), handler]);
-    },
-    save_changes() {
-      const changed = new Set(dirty);
-      dirty.clear();
-      onSave(changed);
-    },
-  };
 }
 
 /** The last token holding a letter or a digit (not [CLS] or [SEP]): the default token to follow. */

@@ -1,0 +1,46 @@
+// widget_model.js: the anywidget-style model both hosts hand their widget. set() is the
+// widget's (sent on save_changes), put() the host's (heard, not sent back).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { createModel } from "../../src/attnlab/static/widget_model.js";
+
+test("the model: set marks a change for save_changes, put (the host's) does not", () => {
+  const seen = [];
+  const model = createModel({ layer: 0, trace: null }, (changed) => seen.push([...changed]));
+  const events = [];
+  model.on("change:trace", (e) => events.push(e.new));
+  model.put("trace", "t1");
+  model.set("layer", 3);
+  model.set("layer", 3);
+  model.save_changes();
+  assert.deepEqual(seen, [["layer"]]);
+  assert.deepEqual(events, ["t1"]);
+  assert.equal(model.get("layer"), 3);
+});
+
+test("set fires change events once per real change, and save_changes sends each key once", () => {
+  const seen = [];
+  const model = createModel({ sentence: "by the river bank", focus: null }, (changed) => seen.push([...changed].sort()));
+  const events = [];
+  model.on("change:focus", (e) => events.push([e.name, e.new]));
+  model.set("focus", 3);
+  model.set("focus", 3);
+  model.set("sentence", "at the savings bank");
+  model.save_changes();
+  model.save_changes();
+  assert.deepEqual(events, [["focus", 3]]);
+  assert.deepEqual(seen, [["focus", "sentence"], []]);
+});
+
+test("off removes one handler and leaves the others", () => {
+  const model = createModel({ beat: 0 }, () => {});
+  const heard = [];
+  const a = () => heard.push("a");
+  const b = () => heard.push("b");
+  model.on("change:beat", a);
+  model.on("change:beat", b);
+  model.off("change:beat", a);
+  model.set("beat", 1);
+  assert.deepEqual(heard, ["b"]);
+});
