@@ -22,6 +22,7 @@ MODULES = (
     "dom.js",
     "stepper.js",
     "widget_model.js",
+    "weights_table.js",
 )
 
 
@@ -56,7 +57,7 @@ def test_no_markup_is_built_from_strings() -> None:
 
 def test_layout_and_format_stay_pure() -> None:
     """layout.js, colors.js, format.js, stepper.js and widget_model.js run in Node: no DOM, no
-    canvas, no clock (the stepper's timers are passed in)."""
+    canvas, no clock (stepper.js builds its buttons with dom.js and is passed its timers)."""
     for name in ("layout.js", "colors.js", "format.js", "stepper.js", "widget_model.js"):
         text = (STATIC / name).read_text(encoding="utf-8")
         for word in ("document", "window", "getContext", "performance", "Date.now"):

@@ -1,5 +1,5 @@
 // stepper.js: the steps' buttons, keys and player, shared by the lesson and the Real model view.
-// The buttons are bare EventTargets and the clock a fake that runs its timers on tick(), so the
+// The buttons are bare EventTargets (stepControls builds the real ones) and the clock a fake that runs its timers on tick(), so the
 // playing is checked step by step without a browser or real time.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -29,7 +29,16 @@ function fakeClock() {
   };
 }
 
-const button = (text = "") => Object.assign(new EventTarget(), { textContent: text });
+/** A button as the stepper uses one: click events, textContent and attributes. */
+function button(text = "") {
+  const attrs = new Map();
+  return Object.assign(new EventTarget(), {
+    textContent: text,
+    attrs,
+    setAttribute: (name, value) => attrs.set(name, String(value)),
+    removeAttribute: (name) => attrs.delete(name),
+  });
+}
 const click = (target) => target.dispatchEvent(new Event("click"));
 
 /** A stepper over `count` steps whose model is a plain variable, with every commit recorded. */
@@ -160,4 +169,17 @@ test("keysSkip widens where the keys belong to the page (the Real model's grid a
   assert.deepEqual(model.commits, []);
   stepper.onKey(key("ArrowRight"));
   assert.deepEqual(model.commits, [3]);
+});
+
+test("show marks the current pill, and Previous or Next as unusable at either end", () => {
+  const { buttons, model, stepper } = setup({ count: 3, at: 0 });
+  stepper.show();
+  assert.deepEqual(buttons.pills.map((p) => p.attrs.get("aria-current") ?? null), ["step", null, null]);
+  assert.equal(buttons.prev.attrs.get("aria-disabled"), "true");
+  assert.equal(buttons.next.attrs.get("aria-disabled"), "false");
+  model.beat = 2;
+  stepper.show();
+  assert.deepEqual(buttons.pills.map((p) => p.attrs.get("aria-current") ?? null), [null, null, "step"]);
+  assert.equal(buttons.prev.attrs.get("aria-disabled"), "false");
+  assert.equal(buttons.next.attrs.get("aria-disabled"), "true");
 });

@@ -13,7 +13,8 @@ import { h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
 import { decodeLesson, num } from "./format.js";
 import { BEATS, layout } from "./layout.js";
-import { createStepper } from "./stepper.js";
+import { createStepper, stepControls } from "./stepper.js";
+import { readableCells } from "./weights_table.js";
 
 const MODES = [
   ["scaled", "Scaled", "the real formula: scores divided by √dₖ"],
@@ -46,12 +47,7 @@ function build(el) {
   ui.modeHelp = h("p", { id: `${id}-mode-help`, class: "help" });
   ui.modeErr = h("p", { id: `${id}-mode-err`, class: "field-error", role: "alert" });
 
-  ui.prev = h("button", { type: "button", class: "step" }, ["Previous step"]);
-  ui.next = h("button", { type: "button", class: "step primary" }, ["Next step"]);
-  ui.play = h("button", { type: "button", class: "play" }, ["Play"]);
-  ui.pills = BEATS.map(([, title], b) =>
-    h("button", { type: "button", class: "pill", "aria-label": `Step ${b + 1}: ${title}` }, [`${b + 1} ${title}`]),
-  );
+  ui.steps = stepControls(BEATS.map(([, title]) => title));
   ui.tokens = h("div", { class: "tokens" });
   ui.focusErr = h("p", { class: "field-error", role: "alert" });
 
@@ -76,12 +72,7 @@ function build(el) {
       h("div", { class: "field" }, [h("label", { for: `${id}-mode` }, ["Normalization"]), ui.mode, ui.modeErr, ui.modeHelp]),
     ]),
     h("div", { class: "nav" }, [
-      h("section", { class: "stepper", "aria-label": "Steps" }, [
-        ui.prev,
-        h("div", { class: "pills" }, ui.pills),
-        ui.next,
-        ui.play,
-      ]),
+      ui.steps.el,
       h("div", { class: "focus-bar", role: "group", "aria-labelledby": `${id}-focus-label` }, [
         h("span", { id: `${id}-focus-label`, class: "focus-label" }, ["Follow the token:"]),
         ui.tokens,
@@ -175,10 +166,7 @@ function render({ model, el }) {
   // --- the words and the table ---------------------------------------------------------------
   function showBeat() {
     const b = beat();
-    ui.pills.forEach((pill, k) => (k === b ? pill.setAttribute("aria-current", "step") : pill.removeAttribute("aria-current")));
-    // aria-disabled, not disabled: a button that keeps the keyboard focus at either end
-    ui.prev.setAttribute("aria-disabled", String(b === 0));
-    ui.next.setAttribute("aria-disabled", String(b === BEATS.length - 1));
+    stepper.show();
     const told = trace?.narration?.[b];
     ui.beatTitle.textContent = `Step ${b + 1} of ${BEATS.length}: ${told ? told.title : BEATS[b][1]}`;
     ui.beatText.textContent = told ? told.text : "";
@@ -216,32 +204,7 @@ function render({ model, el }) {
     ui.table.replaceChildren(caption, h("thead", {}, [head]), body);
   }
 
-  function cellFrom(node) {
-    const td = node instanceof Element ? node.closest("td[data-i]") : null;
-    return td && ui.table.contains(td) ? td : null;
-  }
-  ui.table.addEventListener("mouseover", (e) => {
-    const td = cellFrom(e.target);
-    if (td && trace) readout(Number(td.dataset.i), Number(td.dataset.j));
-  });
-  ui.table.addEventListener("focusin", (e) => {
-    const td = cellFrom(e.target);
-    if (!td || !trace) return;
-    ui.table.querySelectorAll("td[tabindex='0']").forEach((c) => c.setAttribute("tabindex", "-1"));
-    td.setAttribute("tabindex", "0");
-    readout(Number(td.dataset.i), Number(td.dataset.j));
-  });
-  ui.table.addEventListener("keydown", (e) => {
-    const td = cellFrom(e.target);
-    if (!td || !trace) return;
-    const move = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[e.key];
-    if (!move) return;
-    e.preventDefault();
-    e.stopPropagation();
-    const i = Number(td.dataset.i) + move[0];
-    const j = Number(td.dataset.j) + move[1];
-    ui.table.querySelector(`td[data-i="${i}"][data-j="${j}"]`)?.focus();
-  });
+  readableCells(ui.table, { read: readout, ready: () => trace !== null });
 
   function buildTokens() {
     const buttons = trace.tokens.map((tok, j) => {
@@ -308,7 +271,7 @@ function render({ model, el }) {
     current: beat,
     commit: (b) => commit({ beat: b }),
     stepMs: PLAY_STEP_MS,
-    buttons: { prev: ui.prev, next: ui.next, play: ui.play, pills: ui.pills },
+    buttons: ui.steps,
   });
   const onKey = stepper.onKey;
   ui.context.addEventListener("change", () => {

@@ -16,7 +16,8 @@ import { comparePanel } from "./model_compare.js";
 import { headsGrid } from "./model_grid.js";
 import { field } from "./model_dom.js";
 import { BEATS, beatLayout, pictureHeight } from "./model_layout.js";
-import { createStepper, TYPING } from "./stepper.js";
+import { createStepper, stepControls, TYPING } from "./stepper.js";
+import { readableCells } from "./weights_table.js";
 
 const PLAY_STEP_MS = 3800;
 const NAMES = { minilm: "all-MiniLM-L6-v2" };
@@ -52,12 +53,7 @@ function build(el, model, commit, pickHead) {
   ui.heads = headsGrid(model, id, pickHead);
 
   // --- the stepper, the tokens, the picture and the table ----------------------------------------
-  ui.prev = h("button", { type: "button", class: "step" }, ["Previous step"]);
-  ui.next = h("button", { type: "button", class: "step primary" }, ["Next step"]);
-  ui.play = h("button", { type: "button", class: "play" }, ["Play"]);
-  ui.pills = BEATS.map(([, title], b) =>
-    h("button", { type: "button", class: "pill", "aria-label": `Step ${b + 1}: ${title}` }, [`${b + 1} ${title}`]),
-  );
+  ui.steps = stepControls(BEATS.map(([, title]) => title));
   ui.tokens = h("div", { class: "tokens rm-tokens" });
   ui.focusErr = h("p", { class: "field-error", role: "alert" });
   ui.canvas = h("canvas", { role: "img", "aria-label": "One head of the real model, step by step" });
@@ -82,7 +78,7 @@ function build(el, model, commit, pickHead) {
         h("section", { class: "controls", "aria-label": "Real model settings" }, [ui.textForm, nameField.box, layerField.box, headField.box, ui.status]),
         ui.banner,
         h("div", { class: "nav" }, [
-          h("section", { class: "stepper", "aria-label": "Steps" }, [ui.prev, h("div", { class: "pills" }, ui.pills), ui.next, ui.play]),
+          ui.steps.el,
         ]),
         h("div", { class: "focus-bar rm-focus", role: "group", "aria-labelledby": `${id}-focus-label` }, [
           h("span", { id: `${id}-focus-label`, class: "focus-label" }, ["Follow the token:"]),
@@ -236,9 +232,7 @@ function render({ model, el }) {
   // --- words, table, tokens --------------------------------------------------------------------
   function showBeat() {
     const b = beat();
-    ui.pills.forEach((pill, k) => (k === b ? pill.setAttribute("aria-current", "step") : pill.removeAttribute("aria-current")));
-    ui.prev.setAttribute("aria-disabled", String(b === 0));
-    ui.next.setAttribute("aria-disabled", String(b === BEATS.length - 1));
+    stepper.show();
     const told = trace?.narration?.[b];
     ui.beatTitle.textContent = `Step ${b + 1} of ${BEATS.length}: ${told ? told.title : BEATS[b][1]}`;
     ui.beatText.textContent = told ? told.text : model.get("status") || "";
@@ -270,29 +264,7 @@ function render({ model, el }) {
     ui.table.replaceChildren(caption, h("thead", {}, [head]), body);
   }
 
-  const cellFrom = (node) => {
-    const td = node instanceof Element ? node.closest("td[data-i]") : null;
-    return td && ui.table.contains(td) ? td : null;
-  };
-  ui.table.addEventListener("mouseover", (e) => {
-    const td = cellFrom(e.target);
-    if (td && trace) readout(Number(td.dataset.i), Number(td.dataset.j));
-  });
-  ui.table.addEventListener("focusin", (e) => {
-    const td = cellFrom(e.target);
-    if (!td || !trace) return;
-    ui.table.querySelectorAll("td[tabindex='0']").forEach((c) => c.setAttribute("tabindex", "-1"));
-    td.setAttribute("tabindex", "0");
-    readout(Number(td.dataset.i), Number(td.dataset.j));
-  });
-  ui.table.addEventListener("keydown", (e) => {
-    const td = cellFrom(e.target);
-    const move = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[e.key];
-    if (!td || !move) return;
-    e.preventDefault();
-    e.stopPropagation();
-    ui.table.querySelector(`td[data-i="${Number(td.dataset.i) + move[0]}"][data-j="${Number(td.dataset.j) + move[1]}"]`)?.focus();
-  });
+  readableCells(ui.table, { read: readout, ready: () => trace !== null });
 
   function buildTokens() {
     ui.tokens.replaceChildren(
@@ -383,7 +355,7 @@ function render({ model, el }) {
     current: beat,
     commit: (b) => commit({ beat: b }),
     stepMs: PLAY_STEP_MS,
-    buttons: { prev: ui.prev, next: ui.next, play: ui.play, pills: ui.pills },
+    buttons: ui.steps,
     keysSkip: `${TYPING}, [role=tablist], .rm-grid, table`, // the tabs, the grid and the table move with arrows
   });
   const stop = stepper.stop;

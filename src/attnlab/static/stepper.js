@@ -2,21 +2,38 @@
 // Previous / Next, a pill per step, Play / Pause (one step every stepMs, stopping on the last),
 // the arrow keys to step and the space bar to play.
 //
-// The step itself lives in the widget's model ("beat"): the stepper reads it with current() and
-// asks for another with commit(b), so the picture, the words and the URL follow the model as
-// before. It builds no DOM and takes its clock as options, so Node's tests drive it with a fake.
+// stepControls builds the buttons; createStepper wires them. The step itself lives in the
+// widget's model ("beat"): the stepper reads it with current() and asks for another with
+// commit(b), so the picture, the words and the URL follow the model. It takes its clock as
+// options, so Node's tests drive it with plain EventTargets and a fake clock.
+
+import { h } from "./dom.js";
 
 /** Where the keys belong to the control (typing, choosing), not to the steps. */
 export const TYPING = "input, select, textarea, [contenteditable]";
 
 /**
- * Wire the step buttons and return the stepper's verbs.
+ * The steps' buttons in their section (a landmark named "Steps"): Previous, a pill per step,
+ * Next, Play.
+ * @param {string[]} titles one per step
+ */
+export function stepControls(titles) {
+  const prev = h("button", { type: "button", class: "step" }, ["Previous step"]);
+  const next = h("button", { type: "button", class: "step primary" }, ["Next step"]);
+  const play = h("button", { type: "button", class: "play" }, ["Play"]);
+  const pills = titles.map((title, b) => h("button", { type: "button", class: "pill", "aria-label": `Step ${b + 1}: ${title}` }, [`${b + 1} ${title}`]));
+  const el = h("section", { class: "stepper", "aria-label": "Steps" }, [prev, h("div", { class: "pills" }, pills), next, play]);
+  return { el, prev, next, play, pills };
+}
+
+/**
+ * Wire the step buttons (stepControls') and return the stepper's verbs.
  * @param {{
  *   count: number,
  *   current: () => number,
  *   commit: (b: number) => void,
  *   stepMs: number,
- *   buttons: {prev: EventTarget, next: EventTarget, play: EventTarget & {textContent: string | null}, pills?: EventTarget[]},
+ *   buttons: {prev: Element, next: Element, play: Element, pills?: Element[]},
  *   keysSkip?: string,
  *   setTimeout?: (f: () => void, ms: number) => any,
  *   clearTimeout?: (timer: any) => void,
@@ -64,6 +81,15 @@ export function createStepper({
   }
   const toggle = () => (playing ? stop() : start());
 
+  /** Mark the current step's pill, and Previous / Next as unusable at either end. */
+  function show() {
+    const b = current();
+    pills.forEach((pill, k) => (k === b ? pill.setAttribute("aria-current", "step") : pill.removeAttribute("aria-current")));
+    // aria-disabled, not disabled: a button that keeps the keyboard focus at either end
+    prev.setAttribute("aria-disabled", String(b === 0));
+    next.setAttribute("aria-disabled", String(b === count - 1));
+  }
+
   /** Arrow keys step and space plays, unless a control wants the key. */
   function onKey(e) {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -80,5 +106,5 @@ export function createStepper({
   next.addEventListener("click", () => goTo(current() + 1));
   play.addEventListener("click", toggle);
   pills.forEach((pill, b) => pill.addEventListener("click", () => goTo(b)));
-  return { goTo, start, stop, toggle, onKey, isPlaying: () => playing };
+  return { goTo, start, stop, toggle, show, onKey, isPlaying: () => playing };
 }
