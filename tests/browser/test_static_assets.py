@@ -23,6 +23,7 @@ MODULES = (
     "stepper.js",
     "widget_model.js",
     "weights_table.js",
+    "picture.js",
 )
 
 

@@ -13,6 +13,7 @@ import { h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
 import { decodeLesson, num } from "./format.js";
 import { BEATS, layout } from "./layout.js";
+import { createMotion, fitCanvas } from "./picture.js";
 import { createStepper, stepControls } from "./stepper.js";
 import { readableCells } from "./weights_table.js";
 
@@ -93,12 +94,10 @@ function render({ model, el }) {
   const ui = build(el);
   /** @type {Record<string, any> | null} */
   let trace = null;
-  let t = 1;
-  let raf = 0;
   const size = { width: 0, height: 0, ratio: 1 };
 
   const beat = () => Math.min(BEATS.length - 1, Math.max(0, Number(model.get("beat")) || 0));
-  const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+  const motion = createMotion(ANIMATION_MS, paint); // the step's animation: paint() reads motion.t
   const commit = (changes) => {
     for (const [key, value] of Object.entries(changes)) model.set(key, value);
     model.save_changes();
@@ -110,14 +109,7 @@ function render({ model, el }) {
     const room = window.innerHeight - 280; // fit the picture on a laptop screen under the controls
     const n = trace?.tokens.length ?? 4; // a phone gets the height the sentence needs
     const height = Math.round(width < 600 ? Math.max(380, 200 + n * 22) : Math.max(440, Math.min(width * 0.72, room)));
-    const ratio = window.devicePixelRatio || 1;
-    if (width === size.width && height === size.height && ratio === size.ratio) return;
-    Object.assign(size, { width, height, ratio });
-    ui.canvas.width = Math.round(width * ratio);
-    ui.canvas.height = Math.round(height * ratio);
-    ui.canvas.style.width = `${width}px`;
-    ui.canvas.style.height = `${height}px`;
-    paint();
+    if (fitCanvas(ui.canvas, size, width, height)) paint();
   }
 
   function paint() {
@@ -130,7 +122,7 @@ function render({ model, el }) {
     }
     try {
       const shapes = layout(trace, size, beat(), trace.focus);
-      draw(ctx, shapes.shapes, t, size);
+      draw(ctx, shapes.shapes, motion.t, size);
       ui.canvas.setAttribute("aria-label", shapes.description);
       ui.canvas.dataset.beat = shapes.beat;
       ui.canvas.dataset.focus = String(trace.focus);
@@ -144,23 +136,6 @@ function render({ model, el }) {
     } catch (err) {
       drawMessage(ctx, `Could not draw this step: ${err instanceof Error ? err.message : String(err)}`, size);
     }
-  }
-
-  function animate() {
-    cancelAnimationFrame(raf);
-    if (reducedMotion()) {
-      t = 1;
-      paint();
-      return;
-    }
-    const start = performance.now();
-    const frame = (now) => {
-      t = Math.min(1, (now - start) / ANIMATION_MS);
-      paint();
-      if (t < 1) raf = requestAnimationFrame(frame);
-    };
-    t = 0;
-    raf = requestAnimationFrame(frame);
   }
 
   // --- the words and the table ---------------------------------------------------------------
@@ -260,7 +235,7 @@ function render({ model, el }) {
     ui.modeHelp.textContent = MODES.find(([value]) => value === trace.mode)?.[2] ?? "";
     if (document.activeElement !== ui.own) ui.own.value = trace.tokens.join(" ");
     showBeat();
-    t = 1; // a new context or mode redraws at once, in the same beat
+    motion.t = 1; // a new context or mode redraws at once, in the same beat
     resize();
     paint();
   }
@@ -290,7 +265,7 @@ function render({ model, el }) {
   model.on("change:lesson", onLesson);
   model.on("change:beat", () => {
     showBeat();
-    animate();
+    motion.run();
   });
   model.on("change:error", showError);
   model.on("change:busy", () => ui.root.setAttribute("aria-busy", String(Boolean(model.get("busy")))));
@@ -306,7 +281,7 @@ function render({ model, el }) {
 
   return () => {
     stepper.stop();
-    cancelAnimationFrame(raf);
+    motion.cancel();
     observer.disconnect();
     keyTarget.removeEventListener("keydown", onKey);
   };

@@ -16,9 +16,11 @@ import { comparePanel } from "./model_compare.js";
 import { headsGrid } from "./model_grid.js";
 import { field } from "./model_dom.js";
 import { BEATS, beatLayout, pictureHeight } from "./model_layout.js";
+import { createMotion, fitCanvas } from "./picture.js";
 import { createStepper, stepControls, TYPING } from "./stepper.js";
 import { readableCells } from "./weights_table.js";
 
+const ANIMATION_MS = 1500;
 const PLAY_STEP_MS = 3800;
 const NAMES = { minilm: "all-MiniLM-L6-v2" };
 let instances = 0;
@@ -144,27 +146,18 @@ function render({ model, el }) {
   });
   /** @type {Record<string, any> | null} */
   let trace = null;
-  let t = 1;
-  let raf = 0;
   const size = { width: 0, height: 0, ratio: 1 };
   let laid = { trace: null, key: "", out: null }; // the last layout: animation frames only redraw it
 
   const beat = () => Math.min(BEATS.length - 1, Math.max(0, Number(model.get("beat")) || 0));
-  const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+  const motion = createMotion(ANIMATION_MS, paint); // the step's animation: paint() reads motion.t
 
   // --- the picture ---------------------------------------------------------------------------
   function resize() {
     const width = Math.max(300, Math.floor(ui.canvasWrap.clientWidth) || 300);
     const n = trace?.tokens.length ?? 6;
     const height = Math.max(240, pictureHeight(n, width, beat()));
-    const ratio = window.devicePixelRatio || 1;
-    if (width === size.width && height === size.height && ratio === size.ratio) return;
-    Object.assign(size, { width, height, ratio });
-    ui.canvas.width = Math.round(width * ratio);
-    ui.canvas.height = Math.round(height * ratio);
-    ui.canvas.style.width = `${width}px`;
-    ui.canvas.style.height = `${height}px`;
-    paint();
+    if (fitCanvas(ui.canvas, size, width, height)) paint();
   }
 
   function paint() {
@@ -177,8 +170,8 @@ function render({ model, el }) {
     }
     try {
       const shapes = layoutNow();
-      draw(ctx, shapes.shapes, t, size);
-      paintStrips(ctx, shapes.shapes, t);
+      draw(ctx, shapes.shapes, motion.t, size);
+      paintStrips(ctx, shapes.shapes, motion.t);
       ui.canvas.setAttribute("aria-label", shapes.description);
       ui.canvas.dataset.beat = shapes.beat;
       ui.canvas.dataset.focus = String(trace.focus);
@@ -211,22 +204,10 @@ function render({ model, el }) {
   }
 
   function animate() {
-    cancelAnimationFrame(raf);
+    motion.cancel();
     resize();
     showFocusRow();
-    if (reducedMotion()) {
-      t = 1;
-      paint();
-      return;
-    }
-    const start = performance.now();
-    const frame = (now) => {
-      t = Math.min(1, (now - start) / 1500);
-      paint();
-      if (t < 1) raf = requestAnimationFrame(frame);
-    };
-    t = 0;
-    raf = requestAnimationFrame(frame);
+    motion.run();
   }
 
   // --- words, table, tokens --------------------------------------------------------------------
@@ -343,7 +324,7 @@ function render({ model, el }) {
     ui.heads.paint(trace);
     ui.compare.show();
     showBeat();
-    t = 1;
+    motion.t = 1;
     resize();
     paint();
     showFocusRow();
@@ -407,7 +388,7 @@ function render({ model, el }) {
   if (model.get("trace")) onTrace();
   showError();
 
-  return { onKey: stepper.onKey, stop, dispose: () => { stop(); cancelAnimationFrame(raf); observer.disconnect(); } };
+  return { onKey: stepper.onKey, stop, dispose: () => { stop(); motion.cancel(); observer.disconnect(); } };
 }
 
 export default { render };
