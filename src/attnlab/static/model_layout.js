@@ -10,20 +10,14 @@
 
 import { COLORS, heat, inkOn } from "./colors.js";
 import { num } from "./format.js";
-import { BEATS } from "./layout.js";
+import { BEATS, argmax } from "./layout.js";
 
-export { BEATS };
+export { BEATS, argmax }; // the lesson's, re-exported for the Real model's callers
 
 const PAD = 12;
 const HEAD = 58; // the title, the subtitle and the column headings above the rows
 const MONO = true;
 
-/** The index of the largest value (the first one on a tie). @param {number[]} xs */
-export function argmax(xs) {
-  let best = 0;
-  for (let j = 1; j < xs.length; j++) if (xs[j] > xs[best]) best = j;
-  return best;
-}
 
 /** The largest |x| in nested arrays (a colour scale's reach); 1 when everything is 0. @param {any} a */
 export function absMax(a) {
