@@ -72,7 +72,7 @@ def test_compare_other_texts(client: TestClient) -> None:
         ("/api/model/trace", {"text": "x" * (MAX_TEXT_CHARS + 1)}, "text", "limit"),
         ("/api/model/trace", {"model": "gpt5"}, "model", "unknown model 'gpt5'"),
         ("/api/model/trace", {"model": "/etc"}, "model", "unknown model '/etc'"),
-        ("/api/model/trace", {"layer": "6"}, "layer", "layer 6 is outside 0..5"),
+        ("/api/model/trace", {"layer": "6"}, "layer", "layer must be between 0 and 5, got '6'"),
         ("/api/model/trace", {"head": "two"}, "head", "head must be a whole number"),
         ("/api/model/trace", {"focus": "money"}, "focus", "'money' is not a token"),
         ("/api/model/trace", {"grid": "huge"}, "grid", "unknown grid 'huge'"),

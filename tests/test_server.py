@@ -3,7 +3,8 @@
 import pytest
 from starlette.testclient import TestClient
 
-from attnlab.server import MAX_QUERY_CHARS, create_app
+from attnlab.api_params import MAX_CHARS as MAX_QUERY_CHARS
+from attnlab.server import create_app
 
 
 @pytest.fixture(scope="module")

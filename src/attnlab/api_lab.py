@@ -1,9 +1,10 @@
-"""The JSON API of the lesson's lab: the options that break the lookup on purpose, and its plots.
+"""The lesson's JSON API: the toy's explanation with the lab's options, and the lab's plots.
 
-Wired into server.py's app (`routes`) and its `/api/lesson` (`lesson_options`). Routes:
+Wired into server.py's app (`routes`). Parameters are read through api_params. Routes:
 
-    GET  /api/lesson   also takes  temperature=T  positions=none|sinusoidal|rope  causal=1
-                       heads=1|2  shuffle=SEED  set=TOKEN=x,y,z,w (repeatable; embeddings)
+    GET  /api/lesson   sentence, focus, mode, axis, and the lab's  temperature=T
+                       positions=none|sinusoidal|rope  causal=1  heads=1|2  shuffle=SEED
+                       set=TOKEN=x,y,z,w (repeatable; embeddings)
                        set_q= set_k= set_v= (repeatable; head 1's query, key, value)
     POST /api/lesson   the same as a JSON object, edits as
                        {"edits": {"embeddings": {"bank": [1, 0, 0, 1]}, "queries": {...}}}
@@ -18,7 +19,6 @@ Bad input answers 400 with {"error": message, "field": the parameter} like the r
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -27,116 +27,50 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from attnlab import lesson
+from attnlab.api_params import BadRequest, choice, flag, guard, number, text, whole
 from attnlab.cost import MAX_N, D, measure, sizes
 from attnlab.edits import FIELDS, LIMIT, Edits, Role
-from attnlab.errors import AttnlabError
 from attnlab.explain import explain_lesson
 from attnlab.positions import KINDS, check_kind
 from attnlab.saturation import T_MAX, T_MIN, T_STEPS, sweep, temperatures
 from attnlab.shuffle import shuffle_every_kind
 from attnlab.types import AXES, MODES
 
-__all__ = ["LabRequestError", "lesson_options", "routes"]
+__all__ = ["routes"]
 
-MAX_CHARS = 500
-"""No parameter may be longer than this (the server's limit for text)."""
 EDIT_PARAMS: dict[str, Role] = {name: role for role, name in FIELDS.items()}
-_TRUE, _FALSE = {"1", "true", "on", "yes"}, {"", "0", "false", "off", "no"}
-
-
-class LabRequestError(AttnlabError):
-    """A lab parameter the API cannot read; `field` names it for the page."""
-
-    def __init__(self, message: str, field: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-def _text(value: object, name: str) -> str:
-    text = "" if value is None else str(value)
-    if len(text) > MAX_CHARS:
-        raise LabRequestError(
-            f"{name} is {len(text)} characters long; the limit is {MAX_CHARS}", name
-        )
-    return text.strip()
-
-
-def _number(value: object, name: str, *, whole: bool = False) -> float | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    if isinstance(value, bool):
-        raise LabRequestError(f"{name} must be a number, got {value!r}", name)
-    try:
-        x = float(_text(value, name)) if not isinstance(value, int | float) else float(value)
-    except ValueError:
-        raise LabRequestError(f"{name} must be a number, got {value!r}", name) from None
-    if whole and (not math.isfinite(x) or x != int(x)):
-        raise LabRequestError(f"{name} must be a whole number, got {value!r}", name)
-    return x
-
-
-def _flag(value: object, name: str) -> bool:
-    if isinstance(value, bool) or value is None:
-        return bool(value)
-    text = _text(value, name).lower()
-    if text not in _TRUE | _FALSE:
-        raise LabRequestError(f"{name} must be true or false (1 or 0), got {value!r}", name)
-    return text in _TRUE
-
-
-def _whole(value: object, name: str, allowed: range) -> int | None:
-    x = _number(value, name, whole=True)
-    if x is not None and int(x) not in allowed:
-        raise LabRequestError(
-            f"{name} must be between {allowed.start} and {allowed.stop - 1}, got {value!r}", name
-        )
-    return None if x is None else int(x)
 
 
 def _options(get: Callable[[str], object]) -> dict[str, Any]:
-    heads = _whole(get("heads"), "heads", range(1, 3))
-    positions = _text(get("positions"), "positions").lower() or "none"
+    heads = whole(get("heads"), "heads", range(1, 3))
+    positions = text(get("positions"), "positions").lower() or "none"
     return {
-        "temperature": _number(get("temperature"), "temperature"),
+        "temperature": number(get("temperature"), "temperature"),
         "positions": check_kind(positions),
-        "causal": _flag(get("causal"), "causal"),
+        "causal": flag(get("causal"), "causal"),
         "heads": heads if heads is not None else 1,
-        "shuffle": _whole(get("shuffle"), "shuffle", range(0, 2**32)),
+        "shuffle": whole(get("shuffle"), "shuffle", range(0, 2**32)),
     }
 
 
 def _query_edits(request: Request) -> Edits:
     specs: dict[Role, list[str]] = {}
     for name, role in EDIT_PARAMS.items():
-        specs[role] = [_text(v, name) for v in request.query_params.getlist(name) if v.strip()]
+        specs[role] = [text(v, name) for v in request.query_params.getlist(name) if v.strip()]
     return Edits.parse(specs, dim_names=lesson.DIM_NAMES)
 
 
-def lesson_options(request: Request) -> dict[str, Any]:
-    """The lab's keyword options for `explain_lesson`, read from a GET request's query."""
-    options = _options(request.query_params.get)
-    options["edits"] = _query_edits(request)
-    return options
-
-
 def _lesson_args(get: Callable[[str], object]) -> dict[str, Any]:
-    """sentence, focus, mode, axis: the lesson's own parameters, checked as server.py does."""
+    """sentence, focus, mode, axis: the lesson's own parameters."""
     out: dict[str, Any] = {}
     sentence = get("sentence")
-    out["sentence"] = lesson.DEFAULT_SENTENCE if sentence is None else _text(sentence, "sentence")
+    out["sentence"] = lesson.DEFAULT_SENTENCE if sentence is None else text(sentence, "sentence")
     focus = get("focus")
     out["focus"] = (
-        None
-        if focus in (None, "")
-        else (focus if isinstance(focus, int) else _text(focus, "focus"))
+        None if focus in (None, "") else (focus if isinstance(focus, int) else text(focus, "focus"))
     )
-    for name, allowed in (("mode", MODES), ("axis", AXES)):
-        value = get(name) or allowed[0]
-        if value not in allowed:
-            raise LabRequestError(
-                f"unknown {name} {value!r}: expected one of {', '.join(allowed)}", name
-            )
-        out[name] = value
+    out["mode"] = choice(get("mode"), "mode", MODES)
+    out["axis"] = choice(get("axis"), "axis", AXES)
     return out
 
 
@@ -149,10 +83,10 @@ def api_sweep(request: Request) -> JSONResponse:
     get = request.query_params.get
     args = _lesson_args(get)
     opts = _options(get)
-    lo, hi = _number(get("t_min"), "t_min"), _number(get("t_max"), "t_max")
-    steps = _whole(get("steps"), "steps", range(2, 202))
+    lo, hi = number(get("t_min"), "t_min"), number(get("t_max"), "t_max")
+    steps = whole(get("steps"), "steps", range(2, 202))
     ts = temperatures(lo or T_MIN, hi or T_MAX, steps=steps or T_STEPS)
-    head = _whole(get("head"), "head", range(1, 3)) or 1
+    head = whole(get("head"), "head", range(1, 3)) or 1
     run = lesson.compute(
         args["sentence"], mode="scaled", axis="keys", positions=opts["positions"],
         causal=opts["causal"], edits=_query_edits(request), head=head - 1,
@@ -165,7 +99,7 @@ def api_shuffle(request: Request) -> JSONResponse:
     get = request.query_params.get
     args = _lesson_args(get)
     opts = _options(get)
-    seed = _whole(get("seed"), "seed", range(0, 2**32)) or 0
+    seed = whole(get("seed"), "seed", range(0, 2**32)) or 0
     checks = shuffle_every_kind(
         args["sentence"], seed=seed, mode=args["mode"], axis=args["axis"],
         temperature=opts["temperature"], causal=opts["causal"], edits=_query_edits(request),
@@ -177,9 +111,9 @@ def api_shuffle(request: Request) -> JSONResponse:
 
 def api_cost(request: Request) -> JSONResponse:
     get = request.query_params.get
-    max_n = _whole(get("max_n"), "max_n", range(8, 4097)) or 2048
-    d = _whole(get("d"), "d", range(1, 513)) or 64
-    per_octave = _whole(get("per_octave"), "per_octave", range(1, 9)) or 2
+    max_n = whole(get("max_n"), "max_n", range(8, 4097)) or 2048
+    d = whole(get("d"), "d", range(1, 513)) or 64
+    per_octave = whole(get("per_octave"), "per_octave", range(1, 9)) or 2
     return JSONResponse(measure(sizes(max_n, per_octave=per_octave), d=d).to_dict())
 
 
@@ -201,16 +135,18 @@ def api_lab(request: Request) -> JSONResponse:
 
 def _post_lesson(body: object) -> JSONResponse:
     if not isinstance(body, dict):
-        raise LabRequestError("the body must be a JSON object of the lesson's options", "body")
+        raise BadRequest("the body must be a JSON object of the lesson's options", "body")
     edits = Edits.from_json(body.get("edits"), dim_names=lesson.DIM_NAMES)
     return JSONResponse(_explain_from(body.get, edits))
 
 
-Guard = Callable[[Callable[[Request], Response]], Callable[[Request], Any]]
+def api_lesson(request: Request) -> JSONResponse:
+    """GET /api/lesson: the explanation for the query's sentence, focus, mode and lab options."""
+    return JSONResponse(_explain_from(request.query_params.get, _query_edits(request)))
 
 
-def routes(guard: Guard) -> list[Route]:
-    """The lab's routes, each wrapped by the server's error guard."""
+def routes() -> list[Route]:
+    """The lesson's and the lab's routes, each wrapped by the error guard."""
 
     async def post_lesson(request: Request) -> Response:
         try:
@@ -221,6 +157,7 @@ def routes(guard: Guard) -> list[Route]:
         return response
 
     return [
+        Route("/api/lesson", guard(api_lesson), methods=["GET"]),
         Route("/api/lesson", post_lesson, methods=["POST"]),
         Route("/api/sweep", guard(api_sweep)),
         Route("/api/shuffle", guard(api_shuffle)),

@@ -25,11 +25,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from attnlab.api_params import BadRequest, choice, guard, text, whole
 from attnlab.errors import EmptySequenceError, FocusError, TooLongError, UnknownModelError
 from attnlab.models import KNOWN_MODELS, MAX_TOKENS, BertEncoder, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.explain import explain_head, explanation_dict
-from attnlab.server import BadRequest, _choice, _guard
 from attnlab.softmax import entropy_bits
 from attnlab.types import AXES, MODES
 
@@ -61,14 +61,10 @@ def _model_name(request: Request) -> str:
 
 
 def _text(request: Request, field: str, default: str | None = None) -> str:
-    text = request.query_params.get(field, default)
-    if text is None:
+    raw = request.query_params.get(field, default)
+    if raw is None:
         raise BadRequest(f"{field} is missing: type a few words", field)
-    if len(text) > MAX_TEXT_CHARS:
-        raise BadRequest(
-            f"{field} is {len(text)} characters long; the limit is {MAX_TEXT_CHARS}", field
-        )
-    return text
+    return text(raw, field, limit=MAX_TEXT_CHARS)
 
 
 def _trace(name: str, text: str, field: str) -> ModelTrace:
@@ -79,14 +75,8 @@ def _trace(name: str, text: str, field: str) -> ModelTrace:
 
 
 def _index(request: Request, field: str, size: int) -> int:
-    raw = request.query_params.get(field, "0").strip()
-    try:
-        i = int(raw)
-    except ValueError:
-        raise BadRequest(f"{field} must be a whole number, got {raw!r}", field) from None
-    if not 0 <= i < size:
-        raise BadRequest(f"{field} {i} is outside 0..{size - 1}", field)
-    return i
+    i = whole(request.query_params.get(field), field, range(size))
+    return 0 if i is None else i
 
 
 def api_model_info(request: Request) -> JSONResponse:
@@ -108,10 +98,11 @@ def api_model_trace(request: Request) -> JSONResponse:
     mt = _trace(name, _text(request, "text", DEFAULT_A), "text")
     layer = _index(request, "layer", mt.n_layers)
     head = _index(request, "head", mt.n_heads)
-    grid = _choice(request, "grid", GRIDS)
+    grid = choice(request.query_params.get("grid"), "grid", GRIDS)
+    get = request.query_params.get
     ex = explain_head(
-        mt, layer=layer, head=head, focus=request.query_params.get("focus") or None,
-        mode=_choice(request, "mode", MODES), axis=_choice(request, "axis", AXES),
+        mt, layer=layer, head=head, focus=get("focus") or None,
+        mode=choice(get("mode"), "mode", MODES), axis=choice(get("axis"), "axis", AXES),
     )  # fmt: skip
     out = explanation_dict(mt, ex, layer=layer, head=head)
     out["grid"] = _grid(mt, ex.focus, grid)
@@ -153,7 +144,7 @@ def api_model_compare(request: Request) -> JSONResponse:
 def routes() -> list[Route]:
     """The model routes, each guarded like the lesson's (400 for bad input, 500 otherwise)."""
     return [
-        Route("/api/model/info", _guard(api_model_info)),
-        Route("/api/model/trace", _guard(api_model_trace)),
-        Route("/api/model/compare", _guard(api_model_compare)),
+        Route("/api/model/info", guard(api_model_info)),
+        Route("/api/model/trace", guard(api_model_trace)),
+        Route("/api/model/compare", guard(api_model_compare)),
     ]
