@@ -28,7 +28,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from attnlab import api_lab, lesson
+from attnlab import api_lab, api_models, lesson
 from attnlab.api_params import guard
 from attnlab.types import AXES, MODES
 
@@ -60,18 +60,11 @@ def create_app() -> Starlette:
     routes = [
         Route("/", index),
         Route("/api/presets", guard(api_presets)),
-        *_model_routes(),
+        *api_models.routes(),
         *api_lab.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes)
-
-
-def _model_routes() -> list[Route]:
-    """The real-model API (api_models.py), imported here because it imports this module."""
-    from attnlab.api_models import routes
-
-    return routes()
 
 
 def serve(*, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) -> None:
