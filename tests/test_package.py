@@ -5,7 +5,8 @@ import attnlab
 
 def test_all_is_what_it_should_be() -> None:
     assert set(attnlab.__all__) == {
-        "AttnlabError", "EmptySequenceError", "Explanation", "FocusError", "MaskError",
+        "AttnlabError", "EmptySequenceError", "Explanation", "FocusError", "LessonExplanation",
+            "LessonOptions", "MaskError",
         "NonFiniteError", "ShapeError", "TooLongError", "Trace", "UnknownHeadError",
         "UnknownModeError", "UnknownModelError", "UnknownWordError", "WeightsError", "attend",
         "causal_mask", "entropy_bits", "explain_lesson", "load_model", "merge_heads",

@@ -1,9 +1,16 @@
 """attnlab: scaled dot-product attention, softmax(QKᵀ/√dₖ)V, step by step.
 
-The core is `attend` (one head or many, every intermediate kept in a `Trace`); `lesson` holds
-the hand-set toy head of the seed lesson; `Explanation` adds the six narrated beats.
-`load_model("minilm")` runs a real pretrained encoder through the same `attend` (it needs the
-`models` extra, imported only when called).
+The package follows the data flow, one folder a stage:
+
+    core/     attend(q, k, v) -> Trace: every intermediate, NumPy only
+    words/    every sentence a learner reads: the six beats, the lab's notes, numbers
+    lesson/   the seed's hand-set toy head, its options (LessonOptions) and lab experiments
+    models/   real pretrained transformers run through the same attend
+    encode/   JSON (the API's declared contract) and terminal text
+    web/, cli/  the hosts: the local web app and the `attnlab` command
+
+`explain_lesson(sentence, LessonOptions(...), focus=...)` is the toy's explanation;
+`load_model("minilm")` runs a real encoder (it needs the `models` extra, imported when called).
 """
 
 from __future__ import annotations
@@ -11,7 +18,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from attnlab.attention import attend, causal_mask, merge_heads, self_attend, split_heads
+from attnlab.core.attention import attend, causal_mask, merge_heads, self_attend, split_heads
+from attnlab.core.softmax import entropy_bits, softmax
+from attnlab.core.trace import Trace
 from attnlab.errors import (
     AttnlabError,
     EmptySequenceError,
@@ -26,9 +35,9 @@ from attnlab.errors import (
     UnknownWordError,
     WeightsError,
 )
-from attnlab.explain import Explanation, explain_lesson
-from attnlab.softmax import entropy_bits, softmax
-from attnlab.trace import Trace
+from attnlab.lesson.explain import LessonExplanation, explain_lesson
+from attnlab.lesson.options import LessonOptions
+from attnlab.words.explanation import Explanation
 
 if TYPE_CHECKING:
     from attnlab.models import BertEncoder
@@ -38,6 +47,8 @@ __all__ = [
     "EmptySequenceError",
     "Explanation",
     "FocusError",
+    "LessonExplanation",
+    "LessonOptions",
     "MaskError",
     "NonFiniteError",
     "ShapeError",

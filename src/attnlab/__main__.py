@@ -2,6 +2,6 @@
 
 import sys
 
-from attnlab.cli import main
+from attnlab.cli.main import main
 
 sys.exit(main())

@@ -8,7 +8,18 @@ from __future__ import annotations
 
 
 class AttnlabError(ValueError):
-    """Base class: input that attnlab cannot work with, explained in the message."""
+    """Base class: input that attnlab cannot work with, explained in the message.
+
+    `field` names the input it concerns (a CLI option, an API parameter, a control on the
+    page), so a host can show the message next to it; a subclass may set a default.
+    """
+
+    field: str | None = None
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        if field is not None:
+            self.field = field
 
 
 class ShapeError(AttnlabError):
@@ -18,6 +29,8 @@ class ShapeError(AttnlabError):
 class EmptySequenceError(AttnlabError):
     """A sequence with no tokens, so there is nothing to attend to."""
 
+    field = "sentence"
+
 
 class NonFiniteError(AttnlabError):
     """NaN or infinity in an input vector."""
@@ -26,21 +39,31 @@ class NonFiniteError(AttnlabError):
 class MaskError(AttnlabError):
     """A mask of the wrong shape, or one that leaves a query with no key to attend to."""
 
+    field = "mask"
+
 
 class UnknownModeError(AttnlabError):
     """A normalisation mode or softmax axis that does not exist."""
+
+    field = "mode"
 
 
 class UnknownWordError(AttnlabError):
     """A word outside the toy lesson's vocabulary."""
 
+    field = "sentence"
+
 
 class TooLongError(AttnlabError):
     """A text longer than the limit for this view."""
 
+    field = "sentence"
+
 
 class FocusError(AttnlabError):
     """A focus token that is not in the sentence."""
+
+    field = "focus"
 
 
 class WeightsError(AttnlabError):

@@ -50,7 +50,7 @@ def base_url() -> Iterator[str]:
     pytest.importorskip("uvicorn")
     import uvicorn
 
-    from attnlab.server import create_app
+    from attnlab.web.app import create_app
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

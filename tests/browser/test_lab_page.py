@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from attnlab.numfmt import num, vec
+from attnlab.words.numfmt import num, vec
 
 pytestmark = pytest.mark.browser
 

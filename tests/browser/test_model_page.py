@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from attnlab.numfmt import num
+from attnlab.words.numfmt import num
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ from importlib.resources import files
 import pytest
 from starlette.testclient import TestClient
 
-from attnlab.server import create_app
+from attnlab.web.app import create_app
 
 STATIC = files("attnlab") / "static"
 SVG_NS = "http://www.w3.org/2000/svg"  # a name, not an address: nothing is fetched from it

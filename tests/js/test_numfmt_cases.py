@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from attnlab.numfmt import num, percent
+from attnlab.words.numfmt import num, percent
 
 CASES = json.loads((Path(__file__).parent / "numfmt_cases.json").read_text())
 

@@ -6,9 +6,9 @@ Reading weights needs the `models` extra (safetensors, tokenizers), imported onl
 """
 
 from attnlab.models.bert import MAX_TOKENS, BertEncoder
+from attnlab.models.checkpoint import BertConfig, Checkpoint, read_checkpoint
+from attnlab.models.model_trace import ModelTrace
 from attnlab.models.registry import KNOWN_MODELS, load_model, model_folder
-from attnlab.models.trace import ModelTrace
-from attnlab.models.weights import BertConfig, Checkpoint, read_checkpoint
 
 __all__ = [
     "KNOWN_MODELS",

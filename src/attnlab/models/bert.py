@@ -25,14 +25,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from attnlab.attention import attend, merge_heads, split_heads
+from attnlab.core.attention import attend, merge_heads, split_heads
+from attnlab.core.trace import Trace
 from attnlab.errors import EmptySequenceError, TooLongError
+from attnlab.models.checkpoint import BertConfig, Checkpoint
 from attnlab.models.memory import keep_freed_memory
+from attnlab.models.model_trace import ModelTrace
 from attnlab.models.nn import gelu, layer_norm
-from attnlab.models.trace import ModelTrace
-from attnlab.models.weights import BertConfig, Checkpoint
 from attnlab.models.workspace import Workspace
-from attnlab.trace import Trace
 from attnlab.types import FloatArray
 
 if TYPE_CHECKING:

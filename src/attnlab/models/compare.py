@@ -9,15 +9,14 @@ Entering the model the two vectors differ only by position; each layer mixes in 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from attnlab.errors import FocusError
 from attnlab.models.bert import BertEncoder
-from attnlab.models.trace import ModelTrace
-from attnlab.numfmt import num
+from attnlab.models.model_trace import ModelTrace
 from attnlab.types import FloatArray
+from attnlab.words.notes import compare_note
 
 DEFAULT_WORD = "bank"
 DEFAULT_A = "by the river bank"
@@ -44,30 +43,14 @@ class Comparison:
     def rows_b(self) -> FloatArray:
         return self.b.attentions[:, :, self.index_b, :]
 
+    @property
     def note(self) -> str:
-        """One sentence for the learner, with the measured numbers."""
-        first, last = float(self.cosine[0]), float(self.cosine[-1])
-        w = self.word
-        return (
-            f"{w} enters both texts as nearly the same vector (cosine {num(first)}); after "
-            f"{len(self.cosine) - 1} layers of attention the two {w}s have cosine {num(last)}: "
-            "the same word, a different mixture of its neighbours."
-        )
+        """One sentence for the learner, with the measured numbers (words/notes.py)."""
+        return compare_note(self.word, float(self.cosine[0]), float(self.cosine[-1]), self.layers)
 
-    def to_dict(self, *, places: int = 4) -> dict[str, Any]:
-        """JSON-ready; attention rows rounded to `places` decimals to keep the answer small."""
-
-        def side(t: ModelTrace, i: int, rows: FloatArray) -> dict[str, Any]:
-            return {"tokens": list(t.tokens), "index": i, "rows": np.round(rows, places).tolist()}
-
-        return {
-            "word": self.word,
-            "a": side(self.a, self.index_a, self.rows_a),
-            "b": side(self.b, self.index_b, self.rows_b),
-            "cosine": [round(float(c), places) for c in self.cosine],
-            "cosine_labels": ["embeddings"] + [f"layer {i}" for i in range(len(self.cosine) - 1)],
-            "note": self.note(),
-        }
+    @property
+    def layers(self) -> int:
+        return len(self.cosine) - 1
 
 
 def compare_word(

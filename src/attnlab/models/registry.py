@@ -14,7 +14,7 @@ from pathlib import Path
 
 from attnlab.errors import UnknownModelError, WeightsError
 from attnlab.models.bert import BertEncoder
-from attnlab.models.weights import read_checkpoint
+from attnlab.models.checkpoint import read_checkpoint
 
 
 @dataclass(frozen=True)

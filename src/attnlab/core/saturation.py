@@ -1,0 +1,144 @@
+"""Softmax saturation: how peaked each row is, and how much gradient its softmax passes.
+
+For a row of weights w = softmax(s) (Vaswani et al., 2017, eq. 1, one query at a time):
+
+    entropy H(w) = -Σ_j w_j log₂ w_j              bits; 0 for a one-hot row, log₂ m for uniform
+    Jacobian  J = ∂w/∂s = diag(w) - w wᵀ           (m, m); every entry → 0 as w → one-hot
+
+Section 3.2.1 of the paper divides by √dₖ because large dot products "push the softmax into
+regions where it has extremely small gradients": ‖J‖ is that gradient's size, so saturation is
+a number here. `sweep` moves the divisor (the temperature T) over a log-spaced range and records,
+for one query row, its weights, entropy and ‖J‖ at every T: the data of a small plot.
+
+The Jacobian is taken with respect to the scores entering the softmax (s = q·k / T), the
+standard softmax Jacobian; it is defined for a row only when the softmax runs across the keys.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from attnlab.core.softmax import entropy_bits, jacobian, softmax
+from attnlab.core.trace import Trace
+from attnlab.errors import FocusError, TemperatureError
+from attnlab.types import FloatArray
+
+__all__ = ["Saturation", "Sweep", "jacobian_size", "saturation", "sweep", "temperatures"]
+
+T_MIN, T_MAX, T_STEPS = 0.1, 10.0, 41
+"""The temperature slider: 0.1 to 10 on a log scale (√dₖ = 2 and 1 are two of its points)."""
+
+
+def jacobian_size(w: FloatArray) -> tuple[float, float]:
+    """(Frobenius norm, largest |entry|) of the softmax Jacobian at one row of weights `w`."""
+    j = jacobian(np.asarray(w, dtype=np.float64))  # (m, m)
+    return float(np.linalg.norm(j)), float(np.max(np.abs(j)))
+
+
+@dataclass(frozen=True)
+class Saturation:
+    """Per-slice peakedness of a single-head trace, and the Jacobian of its focus row.
+
+    `per` is "row" when the softmax ran across the keys (each row a distribution) and "column"
+    when it ran, by mistake, across the queries: then the distributions are the columns.
+    """
+
+    per: Literal["row", "column"]
+    entropy_bits: FloatArray  # (n,) or (m,): one per distribution
+    max_entropy_bits: FloatArray  # log₂(number of unmasked entries): the uniform ceiling
+    max_weight: FloatArray  # the largest weight of each distribution
+    row_sums: FloatArray  # (n,)
+    column_sums: FloatArray  # (m,)
+    focus: int
+    jacobian: FloatArray | None  # (m, m) ∂w_focus/∂s_focus, or None when per == "column"
+    jacobian_frobenius: float | None
+    jacobian_max_abs: float | None
+
+
+def saturation(trace: Trace, focus: int) -> Saturation:
+    """Entropy and largest weight per distribution of `trace`, and its focus row's Jacobian."""
+    w = np.asarray(trace.weights, dtype=np.float64)  # (n, m)
+    if w.ndim != 2:
+        raise ValueError(f"saturation needs one head, got weights of shape {w.shape}")
+    _check_focus(focus, w.shape[0])
+    axis = -1 if trace.axis == "keys" else 0
+    allowed = trace.mask if trace.mask is not None else np.ones_like(w, dtype=np.bool_)
+    j = frob = biggest = None
+    if trace.axis == "keys":
+        j = jacobian(w[focus])  # (m, m)
+        frob, biggest = float(np.linalg.norm(j)), float(np.max(np.abs(j)))
+    return Saturation(
+        per="row" if trace.axis == "keys" else "column",
+        entropy_bits=entropy_bits(w, axis=axis),
+        max_entropy_bits=np.log2(np.sum(allowed, axis=axis)),
+        max_weight=np.max(w, axis=axis),
+        row_sums=w.sum(axis=1),
+        column_sums=w.sum(axis=0),
+        focus=focus,
+        jacobian=j,
+        jacobian_frobenius=frob,
+        jacobian_max_abs=biggest,
+    )
+
+
+def temperatures(lo: float = T_MIN, hi: float = T_MAX, *, steps: int = T_STEPS) -> FloatArray:
+    """`steps` log-spaced temperatures from `lo` to `hi`, both included."""
+    if not (math.isfinite(lo) and math.isfinite(hi) and 0 < lo < hi) or steps < 2:
+        raise TemperatureError(
+            f"a sweep needs 0 < lo < hi, both finite, and 2 or more steps; "
+            f"got lo={lo!r}, hi={hi!r}, steps={steps!r}"
+        )
+    return np.geomspace(lo, hi, steps)  # (steps,)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The focus row as the temperature moves: weights, entropy and Jacobian size per T."""
+
+    tokens: tuple[str, ...]  # the key tokens (the columns of `weights`)
+    focus: int
+    temperatures: FloatArray  # (t,)
+    weights: FloatArray  # (t, m) softmax(q·K / T) for the focus query
+    entropy_bits: FloatArray  # (t,)
+    jacobian_frobenius: FloatArray  # (t,)
+    jacobian_max_abs: FloatArray  # (t,)
+    sqrt_d_k: float  # where the paper's √dₖ sits on the T axis ("Scaled"); T = 1 is "No √dₖ"
+    max_entropy_bits: float  # log₂(unmasked keys): the uniform limit as T → ∞
+
+
+def sweep(trace: Trace, focus: int, *, ts: FloatArray | None = None) -> Sweep:
+    """The focus row of `trace` recomputed at every temperature in `ts` (default 0.1..10).
+
+    Uses the trace's raw scores q·k (after any positional rotation) and its mask; the softmax
+    runs across the keys, the correct axis, whatever `trace.axis` was.
+    """
+    raw = np.asarray(trace.raw_scores, dtype=np.float64)  # (n, m)
+    if raw.ndim != 2:
+        raise ValueError(f"sweep needs one head, got raw scores of shape {raw.shape}")
+    _check_focus(focus, raw.shape[0])
+    t = temperatures() if ts is None else np.asarray(ts, dtype=np.float64)  # (t,)
+    row = raw[focus]  # (m,) q·k for the focus query
+    allowed = trace.mask[focus] if trace.mask is not None else np.ones_like(row, dtype=np.bool_)
+    scores = np.where(allowed, row[None, :] / t[:, None], -np.inf)  # (t, m) q·k / T
+    w = softmax(scores, axis=-1)  # (t, m)
+    sizes = np.array([jacobian_size(w_t) for w_t in w])  # (t, 2)
+    return Sweep(
+        tokens=trace.columns,
+        focus=focus,
+        temperatures=t,
+        weights=w,
+        entropy_bits=entropy_bits(w, axis=-1),
+        jacobian_frobenius=sizes[:, 0],
+        jacobian_max_abs=sizes[:, 1],
+        sqrt_d_k=math.sqrt(trace.d_k),
+        max_entropy_bits=float(np.log2(np.count_nonzero(allowed))),
+    )
+
+
+def _check_focus(focus: int, n: int) -> None:
+    if not 0 <= focus < n:
+        raise FocusError(f"focus row {focus} is outside 0..{n - 1}")

@@ -1,0 +1,68 @@
+"""The Trace: every intermediate of one attention computation, frozen.
+
+A Trace is what `attend` returns. It holds the paper's quantities for one head (or a stack of
+heads, as leading dimensions): Q, K, V, the raw scores QKᵀ, the scores that enter the softmax,
+the weights W and the outputs Z = WV. Row i, column j of a score or weight matrix always means
+query token i attends to key token j.
+
+The Trace holds arrays, never JSON: the encoders in `attnlab.encode` turn it into the API's
+declared contract at the edge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+import numpy as np
+
+from attnlab.types import Axis, BoolArray, FloatArray, Mode
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.array(a)  # a private copy, so the caller's array can change without touching ours
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True)
+class Trace:
+    """One attention computation, every step kept. Shapes for one head:
+
+    queries (n, d_k), keys (m, d_k), values (m, d_v), raw_scores/scores/weights (n, m),
+    outputs (n, d_v), mask (n, m) or None, embeddings (n, d_model) or None. A stack of heads
+    adds the same leading dimensions to every array but `embeddings`.
+    """
+
+    tokens: tuple[str, ...]
+    queries: FloatArray
+    keys: FloatArray
+    values: FloatArray
+    raw_scores: FloatArray  # QKᵀ, before any scaling
+    scores: FloatArray  # what enters the softmax: QKᵀ/divisor, -inf where masked
+    weights: FloatArray  # softmax(scores): rows sum to 1 when axis == "keys"
+    outputs: FloatArray  # weights @ values
+    mode: Mode
+    d_k: int
+    divisor: float  # √dₖ (scaled), 1 (unscaled) or inf (uniform: the scores are ignored)
+    axis: Axis = "keys"
+    mask: BoolArray | None = None
+    embeddings: FloatArray | None = None
+    dim_names: tuple[str, ...] | None = None  # names of the embedding/value dimensions, if known
+    key_tokens: tuple[str, ...] | None = field(default=None)  # when keys differ from queries
+    temperature: float | None = None  # when set, the divisor is this T instead of √dₖ
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, np.ndarray):
+                object.__setattr__(self, f.name, _frozen(value))
+
+    @property
+    def n(self) -> int:
+        """The number of query tokens."""
+        return int(self.queries.shape[-2])
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The key tokens, i.e. the column labels of the score and weight matrices."""
+        return self.key_tokens if self.key_tokens is not None else self.tokens
