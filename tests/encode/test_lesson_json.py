@@ -19,8 +19,8 @@ SEED_KEYS = {
     "focus_token", "pair", "narration",
 }  # fmt: skip
 LAB_KEYS = {
-    "temperature", "saturation", "readings", "causal", "causal_note", "positions", "heads",
-    "concat_outputs", "heads_note", "edits", "shuffle", "predict", "wrong_axis",
+    "temperature", "saturation", "captions", "readings", "causal", "causal_note", "positions",
+    "heads", "concat_outputs", "heads_note", "edits", "shuffle", "predict", "wrong_axis",
 }  # fmt: skip
 
 
@@ -93,3 +93,17 @@ def test_wrong_axis_block_compares_with_the_right_axis() -> None:
     assert [round(x, 2) for x in w["right_outputs"][3]] == [1.43, 0.06, 0.14, 0]
     assert w["moved"][3] > 0.1 and "[1.43, 0.06, 0.14, 0]" in w["note"] and "not 1" in w["note"]
     assert encode_lesson(explain_lesson())["wrong_axis"] is None
+
+
+def test_each_heads_narration_matches_the_top_level_one_with_positions() -> None:
+    # the bug: /api/lesson's heads[0].narration lacked what positions add to the beats
+    d = encode_lesson(explain_lesson(lesson.DEFAULT_SENTENCE, LessonOptions(positions="rope")))
+    assert d["heads"][0]["narration"] == d["narration"]
+    assert "RoPE" in d["narration"][1]["text"]
+
+
+def test_captions_ride_with_the_trace() -> None:
+    d = encode_lesson(explain_lesson(lesson.DEFAULT_SENTENCE, LessonOptions(temperature=0.5)))
+    assert d["captions"]["divisor"] == "0.5"
+    assert d["captions"]["beats"]["parallel"]["heading"].endswith("T = 0.5")
+    assert set(d["captions"]["beats"]) == {b["key"] for b in d["narration"]}

@@ -17,6 +17,7 @@ from attnlab.core.saturation import Saturation, Sweep
 from attnlab.core.trace import Trace
 from attnlab.encode.arrays import decode_array, decode_number, encode_array, encode_number
 from attnlab.words import notes
+from attnlab.words.captions import Captions
 from attnlab.words.explanation import Explanation
 from attnlab.words.narration import Beat, asymmetric_pair
 from attnlab.words.notes import Reading, read_cell
@@ -88,6 +89,18 @@ def encode_beat(b: Beat) -> dict[str, str]:
     return {"key": b.key, "title": b.title, "text": b.text}
 
 
+def encode_captions(c: Captions) -> dict[str, Any]:
+    """Each beat's heading, description and notes by its key, and the shared pieces."""
+    beats = {
+        key: {"heading": b.heading, "description": b.description, "notes": list(b.notes)}
+        for key, b in (
+            ("tokens", c.tokens), ("project", c.project), ("score", c.score),
+            ("softmax", c.softmax), ("blend", c.blend), ("parallel", c.parallel),
+        )
+    }  # fmt: skip
+    return {"beats": beats, "divisor": c.divisor, "budget": c.budget, "pair": list(c.pair)}
+
+
 def encode_reading(r: Reading) -> dict[str, Any]:
     return {"row": r.row, "col": r.col, "text": r.text, "mistaken": r.mistaken, "why": r.why}
 
@@ -102,6 +115,7 @@ def encode_explanation(ex: Explanation) -> dict[str, Any]:
     out["pair"] = list(asymmetric_pair(t, f))
     out["narration"] = [encode_beat(b) for b in ex.beats]
     out["saturation"] = encode_saturation(ex.saturation, t)
+    out["captions"] = encode_captions(ex.captions)
     out["readings"] = None
     if t.n <= READINGS_AT_MOST:
         m = t.weights.shape[-1]

@@ -22,6 +22,7 @@ from attnlab.lesson.shuffle import ShuffleCheck, shuffle_check
 from attnlab.lesson.toy import DEFAULT_SENTENCE, ROPE_SPEED, SINUSOIDAL_SCALE, focus_index
 from attnlab.types import FloatArray
 from attnlab.words import notes
+from attnlab.words.captions import captions
 from attnlab.words.explanation import Explanation
 from attnlab.words.narration import Beat, narrate
 
@@ -90,6 +91,7 @@ def explain_lesson(
         focus=f,
         beats=head_beats[0],
         saturation=saturation(trace, f),
+        captions=captions(trace, f),
         sentence=sentence,
         options=options,
         runs=runs,

@@ -2,7 +2,8 @@
 
 This is what every host shows for one head, the toy's or a real model's: the terminal prints
 it, the encoders turn it into the API's JSON, the page animates it. It adds no numbers of its
-own beyond the measures read off the trace (core/saturation.py).
+own beyond the measures read off the trace (core/saturation.py); its words are the beats
+(narration.py) and the canvas's captions (captions.py).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 from attnlab.core.saturation import Saturation, saturation
 from attnlab.core.trace import Trace
+from attnlab.words.captions import Captions, captions
 from attnlab.words.narration import Beat, narrate
 
 __all__ = ["Explanation"]
@@ -25,10 +27,12 @@ class Explanation:
     focus: int
     beats: tuple[Beat, ...]
     saturation: Saturation
+    captions: Captions  # what the canvas writes for each beat
 
     @classmethod
     def of(
         cls, trace: Trace, focus: int, *, extras: Mapping[str, str] | None = None
     ) -> Explanation:
         """Narrate `trace` for row `focus`; `extras` adds a sentence to a beat by its key."""
-        return cls(trace, focus, narrate(trace, focus, extras=extras), saturation(trace, focus))
+        beats = narrate(trace, focus, extras=extras)
+        return cls(trace, focus, beats, saturation(trace, focus), captions(trace, focus))
