@@ -29,9 +29,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from attnlab import lesson
+from attnlab.core.positions import KINDS
 from attnlab.types import AXES, MODES
 from attnlab.web import lesson_api, model_api
 from attnlab.web.params import guard
+from attnlab.words.page import BEAT_TITLES, MODE_CHOICES, PAGE_WORDS
 
 STATIC = Path(str(files("attnlab") / "static"))
 
@@ -48,6 +50,13 @@ def api_presets(request: Request) -> JSONResponse:
             "modes": list(MODES),
             "axes": list(AXES),
             "max_tokens": lesson.MAX_TOKENS,
+            "choices": {
+                "modes": [{"value": v, "label": lab, "help": h} for v, lab, h in MODE_CHOICES],
+                "axes": list(AXES),
+                "positions": list(KINDS),
+                "beats": [{"key": k, "title": t} for k, t in BEAT_TITLES],
+            },
+            "words": dict(PAGE_WORDS),
         }
     )
 
