@@ -18,20 +18,34 @@ from attnlab.words.numfmt import num, vec
 __all__ = ["lab_text"]
 
 
+Section = tuple[str, str | None, list[str] | None]
+"""A titled part of the text: its title, a paragraph (wrapped) and table lines, if any."""
+
+
 def lab_text(
     ex: LessonExplanation, *, sweep: Sweep | None = None, cell: tuple[int, int] | None = None
 ) -> str:
     """The lab's sections after the six beats; `sweep` and `cell` when the CLI asked for them."""
-    t, f, said = ex.trace, ex.focus, ex.notes
+    t, said = ex.trace, ex.notes
+    sections: list[Section | None] = [_saturation(ex), _positions(ex), _heads(ex), _shuffle(ex)]
+    if ex.runs[0].causal:
+        sections.insert(1, ("Causal mask", said.causal, None))
+    if sweep is not None:
+        told = notes.sweep_note(t.tokens[ex.focus], sweep.sqrt_d_k)
+        sections.append(("Temperature sweep", told, _sweep(sweep)))
+    if cell is not None:
+        r = notes.read_cell(t, *cell)
+        sections.append(("Reading the matrix", f"{r.text} {r.mistaken} {r.why}", None))
     out: list[str] = []
-
-    def section(title: str, note: str | None, rows: list[str] | None = None) -> None:
-        out.extend(["", title])
-        out.extend(textwrap.wrap(note or "", WIDTH))
+    for title, note, rows in (s for s in sections if s is not None):
+        out.extend(["", title, *textwrap.wrap(note or "", WIDTH)])
         if rows:
             out.extend(["", *("  " + r for r in rows)])
+    return "\n".join(out) + "\n"
 
-    sat = ex.saturation
+
+def _saturation(ex: LessonExplanation) -> Section:
+    t, f, sat = ex.trace, ex.focus, ex.saturation
     per_row = sat.per == "row"
     names = t.tokens if per_row else t.columns
     note = (
@@ -42,54 +56,49 @@ def lab_text(
         if per_row
         else notes.COLUMNS_NOTE
     )  # fmt: skip
-    section(
-        "Saturation",
-        note,
-        table(
-            ["row" if per_row else "column", "entropy (bits)", "of at most", "largest weight"],
-            [
-                [names[i], num(float(e)), num(float(c)), num(float(w))]
-                for i, (e, c, w) in enumerate(
-                    zip(sat.entropy_bits, sat.max_entropy_bits, sat.max_weight, strict=True)
-                )
-            ],
-        ),
-    )
-    first = ex.runs[0]
-    if first.causal:
-        section("Causal mask", said.causal)
-    if first.encodings is not None:
-        rows = [[tok, vec(e)] for tok, e in zip(t.tokens, first.encodings, strict=True)]
-        section("Positions", said.positions, table(["token", "added encoding"], rows))
-    elif first.rotary is not None:
-        rows = [[tok, vec(a)] for tok, a in zip(t.tokens, first.rotary.angles, strict=True)]
-        section("Positions", said.positions, table(["token", "angles (radians, per pair)"], rows))
-    if len(ex.runs) > 1:
-        second = ex.runs[1]
-        w2 = second.trace.weights  # (n, n)
-        section(
-            "Two heads",
-            f"{notes.HEAD_BLURBS[second.head.name]} {said.heads}",
-            table(
-                ["head 2: query ↓ key →", *t.columns],
-                [[tok, *(num(float(x)) for x in w2[i])] for i, tok in enumerate(t.tokens)],
-            ),
+    rows = [
+        [names[i], num(float(e)), num(float(c)), num(float(w))]
+        for i, (e, c, w) in enumerate(
+            zip(sat.entropy_bits, sat.max_entropy_bits, sat.max_weight, strict=True)
         )
-    if ex.shuffle is not None:
-        c = ex.shuffle
-        new_place = {orig: i for i, orig in enumerate(c.permutation)}
-        rows = [
-            [tok, f"{i} → {new_place[i]}", num(float(c.distances[i]), places=3),
-             "✓ same" if same else "✗ moved"]
-            for i, (tok, same) in enumerate(zip(c.tokens, c.unchanged, strict=True))
-        ]  # fmt: skip
-        section("Shuffle", c.note, table(["token", "place", "moved by", ""], rows))
-    if sweep is not None:
-        section("Temperature sweep", notes.sweep_note(t.tokens[f], sweep.sqrt_d_k), _sweep(sweep))
-    if cell is not None:
-        r = notes.read_cell(t, *cell)
-        section("Reading the matrix", f"{r.text} {r.mistaken} {r.why}")
-    return "\n".join(out) + "\n"
+    ]
+    header = ["row" if per_row else "column", "entropy (bits)", "of at most", "largest weight"]
+    return "Saturation", note, table(header, rows)
+
+
+def _positions(ex: LessonExplanation) -> Section | None:
+    first, tokens = ex.runs[0], ex.trace.tokens
+    if first.encodings is not None:
+        rows = [[tok, vec(e)] for tok, e in zip(tokens, first.encodings, strict=True)]
+        return "Positions", ex.notes.positions, table(["token", "added encoding"], rows)
+    if first.rotary is not None:
+        rows = [[tok, vec(a)] for tok, a in zip(tokens, first.rotary.angles, strict=True)]
+        header = ["token", "angles (radians, per pair)"]
+        return "Positions", ex.notes.positions, table(header, rows)
+    return None
+
+
+def _heads(ex: LessonExplanation) -> Section | None:
+    if len(ex.runs) < 2:
+        return None
+    t, second = ex.trace, ex.runs[1]
+    w2 = second.trace.weights  # (n, n)
+    rows = [[tok, *(num(float(x)) for x in w2[i])] for i, tok in enumerate(t.tokens)]
+    note = f"{notes.HEAD_BLURBS[second.head.name]} {ex.notes.heads}"
+    return "Two heads", note, table(["head 2: query ↓ key →", *t.columns], rows)
+
+
+def _shuffle(ex: LessonExplanation) -> Section | None:
+    c = ex.shuffle
+    if c is None:
+        return None
+    new_place = {orig: i for i, orig in enumerate(c.permutation)}
+    rows = [
+        [tok, f"{i} → {new_place[i]}", num(float(c.distances[i]), places=3),
+         "✓ same" if same else "✗ moved"]
+        for i, (tok, same) in enumerate(zip(c.tokens, c.unchanged, strict=True))
+    ]  # fmt: skip
+    return "Shuffle", c.note, table(["token", "place", "moved by", ""], rows)
 
 
 def _sweep(s: Sweep) -> list[str]:
