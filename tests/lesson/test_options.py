@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from attnlab.errors import (
+    AttnlabError,
     MaskError,
     PositionsError,
     ShuffleError,
@@ -22,7 +23,7 @@ def test_defaults_are_the_seed_lesson() -> None:
     assert (o.mode, o.axis, o.temperature, o.positions, o.causal, o.heads) == (
         "scaled", "keys", None, "none", False, 1,
     )  # fmt: skip
-    assert not o.edits and o.shuffle is None and o.mask is None and o.lab == ()
+    assert not o.edits and o.shuffle is None and o.mask is None
 
 
 def test_frozen_and_variants_by_replace() -> None:
@@ -31,7 +32,6 @@ def test_frozen_and_variants_by_replace() -> None:
         o.causal = False  # type: ignore[misc]
     v = replace(o, axis="queries")
     assert v.axis == "queries" and v.causal and o.axis == "keys"
-    assert v.lab == ("axis", "causal")
 
 
 @pytest.mark.parametrize(
@@ -69,9 +69,11 @@ def test_mask_is_copied_and_read_only() -> None:
     m = np.tril(np.ones((4, 4), dtype=bool))
     o = LessonOptions(mask=m)
     m[0, 3] = True
-    assert not o.mask[0, 3] and not o.mask.flags.writeable and o.lab == ("mask",)
+    assert not o.mask[0, 3] and not o.mask.flags.writeable
 
 
-def test_edits_are_counted_as_a_lab_setting() -> None:
-    o = LessonOptions(edits=Edits.parse({"embeddings": ["bank=1,0,0,1"]}))
-    assert o.lab == ("edits",)
+def test_edits_must_be_an_edits_object() -> None:
+    with pytest.raises(AttnlabError) as caught:
+        LessonOptions(edits={"embeddings": {"bank": [1, 0, 0, 1]}})  # type: ignore[arg-type]
+    assert caught.value.field == "set"
+    assert LessonOptions(edits=Edits.parse({"embeddings": ["bank=1,0,0,1"]})).edits

@@ -87,18 +87,6 @@ class LessonOptions:
         """The same options with a custom mask (checked against the sentence when it runs)."""
         return replace(self, mask=None if mask is None else _as_mask(mask))
 
-    @property
-    def lab(self) -> tuple[str, ...]:
-        """The names of the options set away from the seed's lesson, in a fixed order."""
-        default = LessonOptions()
-        names = ("mode", "axis", "temperature", "positions", "causal", "heads", "shuffle")
-        changed = [n for n in names if getattr(self, n) != getattr(default, n)]
-        if self.edits:
-            changed.append("edits")
-        if self.mask is not None:
-            changed.append("mask")
-        return tuple(changed)
-
 
 def _as_mask(mask: npt.ArrayLike) -> BoolArray:
     a = np.array(mask)  # a private copy
