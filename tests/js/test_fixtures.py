@@ -53,12 +53,14 @@ def test_differences_sees_a_missing_key_and_a_changed_number() -> None:
     assert differences({"a": [0.5]}, {"a": [0.6]}) == ["$.a[0]: 0.5 in the file, 0.6 now"]
 
 
-@pytest.mark.parametrize("name", ["lessons.json", "model_trace.json", "model_compare.json"])
+@pytest.mark.parametrize(
+    "name", ["lessons.json", "model_trace.json", "model_compare.json", "page.json"]
+)
 def test_the_committed_fixture_is_what_the_script_writes(name: str) -> None:
     if name.startswith("model"):
         pytest.importorskip("safetensors")
         pytest.importorskip("tokenizers")
-    make = {"lessons.json": "lessons", "model_trace.json": "model_trace"}.get(name, "model_compare")
+    make = name.removesuffix(".json")
     fresh = json.loads(json.dumps(getattr(_script(), make)(), ensure_ascii=False))
     saved = json.loads((SCRIPT.parents[1] / "tests" / "js" / name).read_text(encoding="utf-8"))
     found = differences(saved, fresh)
