@@ -378,3 +378,23 @@ def test_screenshots_of_each_beat(new_page, artifacts: Path, sentence) -> None:
             button(page, f"Step {b}: {beat.title()}").click()
             expect()(page.get_by_role("img")).to_have_attribute("data-beat", beat)
             page.screenshot(path=str(artifacts / f"beat-{slug}-{mode}-{b}-{beat}.png"))
+
+
+def test_stepping_asks_the_api_nothing(new_page) -> None:
+    """The bug: the host set() the focus from the answer, so the first Next step saved it as the
+    learner's change and asked /api/lesson again for the same lesson."""
+    page = new_page()
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/lesson" in r.url else None)
+    open_lesson(page)
+    expect()(page.get_by_role("img")).to_have_attribute("data-beat", "tokens")
+    page.wait_for_load_state("networkidle")
+    before = len(asked)
+    assert before == 1, asked
+    for beat in ("project", "score"):
+        button(page, "Next step").click()
+        expect()(page.get_by_role("img")).to_have_attribute("data-beat", beat)
+    page.keyboard.press("ArrowRight")
+    expect()(page.get_by_role("img")).to_have_attribute("data-beat", "softmax")
+    page.wait_for_load_state("networkidle")
+    assert asked[before:] == [], "a step asked the API again"

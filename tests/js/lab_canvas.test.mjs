@@ -9,15 +9,12 @@ import { layout } from "../../src/attnlab/static/layout.js";
 
 const LESSONS = JSON.parse(readFileSync(new URL("./lessons.json", import.meta.url), "utf8"));
 
-/** The river lesson with a causal mask: row i sees keys 0..i (the weights renormalised by hand). */
+/** The river lesson under a causal mask, as /api/lesson answers it (row i sees keys 0..i). */
 function causal() {
-  const t = structuredClone(LESSONS.river);
-  const n = t.tokens.length;
-  t.mask = t.tokens.map((_, i) => t.tokens.map((_, j) => j <= i));
-  t.scores = t.scores.map((row, i) => row.map((s, j) => (j <= i ? s : "-inf")));
-  t.weights = t.tokens.map((_, i) => t.tokens.map((_, j) => (j <= i ? 1 / (i + 1) : 0)));
-  assert.equal(n, 4);
-  return decodeLesson(t);
+  const t = decodeLesson(LESSONS.river_causal);
+  assert.equal(t.tokens.length, 4);
+  assert.deepEqual(t.mask, t.tokens.map((_, i) => t.tokens.map((_, j) => j <= i)));
+  return t;
 }
 
 const SIZE = { width: 820, height: 540 };

@@ -5,9 +5,12 @@ import { test } from "node:test";
 
 import { decodeLesson, num } from "../../src/attnlab/static/format.js";
 import { contrast, heat, inkOn, luminance } from "../../src/attnlab/static/colors.js";
-import { BEATS, argmax, layout, wrap } from "../../src/attnlab/static/layout.js";
+import { argmax, beatKeys, layout, wrap } from "../../src/attnlab/static/layout.js";
 
+// lessons.json and page.json are written by scripts/make_js_fixtures.py from the Python encoders
 const LESSONS = JSON.parse(readFileSync(new URL("./lessons.json", import.meta.url), "utf8"));
+const WORDS = JSON.parse(readFileSync(new URL("./page.json", import.meta.url), "utf8")).words;
+const BEATS = beatKeys(LESSONS.river);
 const river = decodeLesson(LESSONS.river);
 const savingsUniform = decodeLesson(LESSONS.savings_uniform);
 const longest = decodeLesson(LESSONS.longest);
@@ -46,8 +49,8 @@ test("every beat lays out at both sizes, inside the canvas", () => {
   for (const [trace, sizes] of [[river, SIZES], [savingsUniform, SIZES], [masked(), SIZES], [longest, [SIZES[0], LONG_NARROW]]]) {
     for (const size of sizes) {
       for (let b = 0; b < BEATS.length; b++) {
-        const out = layout(trace, size, b, trace.focus);
-        assert.equal(out.beat, BEATS[b][0]);
+        const out = layout(trace, size, b, trace.focus, WORDS);
+        assert.equal(out.beat, BEATS[b]);
         assert.ok(out.shapes.length > 5, "never an empty picture");
         assert.ok(out.description.length > 0);
         for (const s of out.shapes) {
@@ -87,7 +90,7 @@ test("matrix cells move right along a row and down along a column", () => {
 
 test("row i is labelled with query token i and column j with key token j, in line with the cells", () => {
   for (const beat of ["score", "softmax", "parallel"]) {
-    const out = layout(river, SIZES[0], beat, 3);
+    const out = layout(river, SIZES[0], beat, 3, WORDS);
     const rows = out.labels.filter((l) => l.role === "row");
     const cols = out.labels.filter((l) => l.role === "col");
     assert.deepEqual(rows.map((l) => l.text), river.tokens);
@@ -115,10 +118,44 @@ test("the score beat fills only the focus row, left to right, with q·k / diviso
 });
 
 test("the score beat shows the divisor of the mode: 1 without √dₖ, ∞ under Uniform", () => {
-  const unscaled = decodeLesson({ ...LESSONS.river, mode: "unscaled", divisor: 1.0, scores: LESSONS.river.raw_scores });
+  const unscaled = decodeLesson(LESSONS.river_unscaled);
   const texts = (t) => layout(t, SIZES[0], "score", 3).shapes.filter((s) => s.kind === "text").map((s) => s.text);
   assert.ok(texts(unscaled).includes("4.6 / 1"));
   assert.ok(texts(savingsUniform).some((t) => t.endsWith(" / ∞")));
+});
+
+/** Every text the canvas writes for a beat, joined: the wrapped lines read as one string. */
+const canvasText = (t, beat) => layout(t, SIZES[0], beat, t.focus, WORDS).shapes.filter((s) => s.kind === "text").map((s) => s.text).join(" ");
+
+test("the canvas writes the trace's captions: each beat's heading and notes, word for word", () => {
+  for (const name of Object.keys(LESSONS)) {
+    const t = decodeLesson(LESSONS[name]);
+    for (const beat of BEATS) {
+      const c = LESSONS[name].captions.beats[beat];
+      const text = canvasText(t, beat);
+      assert.ok(text.includes(c.heading), `${name} ${beat}: the heading ${c.heading}`);
+      for (const note of c.notes) assert.ok(text.includes(note), `${name} ${beat}: the note ${note}`);
+      assert.equal(layout(t, SIZES[0], beat, t.focus, WORDS).description, c.description);
+    }
+  }
+});
+
+test("with a temperature the canvas says T, never √dₖ = √4 = 0.5 (the bug)", () => {
+  const t = decodeLesson(LESSONS.river_temperature);
+  const score = canvasText(t, "score");
+  assert.ok(!score.includes("√4 = 0.5"), score);
+  assert.ok(score.includes("T = 0.5"), score);
+  assert.ok(score.includes("4.6 / 0.5"), "the cells divide by T");
+  const parallel = canvasText(t, "parallel");
+  assert.ok(parallel.includes("softmax(QKᵀ/T) with T = 0.5"), parallel);
+  assert.ok(!parallel.includes("√dₖ"), parallel);
+});
+
+test("the fixed labels are the page's words: none drawn when the words have not come", () => {
+  const t = decodeLesson(LESSONS.river);
+  assert.ok(canvasText(t, "project").includes(WORDS["canvas.queries"]));
+  const bare = layout(t, SIZES[0], "project", 3).shapes.filter((s) => s.kind === "text").map((s) => s.text);
+  assert.ok(!bare.includes(WORDS["canvas.queries"]));
 });
 
 test("a masked score is written −∞", () => {

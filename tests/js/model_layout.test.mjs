@@ -8,13 +8,14 @@ import { test } from "node:test";
 
 import { decodeLesson, num } from "../../src/attnlab/static/format.js";
 import {
-  BEATS, absMax, argmax, reachOf, beatLayout, cosinePlot, diverging, miniHeat, pictureHeight, rowHeight, shortVec,
+  absMax, argmax, beatKeys, reachOf, beatLayout, cosinePlot, diverging, miniHeat, pictureHeight, rowHeight, shortVec,
 } from "../../src/attnlab/static/model_layout.js";
 
 const RAW = JSON.parse(readFileSync(new URL("./model_trace.json", import.meta.url), "utf8"));
 const trace = decodeLesson(RAW);
 const CMP = JSON.parse(readFileSync(new URL("./model_compare.json", import.meta.url), "utf8"));
 const WIDTHS = [900, 420];
+const BEATS = beatKeys(trace);
 
 /** A trace of n tokens made from the real one, rows repeated: the shapes of a long text. */
 function long(n) {
@@ -33,8 +34,8 @@ const texts = (out) => out.shapes.filter((s) => s.kind === "text").map((s) => s.
 test("every beat lays out inside the canvas, for 6 and for 128 tokens", () => {
   for (const t of [trace, long(128)]) {
     for (const width of WIDTHS) {
-      BEATS.forEach(([key], b) => {
-        const size = { width, height: pictureHeight(t.tokens.length, width, b) };
+      BEATS.forEach((key, b) => {
+        const size = { width, height: pictureHeight(t.tokens.length, width, key) };
         const out = beatLayout(t, size, b, t.focus);
         assert.equal(out.beat, key);
         assert.ok(out.description.startsWith(`Step ${b + 1}`), out.description);
@@ -63,8 +64,8 @@ test("a vector is one strip with a colour per entry: 384 for a layer's input, 32
 
 test("a long text keeps its rows readable: the picture grows instead", () => {
   assert.ok(rowHeight(128) >= 14);
-  assert.ok(pictureHeight(128, 900, 2) > 128 * 14);
-  assert.ok(pictureHeight(6, 900, 2) < 400);
+  assert.ok(pictureHeight(128, 900, "score") > 128 * 14);
+  assert.ok(pictureHeight(6, 900, "score") < 400);
 });
 
 test("the Score beat prints q·k / √32 = score with the API's numbers for every key", () => {
@@ -90,7 +91,7 @@ test("the Softmax beat prints each weight of the focus row; Blend points at the 
 });
 
 test("the Parallel beat draws the n × n matrix, each cell heat-coloured, and names the pair", () => {
-  const out = beatLayout(trace, { width: 900, height: pictureHeight(6, 900, 5) }, 5, trace.focus);
+  const out = beatLayout(trace, { width: 900, height: pictureHeight(6, 900, "parallel") }, 5, trace.focus);
   const n = trace.tokens.length;
   const cells = out.shapes.filter((s) => s.kind === "rect" && s.fill && s.w < 60 && s.w > 10);
   assert.equal(cells.length, n * n);
@@ -100,7 +101,7 @@ test("the Parallel beat draws the n × n matrix, each cell heat-coloured, and na
 
 test("a long text's matrix labels some rows, never overlapping, and always the focus", () => {
   const t = long(128);
-  const out = beatLayout(t, { width: 900, height: pictureHeight(128, 900, 5) }, 5, t.focus);
+  const out = beatLayout(t, { width: 900, height: pictureHeight(128, 900, "parallel") }, 5, t.focus);
   const labels = out.shapes.filter((s) => s.kind === "text" && /^tok\d+$/.test(s.text)).map((s) => s.y);
   assert.ok(labels.length > 10 && labels.length < 128);
   for (let k = 1; k < labels.length; k++) assert.ok(labels[k] - labels[k - 1] >= 9.5, "labels keep apart");
@@ -156,4 +157,12 @@ test("the cosine plot: one labelled point per layer, axes named, the y range sho
   for (const p of plot.points) assert.ok(p.x > 0 && p.x < size.width && p.y > 0 && p.y < size.height);
   const negative = cosinePlot([1, -0.5], ["embeddings", "layer 0"], size);
   assert.ok(negative.shapes.some((s) => s.role === "y-title" && s.text.includes("-1 to 1")));
+});
+
+test("each beat's title is the trace's caption heading (words/captions.py)", () => {
+  for (const key of BEATS) {
+    const out = beatLayout(trace, { width: 900, height: pictureHeight(6, 900, key) }, key, trace.focus);
+    assert.equal(texts(out)[0], RAW.captions.beats[key].heading);
+  }
+  assert.ok(!texts(beatLayout(trace, { width: 900, height: 400 }, "parallel", trace.focus)).some((t) => t.includes("undefined")));
 });

@@ -1,55 +1,70 @@
-// The web page's host for lesson.js: a tiny model with get/set/on/save_changes (widget_model.js:
-// the subset of anywidget's model the widget uses), backed by the JSON API, with the state in
-// the URL.
+// The web page's host for the lesson and the lab views (lesson.js, lab.js): one model with
+// get/set/on/off/save_changes (widget_model.js: the part of anywidget's model the views use),
+// backed by the JSON API, with the state in the URL. The views never see the API or the URL.
 //
 //   ?sentence=at+the+savings+bank&mode=unscaled&focus=3&beat=blend
 //   (+ the lab's temperature, positions, causal, heads, shuffle, set..., predict: lab_state.js)
 //
-// save_changes() asks /api/lesson again when the sentence, mode or focus changed, and writes
-// the URL, so a copied link reproduces what is on screen. A 400 answer names the field at
-// fault; the model keeps the last good lesson and carries the message to the widget.
+// It asks /api/presets first: the choices (modes, axes, positions, beats) and the page's words
+// go into the model as "choices" and "words", so no view repeats them. save_changes() asks
+// /api/lesson again when the sentence, mode, axis, focus or a lab option changed, and writes the
+// URL otherwise (a step, a cell, a guess ask nothing), so a copied link reproduces what is on
+// screen. The host's own updates are put(), never set(): a set would be saved as the learner's
+// change with the next step. A 400 answer names the field at fault; the model keeps the last
+// good lesson and carries the message to the views.
 
-import widget from "./lesson.js";
 import { getJSON } from "./http.js";
 import lab from "./lab.js";
 import { FIELD_KEYS, LAB_DEFAULTS, LAB_KEYS, labParams, readLabURL } from "./lab_state.js";
-import { BEATS } from "./layout.js";
+import lesson from "./lesson.js";
 import { createModel } from "./widget_model.js";
 
-const MODES = ["scaled", "unscaled", "uniform"];
-const AXES = ["keys", "queries"];
 const DEFAULTS = { sentence: "by the river bank", mode: "scaled", axis: "keys", focus: null, beat: 0 };
+/** The keys whose change asks /api/lesson again. */
+const LESSON_KEYS = ["sentence", "mode", "axis", "focus", ...LAB_KEYS];
 
-/** The state a URL asks for; anything unreadable falls back to the default. */
-export function readURL(search) {
+/** A beat in a URL (its key, or its number from 1) as an index into `beats`; null if unreadable. */
+function readBeat(param, beats) {
+  if (param === null) return null;
+  const byKey = beats.findIndex((b) => b.key === param);
+  const byNumber = Number.parseInt(param, 10) - 1;
+  return byKey >= 0 ? byKey : byNumber >= 0 && byNumber < beats.length ? byNumber : null;
+}
+
+/**
+ * The state a URL asks for; anything unreadable falls back to the default.
+ * @param {string} search
+ * @param {{choices?: {axes: string[], beats: {key: string}[]}} | null} [page] /api/presets
+ */
+export function readURL(search, page = null) {
   const q = new URLSearchParams(search);
-  const beatParam = q.get("beat");
-  let beat = DEFAULTS.beat;
-  if (beatParam !== null) {
-    const byKey = BEATS.findIndex(([key]) => key === beatParam);
-    const byNumber = Number.parseInt(beatParam, 10) - 1;
-    beat = byKey >= 0 ? byKey : byNumber >= 0 && byNumber < BEATS.length ? byNumber : DEFAULTS.beat;
-  }
+  const beats = page?.choices?.beats ?? [];
+  const axes = page?.choices?.axes ?? [DEFAULTS.axis];
   const focus = q.get("focus");
   return {
     sentence: q.get("sentence") ?? DEFAULTS.sentence,
     mode: q.get("mode") ?? DEFAULTS.mode,
-    axis: AXES.includes(q.get("axis") ?? "") ? q.get("axis") : DEFAULTS.axis,
+    axis: axes.includes(q.get("axis") ?? "") ? q.get("axis") : DEFAULTS.axis,
     focus: focus === null || focus === "" ? null : /^\d+$/.test(focus) ? Number(focus) : focus,
-    beat,
+    beat: readBeat(q.get("beat"), beats) ?? DEFAULTS.beat,
     ...readLabURL(q),
   };
 }
 
-/** The URL query for a state (the defaults are left out, except the sentence). */
-export function writeURL(state) {
+/**
+ * The URL query for a state (the defaults are left out, except the sentence).
+ * @param {Record<string, any>} state
+ * @param {{key: string}[]} beats the beats' keys, in order (/api/presets choices)
+ */
+export function writeURL(state, beats = []) {
   const { sentence, mode, axis, focus, beat } = state;
   const q = new URLSearchParams();
   q.set("sentence", sentence);
   q.set("mode", mode);
   if (axis !== DEFAULTS.axis) q.set("axis", axis);
   if (focus !== null && focus !== undefined) q.set("focus", String(focus));
-  q.set("beat", BEATS[beat]?.[0] ?? BEATS[0][0]);
+  const key = beats[beat]?.key ?? beats[0]?.key;
+  if (key) q.set("beat", key);
   // the Real model tab's keys (model_app.js: view, model.*) ride along unchanged
   for (const [k, v] of new URLSearchParams(globalThis.location?.search ?? "")) {
     if (k === "view" || k.startsWith("model.")) q.append(k, v);
@@ -58,17 +73,24 @@ export function writeURL(state) {
   return `?${q}`;
 }
 
-function start(el) {
-  const wanted = readURL(window.location.search);
+async function start(el, labEl) {
+  const presets = await getJSON("/api/presets");
+  const page = presets.ok ? presets.body : null;
+  const beats = page?.choices?.beats ?? [];
+  const wanted = readURL(window.location.search, page);
   /** The request behind the lesson on screen: what the URL and a failed request fall back to. */
   let good = null;
   let asked = 0;
+  const url = () => writeURL({ ...good, beat: model.get("beat"), predict: model.get("predict") }, beats);
 
   const model = createModel(
-    { ...wanted, lesson: null, presets: null, error: null, global_keys: true },
+    {
+      ...wanted, lesson: null, presets: page, choices: page?.choices ?? null, words: page?.words ?? null,
+      error: presets.ok ? null : presets.error, busy: false, global_keys: true, cell: null, guess: null, asking: false,
+    },
     (changed) => {
-      if (["sentence", "mode", "axis", "focus", ...LAB_KEYS].some((k) => changed.has(k))) load();
-      else if (good) history.replaceState(null, "", writeURL({ ...good, beat: model.get("beat"), predict: model.get("predict") }));
+      if (LESSON_KEYS.some((k) => changed.has(k))) load();
+      else if (good) history.replaceState(null, "", url());
     },
   );
 
@@ -84,17 +106,17 @@ function start(el) {
     const q = new URLSearchParams({ sentence: request.sentence, mode: request.mode, axis: request.axis });
     if (request.focus !== null && request.focus !== undefined) q.set("focus", String(request.focus));
     for (const [name, value] of labParams(request)) q.append(name, value);
-    model.set("busy", true);
+    model.put("busy", true);
     const answer = await getJSON(`/api/lesson?${q}`);
     if (ticket !== asked) return; // a newer request has been sent; this answer is stale
-    model.set("busy", false);
+    model.put("busy", false);
     if (answer.ok) {
-      const lesson = answer.body;
-      good = { ...request, focus: lesson.focus };
-      model.set("focus", lesson.focus);
-      if (!fallback) model.set("error", null);
-      model.set("lesson", lesson);
-      history.replaceState(null, "", writeURL({ ...good, beat: model.get("beat"), predict: model.get("predict") }));
+      const body = answer.body;
+      good = { ...request, focus: body.focus };
+      model.put("focus", body.focus); // the host's: put, or the next step would ask again
+      if (!fallback) model.put("error", null);
+      model.put("lesson", body);
+      history.replaceState(null, "", url());
       return;
     }
     // keep the last good lesson on screen and say what went wrong next to the control
@@ -102,28 +124,23 @@ function start(el) {
     const field = answer.error.field;
     const key = FIELD_KEYS[field] ?? field; // a lab parameter (set_q, ...) names its model key
     if (good || ["sentence", "mode", "focus", "axis"].includes(field) || key in LAB_DEFAULTS) {
-      model.set("error", answer.error);
+      model.put("error", answer.error);
       if (key && key in reset) {
-        model.set(key, reset[key]);
-        if (key === "sentence") model.set("focus", reset.focus);
+        model.put(key, reset[key]);
+        if (key === "sentence") model.put("focus", reset.focus);
       } else if (good) {
-        for (const k of ["sentence", "mode", "axis", "focus", ...LAB_KEYS]) model.set(k, good[k]);
+        for (const k of LESSON_KEYS) model.put(k, good[k]);
       }
       if (!good && field !== null) await load({ fallback: true });
       return;
     }
-    model.set("error", answer.error);
+    model.put("error", answer.error);
   }
 
-  widget.render({ model, el });
-  const labEl = document.getElementById("lab");
+  lesson.render({ model, el });
   if (labEl) lab.render({ model, el: labEl });
-  getJSON("/api/presets").then((answer) => {
-    if (answer.ok) model.set("presets", answer.body);
-    else if (!model.get("error")) model.set("error", answer.error);
-  });
   load();
 }
 
-const mount = document.getElementById("lesson");
-if (mount) start(mount);
+const mount = globalThis.document?.getElementById("lesson");
+if (mount) start(mount, document.getElementById("lab"));

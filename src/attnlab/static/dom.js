@@ -35,3 +35,15 @@ export function s(tag, attrs = {}, text) {
   if (text !== undefined) node.textContent = text;
   return node;
 }
+
+/**
+ * Put the page's words into every element under `root` marked data-words="key" (as text).
+ * @param {Element} root
+ * @param {Record<string, string> | null | undefined} words
+ */
+export function fillWords(root, words) {
+  for (const node of root.querySelectorAll("[data-words]")) {
+    const text = words?.[node.getAttribute("data-words") ?? ""];
+    if (typeof text === "string") node.textContent = text;
+  }
+}

@@ -1,23 +1,26 @@
 // The lab: the lesson's second half, where the learner breaks the lookup on purpose.
-// export default { render({ model, el }) }, the anywidget shape, like lesson.js.
+// export default { render({ model, el }) }, the anywidget shape, like lesson.js; render returns
+// the cleanup that undoes every subscription.
 //
-// The model is the lesson's (app.js): the lab reads "lesson" (the /api/lesson answer) and
-// sets the lab's keys (temperature, axis, positions, causal, heads, shuffle, edits, predict;
-// see lab_state.js), and the host asks the API again. The temperature sweep and the cost
-// come from /api/sweep and /api/cost. Every number shown is the API's, formatted by
-// format.js; nothing here computes attention. Three panels live in their own modules:
-// lab_temperature.js, lab_edit.js and lab_cost.js; the rest are here.
+// The model is the lesson's (app.js): the lab reads "lesson" (the /api/lesson answer),
+// "choices" (axes, position kinds) and "words" (the page's fixed words), and sets the lab's keys
+// (temperature, axis, positions, causal, heads, shuffle, edits, predict; see lab_state.js), and
+// the host asks the API again. It shares three keys with the lesson view, never its DOM:
+// "cell" ([i, j], the cell being read, picked in either view), "asking" (true while it waits
+// for a guess: each view hides its own weights) and "guess" (the token guessed, in either view).
+// The temperature sweep and the cost come from /api/sweep and /api/cost. Every number shown is
+// the API's, formatted by format.js; nothing here computes attention. Three panels live in their
+// own modules: lab_temperature.js, lab_edit.js and lab_cost.js; the rest are here.
 
 import { decodeArray, decodeLesson, num, vec } from "./format.js";
 import { costPanel } from "./lab_cost.js";
-import { h } from "./dom.js";
+import { fillWords, h } from "./dom.js";
 import { card, heatTable, numberTable, ropeDials } from "./lab_dom.js";
 import { editPanel } from "./lab_edit.js";
 import { temperaturePanel } from "./lab_temperature.js";
-import { layout } from "./layout.js";
+import { createScope } from "./scope.js";
+import { say } from "./words.js";
 
-const SOFTMAX_BEAT = 3;
-const POSITION_LABELS = [["none", "None"], ["sinusoidal", "Sinusoidal"], ["rope", "Rotary (RoPE)"]];
 let instances = 0;
 
 /** How far an output moved, never a bare "0" for a move the API counts as a change. */
@@ -29,13 +32,9 @@ function distance(d) {
 function build(el, id, panels) {
   const ui = {};
   // --- softmax axis
-  ui.axis = h("select", { id: `${id}-axis` }, [
-    h("option", { value: "keys" }, ["Keys (correct)"]),
-    h("option", { value: "queries" }, ["Queries (mistake)"]),
-  ]);
+  ui.axis = h("select", { id: `${id}-axis` });
   ui.axisBody = h("div", { class: "lab-out", "aria-live": "polite" });
-  const axis = card(`${id}-axis-card`, "Softmax axis",
-    "The softmax must run across the keys, so each query's row is a budget of 1. Run it down the queries instead and the numbers still look plausible.", [
+  const axis = card(`${id}-axis-card`, "Softmax axis", "lab.axis.help", [
       h("div", { class: "field" }, [h("label", { for: `${id}-axis` }, ["Softmax axis"]), ui.axis]),
       ui.axisBody,
     ]);
@@ -43,19 +42,17 @@ function build(el, id, panels) {
   // --- causal mask
   ui.causal = h("input", { id: `${id}-causal`, type: "checkbox" });
   ui.causalBody = h("div", { class: "lab-out", "aria-live": "polite" });
-  const causal = card(`${id}-causal-card`, "Causal mask",
-    "A decoder may not look ahead: each token attends only to itself and the tokens before it. The hidden scores become −∞, their weights 0.", [
+  const causal = card(`${id}-causal-card`, "Causal mask", "lab.causal.help", [
       h("label", { class: "check" }, [ui.causal, " Causal mask"]),
       ui.causalBody,
     ]);
 
   // --- positions and shuffle
-  ui.positions = h("select", { id: `${id}-pos` }, POSITION_LABELS.map(([v, t]) => h("option", { value: v }, [t])));
+  ui.positions = h("select", { id: `${id}-pos` });
   ui.posBody = h("div", { class: "lab-out" });
   ui.shuffle = h("button", { type: "button" }, ["Shuffle tokens"]);
   ui.shuffleBody = h("div", { class: "lab-out", "aria-live": "polite" });
-  const positions = card(`${id}-pos-card`, "Word order: shuffle and positions",
-    "Attention alone never reads where a token stands. Shuffle the tokens, each with its own embedding, and check each one's output; then add positions and shuffle again.", [
+  const positions = card(`${id}-pos-card`, "Word order: shuffle and positions", "lab.positions.help", [
       h("div", { class: "field" }, [h("label", { for: `${id}-pos` }, ["Positions"]), ui.positions]),
       ui.posBody,
       h("div", { class: "inline-row" }, [ui.shuffle]),
@@ -66,8 +63,7 @@ function build(el, id, panels) {
   ui.reading = h("p", { class: "reading", "aria-live": "polite" });
   ui.transpose = h("button", { type: "button", "aria-pressed": "false" }, ["Transpose"]);
   ui.mistaken = h("div", { class: "mistaken", "aria-live": "polite", hidden: true });
-  const reading = card(`${id}-read-card`, "Read the matrix",
-    "Click any cell of the Attention weights table, the picture's matrix or the table on the right: row i is the query, column j the key.", [
+  const reading = card(`${id}-read-card`, "Read the matrix", "lab.reading.help", [
       ui.reading,
       h("div", { class: "inline-row" }, [ui.transpose]),
       ui.mistaken,
@@ -79,8 +75,7 @@ function build(el, id, panels) {
     h("option", { value: "2" }, ["2"]),
   ]);
   ui.headsBody = h("div", { class: "lab-out" });
-  const heads = card(`${id}-heads-card`, "Two heads",
-    "A second hand-set head attends by sentence structure instead of meaning. Real models run many heads side by side and join their outputs.", [
+  const heads = card(`${id}-heads-card`, "Two heads", "lab.heads.help", [
       h("div", { class: "field" }, [h("label", { for: `${id}-heads` }, ["Heads"]), ui.heads]),
       ui.headsBody,
     ]);
@@ -88,8 +83,7 @@ function build(el, id, panels) {
   // --- predict, then reveal
   ui.predict = h("input", { id: `${id}-predict`, type: "checkbox", role: "switch" });
   ui.predictBody = h("div", { class: "lab-out predict-out", "aria-live": "polite" });
-  const predict = card(`${id}-predict-card`, "Predict, then reveal",
-    "Before the Softmax step, guess which token the followed word will attend to most. The weights stay hidden until you guess.", [
+  const predict = card(`${id}-predict-card`, "Predict, then reveal", "lab.predict.help", [
       h("label", { class: "check" }, [ui.predict, " Predict first"]),
       ui.predictBody,
     ]);
@@ -99,14 +93,14 @@ function build(el, id, panels) {
   ui.nowNote = h("p", { class: "lab-note" });
   const now = h("aside", { class: "lab-now", "aria-labelledby": `${id}-now-h` }, [
     h("h3", { id: `${id}-now-h` }, ["The weights now"]),
-    h("p", { class: "lab-help" }, ["Every control changes these numbers: each row with its sum, its entropy in bits (0 when all on one key, 2 when spread over four) and its largest weight; the column sums below."]),
+    h("p", { class: "lab-help", "data-words": "lab.now.help" }),
     ui.now,
     ui.nowNote,
   ]);
 
   ui.root = h("div", { class: "lab" }, [
     h("h2", {}, ["Break the lookup on purpose"]),
-    h("p", { class: "lab-intro" }, ["Each control changes one piece of softmax(QKᵀ/√dₖ)V. The picture and the table above follow every change; the link in the address bar keeps it."]),
+    h("p", { class: "lab-intro", "data-words": "lab.intro" }),
     h("div", { class: "lab-grid" }, [
       h("div", { class: "lab-cards" }, [panels.temperature, axis, causal, positions, reading, panels.edit, heads, predict, panels.cost]),
       now,
@@ -116,25 +110,27 @@ function build(el, id, panels) {
   return ui;
 }
 
-/** @param {{model: any, el: HTMLElement}} props */
+/** @param {{model: any, el: HTMLElement}} props @returns {() => void} the cleanup */
 function render({ model, el }) {
   const id = `lab${++instances}`;
   const base = model.get("api_base") ?? "";
-  const doc = el.ownerDocument;
+  const scope = createScope();
+  const words = () => model.get("words");
   const commit = (changes) => {
     for (const [key, value] of Object.entries(changes)) model.set(key, value);
     model.save_changes();
   };
-  const temperature = temperaturePanel(id, { model, commit, base });
-  const edit = editPanel(id, { model, commit });
+  const temperature = temperaturePanel(id, { model, commit, base, scope });
+  const edit = editPanel(id, { model, commit, scope });
   const ui = build(el, id, { temperature: temperature.el, edit: edit.el, cost: costPanel(id, base) });
   /** @type {Record<string, any> | null} */
   let data = null; // the raw answer
   /** @type {Record<string, any> | null} */
   let trace = null; // decoded
-  let cell = null; // [i, j] of the cell being read
   let transposed = false;
-  let guess = null;
+  const guess = () => model.get("guess") ?? null;
+  /** The beat whose weights a guess must come before: the trace's softmax step. */
+  const softmaxBeat = () => Math.max(0, (trace?.narration ?? []).findIndex((b) => b.key === "softmax"));
 
   const cols = () => trace.key_tokens ?? trace.tokens;
   const who = () => trace.tokens[trace.focus];
@@ -155,17 +151,18 @@ function render({ model, el }) {
         footer: { head: "column sum", values: sums(sat?.column_sums) },
       }),
     );
-    ui.nowNote.textContent = trace.axis === "keys"
-      ? "Each row sums to 1: a query's budget over the keys. The column sums are whatever they happen to be."
-      : "Softmax down the columns: now each column sums to 1 and the rows do not, so a query no longer spends a budget of 1.";
+    ui.nowNote.textContent = say(words(), trace.axis === "keys" ? "lab.now.keys" : "lab.now.queries");
   }
 
   // --- axis -----------------------------------------------------------------------------------
   function showAxis() {
+    const axes = model.get("choices")?.axes ?? [trace.axis];
+    ui.axis.replaceChildren(...axes.map((v) => h("option", { value: v }, [say(words(), `lab.axis.${v}`) || v])));
     ui.axis.value = trace.axis;
     const sat = data.saturation;
+    const sums = (xs) => xs.map((x) => num(x)).join(", ");
     if (trace.axis === "keys") {
-      ui.axisBody.replaceChildren(h("p", {}, [`Right now every row sums to 1 (${sat.row_sums.map((x) => num(x)).join(", ")}). Pick Queries (mistake) to see what the wrong axis does.`]));
+      ui.axisBody.replaceChildren(h("p", {}, [say(words(), "lab.axis.now", { row_sums: sums(sat.row_sums) })]));
       return;
     }
     const wa = data.wrong_axis;
@@ -173,7 +170,7 @@ function render({ model, el }) {
     const right = decodeArray(wa.right_outputs);
     const moved = decodeArray(wa.moved);
     ui.axisBody.replaceChildren(
-      h("p", { class: "warn" }, [`Columns now sum to 1 (${sat.column_sums.map((x) => num(x)).join(", ")}); rows do not (${sat.row_sums.map((x) => num(x)).join(", ")}).`]),
+      h("p", { class: "warn" }, [say(words(), "lab.axis.wrong", { column_sums: sums(sat.column_sums), row_sums: sums(sat.row_sums) })]),
       numberTable(`${who()}'s output`, ["softmax across", ...trace.dim_names ?? trace.outputs[f].map((_, d) => `dim ${d + 1}`)], [
         ["keys (correct)", ...right[f].map((x) => num(x))],
         ["queries (mistake)", ...trace.outputs[f].map((x) => num(x))],
@@ -188,14 +185,16 @@ function render({ model, el }) {
     const sums = data.saturation?.row_sums ?? [];
     ui.causalBody.replaceChildren(
       ...(data.causal
-        ? [h("p", {}, [data.causal_note ?? ""]), h("p", {}, [`The upper triangle is greyed: weight 0. Each row still sums to 1: ${sums.map((x) => num(x)).join(", ")}.`])]
-        : [h("p", {}, ["Off: every token may look at every other, even those after it."])]),
+        ? [h("p", {}, [data.causal_note ?? ""]), h("p", {}, [say(words(), "lab.causal.on", { row_sums: sums.map((x) => num(x)).join(", ") })])]
+        : [h("p", {}, [say(words(), "lab.causal.off")])]),
     );
   }
 
   // --- positions and shuffle ------------------------------------------------------------------
   function showPositions() {
     const p = data.positions;
+    const kinds = model.get("choices")?.positions ?? [p.kind];
+    ui.positions.replaceChildren(...kinds.map((v) => h("option", { value: v }, [say(words(), `lab.positions.${v}`) || v])));
     ui.positions.value = p.kind;
     const parts = [h("p", {}, [p.note])];
     if (p.kind === "sinusoidal" && p.encodings) {
@@ -211,7 +210,7 @@ function render({ model, el }) {
         `${tok} (${i})`, `${num(ang[i][0], 3)} rad`, `${num(ang[i][1] ?? 0, 4)} rad`, vec(q[i]), vec(rq[i]),
       ]), "rope"));
       parts.push(h("div", { class: "scroll-x" }, [ropeDials(trace.tokens, q, rq, ang)]));
-      parts.push(h("p", { class: "lab-note" }, ["Keys turn by the same angles. A rotation keeps each vector's length, so only the angle between a query and a key, which depends on how far apart they stand, changes their score."]));
+      parts.push(h("p", { class: "lab-note" }, [say(words(), "lab.positions.rope_note")]));
     }
     ui.posBody.replaceChildren(...parts);
   }
@@ -219,7 +218,7 @@ function render({ model, el }) {
   function showShuffle() {
     const sh = data.shuffle;
     if (!sh) {
-      ui.shuffleBody.replaceChildren(h("p", { class: "lab-note" }, ["Not shuffled yet."]));
+      ui.shuffleBody.replaceChildren(h("p", { class: "lab-note" }, [say(words(), "lab.shuffle.none")]));
       return;
     }
     const rows = sh.rows.map((r) => {
@@ -235,59 +234,31 @@ function render({ model, el }) {
   }
 
   // --- reading --------------------------------------------------------------------------------
+  /** The cell being read: the model's "cell" (picked in either view), else the focus row's answer. */
+  function cellNow() {
+    const c = model.get("cell");
+    if (c && c[0] < trace.tokens.length && c[1] < cols().length) return c;
+    return [trace.focus, Math.max(0, data.predict?.answer ?? 0)];
+  }
+
   function showReading() {
-    const n = trace.tokens.length;
-    if (!cell || cell[0] >= n || cell[1] >= cols().length) cell = [trace.focus, Math.max(0, data.predict?.answer ?? 0)];
+    const cell = cellNow();
+    if (model.get("cell") !== cell) commit({ cell }); // the lesson view outlines it too
     const r = data.readings?.[cell[0]]?.[cell[1]];
     ui.reading.textContent = r ? r.text : "";
     ui.transpose.setAttribute("aria-pressed", String(transposed));
     ui.mistaken.hidden = !transposed || !r;
     if (r) ui.mistaken.replaceChildren(h("p", { class: "mistaken-text" }, [r.mistaken]), h("p", { class: "why" }, [r.why]));
-    for (const td of doc.querySelectorAll("td.lab-reading")) td.classList.remove("lab-reading");
-    for (const td of doc.querySelectorAll(`table td[data-i="${cell[0]}"][data-j="${cell[1]}"]`)) td.classList.add("lab-reading");
-  }
-
-  function pick(i, j) {
-    if (!trace) return;
-    cell = [i, j];
-    transposed = false;
-    showReading();
-  }
-
-  /** A cell of head 1's weights: the lesson's table or the lab's own (not head 2's). */
-  const readable = (target) => target?.closest('table.weights td[data-i], table.lab-heat[aria-label="Weights with sums"] td[data-i]');
-
-  function onDocClick(e) {
-    const target = e.target instanceof Element ? e.target : null;
-    const td = readable(target);
-    if (td && trace) pick(Number(td.dataset.i), Number(td.dataset.j));
-    const canvas = target?.closest(".attnlab canvas");
-    if (canvas && trace) canvasClick(canvas, e);
-  }
-
-  /** The lesson's table moves its focus with the arrow keys: read each cell it lands on. */
-  function onDocFocus(e) {
-    const td = readable(e.target instanceof Element ? e.target : null);
-    if (td && trace && (cell?.[0] !== Number(td.dataset.i) || cell?.[1] !== Number(td.dataset.j))) pick(Number(td.dataset.i), Number(td.dataset.j));
-  }
-
-  function canvasClick(canvas, e) {
-    const box = canvas.getBoundingClientRect();
-    const x = e.clientX - box.left;
-    const y = e.clientY - box.top;
-    const beat = Number(model.get("beat")) || 0;
-    let shapes;
-    try {
-      shapes = layout(trace, { width: box.width, height: box.height }, beat, trace.focus);
-    } catch {
-      return;
+    for (const td of ui.now.querySelectorAll("td[data-i]")) {
+      td.classList.toggle("reading", Number(td.dataset.i) === cell[0] && Number(td.dataset.j) === cell[1]);
     }
-    const hit = shapes.cells.find((c) => x >= c.x && x <= c.x + c.w && y >= c.y && y <= c.y + c.h);
-    if (hit) pick(hit.i, hit.j);
-    if (predicting()) {
-      const label = shapes.labels.find((l) => (l.role === "col" || l.role === "token") && Math.abs(l.x - x) < 40 && Math.abs(l.y - y) < 16);
-      if (label) makeGuess(label.index);
-    }
+  }
+
+  /** A cell of the lab's own weights table, clicked or reached with the keyboard. */
+  function onNowCell(e) {
+    const td = e.target instanceof Element ? e.target.closest("td[data-i]") : null;
+    const c = model.get("cell");
+    if (td && trace && (c?.[0] !== Number(td.dataset.i) || c?.[1] !== Number(td.dataset.j))) commit({ cell: [Number(td.dataset.i), Number(td.dataset.j)] });
   }
 
   // --- heads ----------------------------------------------------------------------------------
@@ -311,58 +282,57 @@ function render({ model, el }) {
   }
 
   // --- predict --------------------------------------------------------------------------------
-  const predicting = () => Boolean(model.get("predict")) && guess === null;
+  const predicting = () => Boolean(model.get("predict")) && guess() === null;
 
   function showPredict() {
     const on = Boolean(model.get("predict"));
     ui.predict.checked = on;
     placeBar();
-    doc.body.classList.toggle("lab-predicting", on && guess === null && trace !== null);
+    const asking = on && guess() === null && trace !== null;
+    ui.root.classList.toggle("asking", asking);
+    if (Boolean(model.get("asking")) !== asking) commit({ asking }); // the lesson view hides its weights
     if (!on || !trace) {
-      ui.predictBody.replaceChildren(h("p", { class: "lab-note" }, ["Off: the weights show from the start."]));
+      ui.predictBody.replaceChildren(h("p", { class: "lab-note" }, [say(words(), "lab.predict.off")]));
       return;
     }
-    if (guess === null) {
+    if (guess() === null) {
       const buttons = cols().map((tok, j) => {
         const b = h("button", { type: "button", class: "token guess", "aria-label": `Guess ${tok}`, "data-j": j }, [tok]);
-        b.addEventListener("click", () => makeGuess(j));
+        b.addEventListener("click", () => commit({ guess: j }));
         return b;
       });
       ui.predictBody.replaceChildren(
-        h("p", { class: "ask" }, [`Which token will ${who()} attend to most? Look at the queries and keys, or the scores, then click your guess (here, or a token in the picture).`]),
+        h("p", { class: "ask" }, [say(words(), "lab.predict.ask", { token: who() })]),
         h("div", { class: "guesses", role: "group", "aria-label": "Your guess" }, buttons),
       );
       return;
     }
-    const note = data.predict.notes[guess];
-    const right = guess === data.predict.answer;
+    const note = data.predict.notes[guess()];
+    const right = guess() === data.predict.answer;
     const again = h("button", { type: "button" }, ["Guess again"]);
-    again.addEventListener("click", () => {
-      guess = null;
-      commit({ beat: Math.min(Number(model.get("beat")) || 0, SOFTMAX_BEAT - 1) });
-      showPredict();
-    });
+    again.addEventListener("click", () => commit({ guess: null, beat: Math.min(Number(model.get("beat")) || 0, softmaxBeat() - 1) }));
     ui.predictBody.replaceChildren(h("p", { class: right ? "verdict good" : "verdict warn", role: "status" }, [note]), again);
   }
 
-  function makeGuess(j) {
-    if (!trace || guess !== null || !model.get("predict")) return;
-    guess = j;
+  /** A guess, made here or in the lesson's picture: the verdict, and the Softmax step shows. */
+  function onGuess() {
+    if (!trace) return;
+    if (guess() !== null && !model.get("predict")) return commit({ guess: null });
     showPredict();
-    commit({ beat: SOFTMAX_BEAT });
+    if (guess() !== null) commit({ beat: softmaxBeat() });
   }
 
   /** The question, and the verdict while its Softmax step shows, sit in a bar at the window's foot. */
   function placeBar() {
     const on = Boolean(model.get("predict")) && trace !== null;
     const beat = Number(model.get("beat")) || 0;
-    doc.body.classList.toggle("lab-predict-on", on && (guess === null || beat === SOFTMAX_BEAT));
+    ui.root.classList.toggle("predict-on", on && (guess() === null || beat === softmaxBeat()));
   }
 
   function onBeat() {
-    if (predicting() && trace && (Number(model.get("beat")) || 0) >= SOFTMAX_BEAT) {
+    if (predicting() && trace && (Number(model.get("beat")) || 0) >= softmaxBeat()) {
       ui.predictBody.querySelector(".ask")?.classList.add("nudge");
-      commit({ beat: SOFTMAX_BEAT - 1 }); // no weights before a guess
+      commit({ beat: softmaxBeat() - 1 }); // no weights before a guess
     }
     placeBar();
   }
@@ -374,10 +344,7 @@ function render({ model, el }) {
     const focusChanged = trace && (trace.focus !== raw.focus || trace.tokens.join(" ") !== raw.tokens.join(" "));
     data = raw;
     trace = decodeLesson(raw);
-    if (focusChanged) {
-      guess = null;
-      cell = null;
-    }
+    if (focusChanged && (guess() !== null || model.get("cell"))) commit({ guess: null, cell: null });
     for (const [name, fn] of [["temperature", () => temperature.show(data, trace)], ["now", showNow], ["axis", showAxis], ["causal", showCausal], ["positions", showPositions], ["shuffle", showShuffle], ["reading", showReading], ["edits", () => edit.show(data, trace)], ["heads", showHeads], ["predict", showPredict]]) {
       try {
         fn();
@@ -386,47 +353,44 @@ function render({ model, el }) {
       }
     }
     onBeat(); // a link may open on the Softmax step with Predict first on and no guess yet
-    markMasked();
   }
 
-  /** Grey the lesson table's masked cells (weight 0 under the causal mask). */
-  function markMasked() {
-    for (const td of doc.querySelectorAll("table.weights td[data-i]")) {
-      const i = Number(td.dataset.i);
-      const j = Number(td.dataset.j);
-      td.classList.toggle("masked", Boolean(trace.mask && !trace.mask[i][j]));
-    }
-    showReading();
+  function onWords() {
+    fillWords(ui.root, words());
+    onLesson();
   }
 
-  ui.axis.addEventListener("change", () => commit({ axis: ui.axis.value }));
-  ui.causal.addEventListener("change", () => commit({ causal: ui.causal.checked }));
-  ui.positions.addEventListener("change", () => commit({ positions: ui.positions.value }));
-  ui.shuffle.addEventListener("click", () => commit({ shuffle: ((Number(model.get("shuffle")) || 0) % 1000) + 1 }));
-  ui.transpose.addEventListener("click", () => {
+  scope.listen(ui.axis, "change", () => commit({ axis: ui.axis.value }));
+  scope.listen(ui.causal, "change", () => commit({ causal: ui.causal.checked }));
+  scope.listen(ui.positions, "change", () => commit({ positions: ui.positions.value }));
+  scope.listen(ui.shuffle, "click", () => commit({ shuffle: ((Number(model.get("shuffle")) || 0) % 1000) + 1 }));
+  scope.listen(ui.transpose, "click", () => {
     transposed = !transposed;
     showReading();
   });
-  ui.heads.addEventListener("change", () => commit({ heads: Number(ui.heads.value) }));
-  ui.predict.addEventListener("change", () => {
-    guess = null;
-    const changes = { predict: ui.predict.checked };
-    if (ui.predict.checked && (Number(model.get("beat")) || 0) >= SOFTMAX_BEAT) changes.beat = 1;
+  scope.listen(ui.heads, "change", () => commit({ heads: Number(ui.heads.value) }));
+  scope.listen(ui.predict, "change", () => {
+    const changes = { guess: null, predict: ui.predict.checked };
+    if (ui.predict.checked && (Number(model.get("beat")) || 0) >= softmaxBeat()) changes.beat = 1;
     commit(changes);
     showPredict();
   });
-  doc.addEventListener("click", onDocClick);
-  doc.addEventListener("focusin", onDocFocus);
+  scope.listen(ui.now, "click", onNowCell);
+  scope.listen(ui.now, "focusin", onNowCell);
 
-  model.on("change:lesson", onLesson);
-  model.on("change:beat", onBeat);
+  scope.on(model, "change:lesson", onLesson);
+  scope.on(model, "change:beat", onBeat);
+  scope.on(model, "change:guess", onGuess);
+  scope.on(model, "change:words", onWords);
+  scope.on(model, "change:choices", () => trace && onLesson());
+  scope.on(model, "change:cell", () => {
+    transposed = false;
+    if (trace) showReading();
+  });
+  scope.add(temperature.stop);
+  fillWords(ui.root, words());
   if (model.get("lesson")) onLesson();
-
-  return () => {
-    doc.removeEventListener("click", onDocClick);
-    doc.removeEventListener("focusin", onDocFocus);
-    temperature.stop();
-  };
+  return scope.dispose;
 }
 
 export default { render };

@@ -69,8 +69,7 @@ export function costPanel(id, base) {
   }
 
   measureButton.addEventListener("click", measure);
-  return card(`${id}-cost`, "Cost",
-    "With n tokens the score matrix QKᵀ has n² entries, so time and memory grow like n²·d. Measure one head (d = 64, random vectors) on this machine, from n = 4 to 2048; it takes a few seconds.", [
+  return card(`${id}-cost`, "Cost", "lab.cost.help", [
       h("div", { class: "inline-row" }, [measureButton, progress]),
       status,
       plots,

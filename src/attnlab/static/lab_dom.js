@@ -140,10 +140,11 @@ export function numberTable(label, header, rows, cls = "") {
 
 /**
  * A card: a heading, a line of help and its body; `region` makes it a named landmark, `wide`
- * spans the whole row of cards.
+ * spans the whole row of cards. The help is the page's words at the key `help` (words/page.py),
+ * filled in by dom.fillWords.
  * @param {string} id
  * @param {string} title
- * @param {string} help
+ * @param {string} help a key of the page's words
  * @param {(Node | string)[]} body
  * @param {{region?: boolean, wide?: boolean}} [options]
  */
@@ -151,7 +152,7 @@ export function card(id, title, help, body, { region = false, wide = false } = {
   const heading = h("h3", { id: `${id}-h` }, [title]);
   return h("section", { class: wide ? "lab-card wide" : "lab-card", "aria-labelledby": region ? `${id}-h` : null, role: region ? "region" : null }, [
     heading,
-    h("p", { class: "lab-help" }, [help]),
+    h("p", { class: "lab-help", "data-words": help }),
     ...body,
   ]);
 }

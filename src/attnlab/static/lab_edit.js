@@ -61,9 +61,10 @@ function dragToChange(input, done) {
 /**
  * The Edit vectors card; show(data, trace) fills it from a lesson.
  * @param {string} id a prefix for element ids
- * @param {{model: any, commit: (changes: Record<string, any>) => void}} host
+ * @param {{model: any, commit: (changes: Record<string, any>) => void, scope: any}} host `scope`
+ *   (scope.js) holds the panel's model subscription for the view's cleanup
  */
-export function editPanel(id, { model, commit }) {
+export function editPanel(id, { model, commit, scope }) {
   const role = h("select", { id: `${id}-role` }, ROLES.map(([v, t]) => h("option", { value: v }, [t])));
   const grid = h("div", { class: "edit-grid" });
   const reset = h("button", { type: "button" }, ["Reset"]);
@@ -154,10 +155,9 @@ export function editPanel(id, { model, commit }) {
 
   role.addEventListener("change", () => trace && show());
   reset.addEventListener("click", () => commit({ edits: {} }));
-  model.on("change:error", showError);
+  scope.on(model, "change:error", showError);
 
-  const el = card(`${id}-edit`, "Edit vectors",
-    "Change any number (drag it sideways, type it, or use the up and down arrow keys) and every step recomputes through the API. Numbers must lie between −100 and 100.", [
+  const el = card(`${id}-edit`, "Edit vectors", "lab.edit.help", [
       h("fieldset", { class: "edit", "aria-labelledby": `${id}-edit-h` }, [
         h("div", { class: "field" }, [h("label", { for: `${id}-role` }, ["Which vectors"]), role]),
         grid,

@@ -21,9 +21,10 @@ const SLIDE_MS = 120;
 /**
  * The Temperature card; show(data, trace) fills it from a lesson.
  * @param {string} id a prefix for element ids
- * @param {{model: any, commit: (changes: Record<string, any>) => void, base: string}} host
+ * @param {{model: any, commit: (changes: Record<string, any>) => void, base: string, scope: any}} host
+ *   `scope` (scope.js) holds the panel's model subscription for the view's cleanup
  */
-export function temperaturePanel(id, { model, commit, base }) {
+export function temperaturePanel(id, { model, commit, base, scope }) {
   const slider = h("input", { id: `${id}-t`, type: "range", min: 0, max: STEPS, step: 1, "aria-describedby": `${id}-t-out` });
   const out = h("output", { id: `${id}-t-out`, for: `${id}-t`, class: "t-out" });
   const marks = h("div", { class: "t-marks", "aria-hidden": "true" });
@@ -123,13 +124,12 @@ export function temperaturePanel(id, { model, commit, base }) {
 
   slider.addEventListener("input", slide);
   back.addEventListener("click", () => commit({ mode: "scaled", temperature: null }));
-  model.on("change:mode", () => {
+  scope.on(model, "change:mode", () => {
     // a temperature replaces √dₖ, so it only goes with Scaled
     if (model.get("mode") !== "scaled" && model.get("temperature") !== null) model.set("temperature", null);
   });
 
-  const el = card(`${id}-temp`, "Temperature and saturation",
-    "The softmax divides every score by a temperature T. The real formula uses T = √dₖ = 2. Lower T sharpens each row toward one key; higher T flattens it toward the uniform row.", [
+  const el = card(`${id}-temp`, "Temperature and saturation", "lab.temperature.help", [
       h("div", { class: "slider-row" }, [h("label", { for: `${id}-t` }, ["Temperature"]), out, back]),
       h("div", { class: "slider-wrap" }, [slider, marks]),
       satLine,

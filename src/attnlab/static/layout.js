@@ -1,22 +1,22 @@
-// The canvas picture of one beat, as plain data: layout(trace, size, beat, focus) -> shapes.
+// The canvas picture of one beat, as plain data: layout(trace, size, beat, focus, words) -> shapes.
 //
 // Pure: no DOM, no canvas, no clock. A shape is a rect, a text, a line or the violet ray, in CSS
 // pixels, with `at` in [0, 1]: the moment of the beat's animation at which it appears (draw.js
 // fades it in from there). Every number printed comes from the trace; this module only places
 // and formats them. Row i, column j of the matrix is query token i attending to key token j.
+//
+// It writes no sentence of its own: each beat's heading, notes and description are the trace's
+// `captions` (words/captions.py, about the trace's own focus row), and the fixed labels (the
+// axes, the legend) are the page's `words` by key (words/page.py), so the picture and the
+// narration cannot disagree.
 
 import { COLORS, heat, inkOn } from "./colors.js";
 import { num, percent, vec } from "./format.js";
 
-/** The six beats, in order: [key, title]. */
-export const BEATS = [
-  ["tokens", "Tokens"],
-  ["project", "Project"],
-  ["score", "Score"],
-  ["softmax", "Softmax"],
-  ["blend", "Blend"],
-  ["parallel", "Parallel"],
-];
+/** The beats a trace is told in, in order: its narration's keys (tokens, project, ... parallel). */
+export function beatKeys(trace) {
+  return (trace.narration ?? []).map((b) => b.key);
+}
 
 /**
  * @typedef {{kind: "rect", x: number, y: number, w: number, h: number, fill?: string,
@@ -52,17 +52,25 @@ function textWidth(text, size, mono = false) {
   return text.length * size * (mono ? 0.62 : 0.56);
 }
 
+const DRAW = { tokens: tokensBeat, project: projectBeat, score: scoreBeat, softmax: softmaxBeat, blend: blendBeat, parallel: parallelBeat };
+
 /**
  * The shapes and labels of one beat.
- * @param {Record<string, any>} trace the decoded /api/lesson answer (see format.decodeLesson)
+ * @param {Record<string, any>} trace the decoded /api/lesson answer (see format.decodeLesson),
+ *   with its `captions` and `narration`
  * @param {{width: number, height: number}} size canvas size in CSS pixels
- * @param {number | string} beat 0..5 or a key such as "score"
+ * @param {number | string} beat an index into the trace's beats, or a key such as "score"
  * @param {number} focus the query row the lesson follows
+ * @param {Record<string, string>} [words] the page's fixed words by key (/api/presets "words");
+ *   a label whose key is missing is left out
  * @returns {Layout}
  */
-export function layout(trace, size, beat, focus) {
-  const b = typeof beat === "number" ? beat : BEATS.findIndex(([key]) => key === beat);
-  if (!(b >= 0 && b < BEATS.length)) throw new RangeError(`unknown beat ${beat}`);
+export function layout(trace, size, beat, focus, words = {}) {
+  const keys = beatKeys(trace);
+  const key = typeof beat === "number" ? keys[beat] : beat;
+  if (!keys.includes(key) || !DRAW[key]) throw new RangeError(`unknown beat ${beat}`);
+  const captions = trace.captions?.beats?.[key];
+  if (!captions) throw new TypeError(`the trace has no captions for the ${key} beat`);
   const n = trace.tokens.length;
   if (!(focus >= 0 && focus < n)) throw new RangeError(`focus ${focus} is outside 0..${n - 1}`);
   const W = size.width;
@@ -70,11 +78,12 @@ export function layout(trace, size, beat, focus) {
   const s = Math.round(Math.max(11, Math.min(15, W / 56, H / 34)));
   /** @type {Layout} */
   const out = {
-    beat: BEATS[b][0], shapes: [], cells: [], labels: [], ray: null, pair: null, description: "",
+    beat: key, shapes: [], cells: [], labels: [], ray: null, pair: null, description: captions.description,
   };
-  const L = { trace, W, H, s, P: Math.max(10, Math.round(s * 1.1)), focus, out, who: `“${trace.tokens[focus]}”` };
+  const say = (k) => words[k] ?? "";
+  const L = { trace, W, H, s, P: Math.max(10, Math.round(s * 1.1)), focus, out, captions, say };
   out.shapes.push({ kind: "rect", x: 0, y: 0, w: W, h: H, fill: COLORS.paper });
-  [tokensBeat, projectBeat, scoreBeat, softmaxBeat, blendBeat, parallelBeat][b](L);
+  DRAW[key](L);
   return out;
 }
 
@@ -93,7 +102,8 @@ export function wrap(text, size, width) {
   return lines;
 }
 
-function heading(L, text) {
+/** The beat's heading (its caption's) across the top; returns where the picture may start. */
+function heading(L, text = L.captions.heading) {
   const size = L.s + 2;
   const lines = wrap(text, size, L.W - 2 * L.P);
   lines.forEach((line, k) => {
@@ -179,11 +189,12 @@ function vectorColumns(L, top, groups) {
       y += rh;
     }
   });
-  if (y + legendH <= H - P / 2) {
+  const legend = L.say("canvas.bar_legend");
+  if (legend && y + legendH <= H - P / 2) {
     const ly = y + s * 1.3;
     out.shapes.push({ kind: "rect", x: x0 - labelW, y: ly - s * 0.45, w: s * 1.6, h: 4, fill: COLORS.positive });
     out.shapes.push({
-      kind: "text", x: x0 - labelW + s * 2.1, y: ly, text: "the bar under a number shows its size (orange if negative)",
+      kind: "text", x: x0 - labelW + s * 2.1, y: ly, text: legend,
       size: s - 2, color: COLORS.muted, maxWidth: W - (x0 - labelW) - P - s * 2.1,
     });
   }
@@ -191,22 +202,19 @@ function vectorColumns(L, top, groups) {
 }
 
 function tokensBeat(L) {
-  const { trace, out, who } = L;
-  const width = trace.embeddings ? trace.embeddings[0].length : 0;
-  const top = heading(L, `Tokens: each one is a vector of ${width} numbers (its embedding x)`);
+  const { trace } = L;
+  const top = heading(L);
   if (trace.embeddings) vectorColumns(L, top, [{ label: "x", rows: trace.embeddings }]);
-  out.description = `Tokens: ${trace.tokens.join(", ")}, each with its embedding; following ${who}.`;
 }
 
 function projectBeat(L) {
-  const { trace, out, who } = L;
-  const top = heading(L, "Project: every token gets a query q, a key k and a value v");
+  const { trace, say } = L;
+  const top = heading(L);
   vectorColumns(L, top, [
-    { label: "q, query: what it looks for", rows: trace.queries },
-    { label: "k, key: what it offers", rows: trace.keys },
-    { label: "v, value: what it hands over", rows: trace.values },
+    { label: say("canvas.queries"), rows: trace.queries },
+    { label: say("canvas.keys"), rows: trace.keys },
+    { label: say("canvas.values"), rows: trace.values },
   ]);
-  out.description = `Project: the query, key and value of every token; the query of ${who} is ${vec(trace.queries[L.focus])}.`;
 }
 
 /** The matrix frame: row labels (queries), column labels (keys) and empty cells. */
@@ -223,8 +231,8 @@ function matrixFrame(L, top, reserve) {
   const colH = s * 1.8;
   const y0 = top + capH + colH;
   const ch = Math.max(s * 1.7, Math.min(s * 4.4, (H - y0 - reserve - P) / n));
-  out.shapes.push({ kind: "text", x: x0, y: top + s, text: "key →  (column j: the token attended to)", size: s - 1, color: COLORS.muted, maxWidth: W - x0 - P });
-  out.shapes.push({ kind: "text", x: x0 - 8, y: y0 - colH * 0.35, text: "query ↓", size: s - 1, color: COLORS.muted, align: "right" });
+  out.shapes.push({ kind: "text", x: x0, y: top + s, text: L.say("canvas.key_axis"), size: s - 1, color: COLORS.muted, maxWidth: W - x0 - P });
+  out.shapes.push({ kind: "text", x: x0 - 8, y: y0 - colH * 0.35, text: L.say("canvas.query_axis"), size: s - 1, color: COLORS.muted, align: "right" });
   cols.forEach((tok, j) => {
     const x = x0 + j * cw + cw / 2;
     out.shapes.push({ kind: "text", x, y: y0 - colH * 0.35, text: tok, size: s, align: "center", weight: "600", color: COLORS.ink, maxWidth: cw - 4 });
@@ -272,40 +280,32 @@ function cell(L, f, i, j, { value, lines, w, at }) {
   out.cells.push({ i, j, x, y, w: cw, h: ch, value, text: lines[lines.length - 1].replace(/^= /, "") });
 }
 
-function divisorText(trace) {
-  return num(trace.divisor);
+/** Notes under the picture from y down, wrapped to the width left of x. */
+function notes(L, lines, x, y, { size = L.s, at = 0.9, color = COLORS.ink, gap = 1.4 } = {}) {
+  const width = L.W - x - L.P;
+  lines.flatMap((line) => wrap(line, size, width)).forEach((text, k) => {
+    L.out.shapes.push({ kind: "text", x, y: y + k * size * gap, text, size, color, maxWidth: width, at });
+  });
 }
 
 function scoreBeat(L) {
-  const { trace, s, P, W, focus, out, who } = L;
-  const top = heading(L, `Score: the query of ${who} dotted with every key, q·k / ${trace.mode === "scaled" ? "√dₖ" : divisorText(trace)}`);
+  const { trace, s, focus } = L;
+  const top = heading(L);
   const f = matrixFrame(L, top, s * 3);
   const raw = trace.raw_scores[focus];
   const sc = trace.scores[focus];
-  const div = divisorText(trace);
+  const div = trace.captions.divisor; // the divisor as the captions write it: 2, 0.5 (a T), 1, ∞
   for (let j = 0; j < f.m; j++) {
     const masked = trace.mask && !trace.mask[focus][j];
-    const lines = masked ? ["masked", "= −∞"] : [`${num(raw[j])} / ${div}`, `= ${num(sc[j])}`];
+    const lines = masked ? [L.say("canvas.masked"), "= −∞"] : [`${num(raw[j])} / ${div}`, `= ${num(sc[j])}`];
     cell(L, f, focus, j, { value: sc[j], lines, at: (0.85 * j) / f.m });
   }
-  const formula = {
-    scaled: `score = q·k / √dₖ, with √dₖ = √${trace.d_k} = ${div}`,
-    unscaled: "No √dₖ: score = q·k / 1, the raw dot product goes straight to the softmax",
-    uniform: "Uniform: the dot products are ignored (q·k / ∞ = 0), so every key scores the same",
-  }[trace.mode] ?? "";
-  wrap(formula, s, W - f.left - P).forEach((text, k) => {
-    out.shapes.push({ kind: "text", x: f.left, y: f.bottom + s * (1.8 + 1.4 * k), text, size: s, color: COLORS.ink, maxWidth: W - f.left - P, at: 0.9 });
-  });
-  const best = argmax(sc);
-  out.description = `Score: the row of ${who} fills left to right with q·k / ${div}; the best match is ${trace.tokens[best] ?? ""}.`;
+  notes(L, L.captions.notes, f.left, f.bottom + s * 1.8);
 }
 
 function softmaxBeat(L) {
-  const { trace, s, P, W, focus, out, who } = L;
-  const title = trace.mode === "uniform"
-    ? `Softmax, overruled: Uniform gives every key the same weight, still a budget of 1`
-    : `Softmax: the scores of ${who} become weights, a budget that sums to 1`;
-  const top = heading(L, title);
+  const { trace, s, P, W, focus, out } = L;
+  const top = heading(L);
   const f = matrixFrame(L, top, s * 6);
   const w = trace.weights[focus];
   for (let j = 0; j < f.m; j++) {
@@ -318,8 +318,7 @@ function softmaxBeat(L) {
   const by = f.bottom + s * 1.2;
   const total = f.cw * f.m;
   const cols = trace.key_tokens ?? trace.tokens;
-  const caption = trace.axis === "keys" ? `The budget of ${who}, 100% split across the keys:` : `The row of ${who} (softmax ran down the columns, so it does not sum to 1):`;
-  out.shapes.push({ kind: "text", x: f.x0, y: by + s * 0.4, text: caption, size: s - 1, color: COLORS.muted, maxWidth: W - f.x0 - P, at: 0.55 });
+  out.shapes.push({ kind: "text", x: f.x0, y: by + s * 0.4, text: trace.captions.budget, size: s - 1, color: COLORS.muted, maxWidth: W - f.x0 - P, at: 0.55 });
   let x = f.x0;
   const bh = s * 2.2;
   for (let j = 0; j < f.m; j++) {
@@ -332,13 +331,11 @@ function softmaxBeat(L) {
     if (text) out.shapes.push({ kind: "text", x: x + share / 2, y: by + s + bh / 2 + s * 0.35, text, size: s - 1, align: "center", color: inkOn(w[j]), at: 0.6 });
     x += share;
   }
-  const best = argmax(w);
-  out.description = `Softmax: the weights of ${who}; the largest, ${num(w[best])}, goes to ${cols[best]}.`;
 }
 
 function blendBeat(L) {
-  const { trace, W, H, s, P, focus, out, who } = L;
-  const top = heading(L, `Blend: the new vector of ${who} is the values, each scaled by its weight, summed`);
+  const { trace, W, H, s, P, focus, out } = L;
+  const top = heading(L);
   const cols = trace.key_tokens ?? trace.tokens;
   const m = cols.length;
   const w = trace.weights[focus];
@@ -403,25 +400,15 @@ function blendBeat(L) {
   });
   const ys = y0 + m * rh + s * 0.5;
   out.shapes.push({ kind: "line", x1: P, y1: ys - s * 0.3, x2: W - P, y2: ys - s * 0.3, color: COLORS.ink, width: 1.5, at: 0.85 });
-  out.shapes.push({ kind: "text", x: P, y: ys + rh * 0.62, text: "sum", size, weight: "700", color: COLORS.violet, at: 0.85, maxWidth: labelW - 4 });
+  out.shapes.push({ kind: "text", x: P, y: ys + rh * 0.62, text: L.say("canvas.sum"), size, weight: "700", color: COLORS.violet, at: 0.85, maxWidth: labelW - 4 });
   out.shapes.push({ kind: "text", x: P + labelW, y: ys + rh * 0.62, text: sum, size, mono: true, weight: "700", color: COLORS.violet, at: 0.85, maxWidth: termW - 4 });
-  const notes = [`↑ the new vector of ${who}: the values mixed in the proportions of its weights.`];
-  const tied = target >= 0 ? cols.filter((_, j) => Math.abs(w[j] - w[target]) <= 1e-9) : [];
-  if (tied.length > 1) notes.push(`A tie: ${tied.join(", ")} share the largest weight, ${num(w[target])}; the ray points at the first.`);
-  notes.flatMap((note) => wrap(note, size, W - 2 * P - labelW)).forEach((text, k) => {
-    out.shapes.push({ kind: "text", x: P + labelW, y: ys + rh * 1.5 + k * size * 1.35, text, size, color: COLORS.muted, at: 0.85, maxWidth: W - 2 * P - labelW });
-  });
+  notes(L, L.captions.notes, P + labelW, ys + rh * 1.5, { size, color: COLORS.muted, at: 0.85, gap: 1.35 });
   bars(ys, trace.outputs[focus], 1, COLORS.violet, 0.85);
-  out.description =
-    target >= 0
-      ? `Blend: a violet ray from ${who} to ${cols[target]}, the key with the largest weight (${num(w[target])}); the new vector of ${who} is ${vec(trace.outputs[focus])}.`
-      : `Blend: the new vector of ${who} is ${vec(trace.outputs[focus])}.`;
 }
 
 function parallelBeat(L) {
   const { trace, s, P, W, out } = L;
-  const formula = { scaled: "softmax(QKᵀ/√dₖ)", unscaled: "softmax(QKᵀ)", uniform: "1/n everywhere" }[trace.mode] ?? "";
-  const top = heading(L, `Parallel: every token at once, the full matrix W = ${formula}`);
+  const top = heading(L);
   const f = matrixFrame(L, top, s * 6);
   for (let i = 0; i < f.n; i++) {
     for (let j = 0; j < f.m; j++) {
@@ -429,9 +416,9 @@ function parallelBeat(L) {
       cell(L, f, i, j, { value: w, lines: [num(w)], w, at: 0.1 });
     }
   }
-  const cols = trace.key_tokens ?? trace.tokens;
   const [pi, pj] = trace.pair ?? [L.focus, L.focus];
-  if (pi !== pj && pj < f.n && pi < f.m) {
+  const readings = trace.captions.pair; // "bank → river = 0.69 (row bank, column river)", and back
+  if (pi !== pj && pj < f.n && pi < f.m && readings.length) {
     const wij = trace.weights[pi][pj];
     const wji = trace.weights[pj][pi];
     out.pair = { i: pi, j: pj, wij, wji };
@@ -439,24 +426,12 @@ function parallelBeat(L) {
       out.shapes.push({ kind: "rect", x: f.x0 + j * f.cw + 2, y: f.y0 + i * f.ch + 2, w: f.cw - 4, h: f.ch - 4, stroke: COLORS.pair, lineWidth: 4, radius: 3, at: 0.5 });
       out.shapes.push({ kind: "rect", x: f.x0 + j * f.cw + 5, y: f.y0 + i * f.ch + 5, w: f.cw - 10, h: f.ch - 10, stroke: COLORS.paper, lineWidth: 1.5, radius: 2, at: 0.5 });
     }
-    const a = trace.tokens[pi];
-    const b = cols[pj];
-    const same = num(wij) === num(wji);
     const width = W - f.left - P;
-    const bold = [
-      ...wrap(`${a} → ${b} = ${num(wij)} (row ${a}, column ${b})`, s, width),
-      ...wrap(`${b} → ${a} = ${num(wji)} (row ${b}, column ${a})`, s, width),
-    ];
-    const note = same
-      ? "The outlined pair happens to be equal here."
-      : "Not symmetric: each row is its own budget, so i → j and j → i differ.";
+    const bold = readings.flatMap((line) => wrap(line, s, width));
     const y = f.bottom + s * 1.8;
-    [...bold, ...wrap(note, s - 1, width)].forEach((text, k) => {
+    [...bold, ...L.captions.notes.flatMap((line) => wrap(line, s - 1, width))].forEach((text, k) => {
       const strong = k < bold.length;
       out.shapes.push({ kind: "text", x: f.left, y: y + k * s * 1.4, text, size: strong ? s : s - 1, weight: strong ? "600" : "400", color: strong ? COLORS.pair : COLORS.ink, maxWidth: width, at: 0.5 });
     });
-    out.description = `Parallel: the full ${f.n}×${f.m} weight matrix; highlighted, ${a} → ${b} is ${num(wij)} and ${b} → ${a} is ${num(wji)}.`;
-  } else {
-    out.description = `Parallel: the full ${f.n}×${f.m} weight matrix.`;
   }
 }

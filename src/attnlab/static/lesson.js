@@ -1,33 +1,34 @@
-// The lesson as a widget: export default { render({ model, el }) }, the anywidget shape.
+// The lesson as a view: export default { render({ model, el }) }, the anywidget shape; render
+// returns the cleanup that undoes every subscription (scope.js).
 //
-// The model needs only get/set/on/save_changes. It holds what the learner chose ("sentence",
-// "mode", "focus", "beat") and what the host computed ("lesson": the /api/lesson answer,
-// "presets", "error"). The web page (app.js) backs it with the JSON API; a notebook widget can
-// back it with Python. This module builds the controls, the canvas and the table, and never
-// computes attention: every number shown is the trace's, formatted by format.js.
-//
-// Token text and messages go into the page with textContent only, never as markup.
+// The model needs only get/set/on/off/save_changes. The view reads
+//   "lesson"   the /api/lesson answer (with its narration and captions)
+//   "choices"  modes and beats (/api/presets "choices");  "words"  the page's fixed words
+//   "presets"  the Context presets and vocabulary;  "error", "busy"  from the host
+//   "beat", "sentence"  the learner's;  "global_keys"  keys on the whole document (the web page)
+//   "asking"   true while the lab waits for a guess: the weights are hidden
+//   "cell"     [i, j], the cell being read: outlined in the table
+// and writes "sentence", "mode", "focus", "beat", "cell" (a cell clicked or focused, in the table
+// or the picture) and "guess" (a token clicked in the picture while "asking").
+// It touches only `el`, builds the controls, the canvas and the table, and computes no attention:
+// every number is the trace's, every sentence the API's. Text goes in with textContent only.
 
 import { heat, inkOn } from "./colors.js";
-import { h } from "./dom.js";
+import { fillWords, h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
 import { decodeLesson, num } from "./format.js";
-import { BEATS, layout } from "./layout.js";
+import { layout } from "./layout.js";
 import { createMotion, fitCanvas } from "./picture.js";
-import { createStepper, stepControls } from "./stepper.js";
+import { createScope } from "./scope.js";
+import { stepView } from "./step_view.js";
 import { readableCells } from "./weights_table.js";
+import { say } from "./words.js";
 
-const MODES = [
-  ["scaled", "Scaled", "the real formula: scores divided by √dₖ"],
-  ["unscaled", "No √dₖ", "a diagnostic: raw dot products, a sharper row"],
-  ["uniform", "Uniform", "a diagnostic: every weight 1/n, the scores ignored"],
-];
 const ANIMATION_MS = 1500;
 const PLAY_STEP_MS = 3800;
 let instances = 0;
 
-function build(el) {
-  const id = `attn${++instances}`;
+function build(id) {
   const ui = {};
   ui.context = h("select", { id: `${id}-context`, "aria-describedby": `${id}-context-err` });
   ui.contextErr = h("p", { id: `${id}-context-err`, class: "field-error", role: "alert" });
@@ -44,84 +45,80 @@ function build(el) {
     h("details", { class: "help" }, [h("summary", {}, ["Which words can I use?"]), ui.ownHelp]),
   ]);
   ui.mode = h("select", { id: `${id}-mode`, "aria-describedby": `${id}-mode-err ${id}-mode-help` });
-  for (const [value, label] of MODES) ui.mode.append(h("option", { value }, [label]));
   ui.modeHelp = h("p", { id: `${id}-mode-help`, class: "help" });
   ui.modeErr = h("p", { id: `${id}-mode-err`, class: "field-error", role: "alert" });
-
-  ui.steps = stepControls(BEATS.map(([, title]) => title));
   ui.tokens = h("div", { class: "tokens" });
   ui.focusErr = h("p", { class: "field-error", role: "alert" });
-
   ui.canvas = h("canvas", { role: "img", "aria-label": "The lesson's picture" });
   ui.banner = h("p", { class: "banner", role: "alert", hidden: true });
-  ui.beatTitle = h("h2", { class: "beat-title" });
-  ui.beatText = h("p", { class: "beat-text" });
-  ui.narration = h("div", { class: "narration", role: "status", "aria-live": "polite", "aria-label": "Narration" }, [
-    ui.beatTitle,
-    ui.beatText,
-  ]);
   ui.table = h("table", { class: "weights", "aria-label": "Attention weights" });
-  ui.readout = h("p", { class: "readout", "aria-live": "polite" }, [
-    "Point at or focus a cell: row i (query) attends to column j (key) with weight w.",
-  ]);
+  ui.readout = h("p", { class: "readout", "aria-live": "polite", "data-words": "table.readout_hint" });
   ui.canvasWrap = h("div", { class: "canvas-wrap" }, [ui.canvas]);
-
+  ui.nav = h("div", { class: "nav" });
+  ui.side = h("div", { class: "side" });
   ui.root = h("div", { class: "attnlab" }, [
     h("section", { class: "controls", "aria-label": "Lesson settings" }, [
       h("div", { class: "field" }, [h("label", { for: `${id}-context` }, ["Context"]), ui.context, ui.contextErr]),
       ui.ownForm,
       h("div", { class: "field" }, [h("label", { for: `${id}-mode` }, ["Normalization"]), ui.mode, ui.modeErr, ui.modeHelp]),
     ]),
-    h("div", { class: "nav" }, [
-      ui.steps.el,
-      h("div", { class: "focus-bar", role: "group", "aria-labelledby": `${id}-focus-label` }, [
-        h("span", { id: `${id}-focus-label`, class: "focus-label" }, ["Follow the token:"]),
-        ui.tokens,
-        ui.focusErr,
-      ]),
-    ]),
-    h("div", { class: "stage" }, [
-      h("div", { class: "picture" }, [ui.canvasWrap, ui.banner]),
-      h("div", { class: "side" }, [ui.narration, h("div", { class: "table-wrap" }, [ui.table]), ui.readout]),
-    ]),
+    ui.nav,
+    h("div", { class: "stage" }, [h("div", { class: "picture" }, [ui.canvasWrap, ui.banner]), ui.side]),
   ]);
-  el.replaceChildren(ui.root);
   return ui;
 }
 
-/** @param {{model: any, el: HTMLElement}} props */
+/** @param {{model: any, el: HTMLElement}} props @returns {() => void} the cleanup */
 function render({ model, el }) {
-  const ui = build(el);
+  const id = `attn${++instances}`;
+  const scope = createScope();
+  const ui = build(id);
+  const doc = el.ownerDocument;
   /** @type {Record<string, any> | null} */
   let trace = null;
   const size = { width: 0, height: 0, ratio: 1 };
-
-  const beat = () => Math.min(BEATS.length - 1, Math.max(0, Number(model.get("beat")) || 0));
-  const motion = createMotion(ANIMATION_MS, paint); // the step's animation: paint() reads motion.t
+  const words = () => model.get("words");
   const commit = (changes) => {
     for (const [key, value] of Object.entries(changes)) model.set(key, value);
     model.save_changes();
   };
+  const motion = createMotion(ANIMATION_MS, paint); // the step's animation: paint() reads motion.t
+  scope.add(motion.cancel);
+  const steps = stepView({
+    model, scope, root: ui.root, trace: () => trace, commit, stepMs: PLAY_STEP_MS, onStep: () => motion.run(),
+  });
+  ui.nav.append(
+    steps.el,
+    h("div", { class: "focus-bar", role: "group", "aria-labelledby": `${id}-focus-label` }, [
+      h("span", { id: `${id}-focus-label`, class: "focus-label" }, ["Follow the token:"]),
+      ui.tokens,
+      ui.focusErr,
+    ]),
+  );
+  ui.side.append(steps.narration, h("div", { class: "table-wrap" }, [ui.table]), ui.readout);
+  el.replaceChildren(ui.root);
 
   // --- the picture -------------------------------------------------------------------------
   function resize() {
     const width = Math.max(240, Math.floor(ui.canvasWrap.clientWidth));
-    const room = window.innerHeight - 280; // fit the picture on a laptop screen under the controls
+    const room = (doc.defaultView?.innerHeight ?? 800) - 280; // fit the picture under the controls
     const n = trace?.tokens.length ?? 4; // a phone gets the height the sentence needs
     const height = Math.round(width < 600 ? Math.max(380, 200 + n * 22) : Math.max(440, Math.min(width * 0.72, room)));
     if (fitCanvas(ui.canvas, size, width, height)) paint();
   }
+
+  const shapesNow = (box = size) => layout(trace, box, steps.beat(), trace.focus, words() ?? {});
 
   function paint() {
     const ctx = ui.canvas.getContext("2d");
     if (!ctx || !size.width) return;
     const error = model.get("error");
     if (!trace) {
-      drawMessage(ctx, error ? error.message : "Loading the lesson…", size);
+      drawMessage(ctx, error ? error.message : say(words(), "lesson.loading"), size);
       return;
     }
     try {
-      const shapes = layout(trace, size, beat(), trace.focus);
+      const shapes = shapesNow();
       draw(ctx, shapes.shapes, motion.t, size);
       ui.canvas.setAttribute("aria-label", shapes.description);
       ui.canvas.dataset.beat = shapes.beat;
@@ -134,33 +131,39 @@ function render({ model, el }) {
         delete ui.canvas.dataset.rayTo;
       }
     } catch (err) {
-      drawMessage(ctx, `Could not draw this step: ${err instanceof Error ? err.message : String(err)}`, size);
+      drawMessage(ctx, say(words(), "canvas.failed", { error: err instanceof Error ? err.message : String(err) }), size);
+    }
+  }
+
+  /** A click on the picture: a cell is read (the lab listens), a token answers the lab's question. */
+  function canvasClick(e) {
+    if (!trace) return;
+    const box = ui.canvas.getBoundingClientRect();
+    const x = e.clientX - box.left;
+    const y = e.clientY - box.top;
+    let shapes;
+    try {
+      shapes = shapesNow({ width: box.width, height: box.height });
+    } catch {
+      return;
+    }
+    const hit = shapes.cells.find((c) => x >= c.x && x <= c.x + c.w && y >= c.y && y <= c.y + c.h);
+    if (hit) commit({ cell: [hit.i, hit.j] });
+    if (model.get("asking")) {
+      const label = shapes.labels.find((l) => (l.role === "col" || l.role === "token") && Math.abs(l.x - x) < 40 && Math.abs(l.y - y) < 16);
+      if (label) commit({ guess: label.index });
     }
   }
 
   // --- the words and the table ---------------------------------------------------------------
-  function showBeat() {
-    const b = beat();
-    stepper.show();
-    const told = trace?.narration?.[b];
-    ui.beatTitle.textContent = `Step ${b + 1} of ${BEATS.length}: ${told ? told.title : BEATS[b][1]}`;
-    ui.beatText.textContent = told ? told.text : "";
-    ui.root.dataset.beat = BEATS[b][0];
-    ui.root.classList.toggle("many", (trace?.tokens.length ?? 0) > 6);
-  }
-
   function readout(i, j) {
-    const w = trace.weights[i][j];
     const cols = trace.key_tokens ?? trace.tokens;
-    ui.readout.textContent = `Row ${i + 1} (query “${trace.tokens[i]}”) attends to column ${j + 1} (key “${cols[j]}”) with weight ${num(w)}.`;
+    ui.readout.textContent = say(words(), "table.readout", { row: i + 1, query: trace.tokens[i], col: j + 1, key: cols[j], weight: num(trace.weights[i][j]) });
   }
 
   function buildTable() {
     const cols = trace.key_tokens ?? trace.tokens;
-    const caption = h("caption", {}, [
-      "Attention weights: row i is the query token, column j the key token it attends to; each row sums to 1.",
-    ]);
-    if (trace.axis !== "keys") caption.textContent = "Attention weights: row i is the query, column j the key (this softmax ran down the columns).";
+    const caption = h("caption", { "data-words": trace.axis === "keys" ? "table.caption" : "table.caption_queries" });
     const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, ["query ↓ / key →"])]);
     cols.forEach((tok) => head.append(h("th", { scope: "col" }, [tok])));
     const body = h("tbody");
@@ -168,18 +171,33 @@ function render({ model, el }) {
       const row = h("tr", { class: i === trace.focus ? "focus" : "" }, [h("th", { scope: "row" }, [tok])]);
       cols.forEach((_, j) => {
         const w = trace.weights[i][j];
-        const td = h("td", { tabindex: i === trace.focus && j === 0 ? 0 : -1, "data-i": i, "data-j": j }, [num(w)]);
-        td.style.background = heat(w);
-        td.style.color = inkOn(w);
-        td.title = `row ${i + 1} (query) attends to column ${j + 1} (key) with weight ${num(w)}`;
+        const masked = Boolean(trace.mask && !trace.mask[i]?.[j]);
+        const td = h("td", { tabindex: i === trace.focus && j === 0 ? 0 : -1, "data-i": i, "data-j": j, class: masked ? "masked" : null }, [num(w)]);
+        if (!masked) {
+          td.style.background = heat(w);
+          td.style.color = inkOn(w);
+        }
+        td.title = say(words(), "table.cell_title", { row: i + 1, col: j + 1, weight: num(w) });
         row.append(td);
       });
       body.append(row);
     });
     ui.table.replaceChildren(caption, h("thead", {}, [head]), body);
+    fillWords(ui.table, words());
+    showCell();
   }
 
-  readableCells(ui.table, { read: readout, ready: () => trace !== null });
+  /** Outline the cell being read (model "cell"), wherever it was picked. */
+  function showCell() {
+    const [ci, cj] = model.get("cell") ?? [-1, -1];
+    for (const td of ui.table.querySelectorAll("td[data-i]")) {
+      td.classList.toggle("reading", Number(td.dataset.i) === ci && Number(td.dataset.j) === cj);
+    }
+  }
+
+  function showAsking() {
+    ui.root.classList.toggle("asking", Boolean(model.get("asking")));
+  }
 
   function buildTokens() {
     const buttons = trace.tokens.map((tok, j) => {
@@ -190,17 +208,24 @@ function render({ model, el }) {
     ui.tokens.replaceChildren(...buttons);
   }
 
+  function buildChoices() {
+    const modes = model.get("choices")?.modes ?? [];
+    const now = ui.mode.value || trace?.mode || model.get("mode");
+    ui.mode.replaceChildren(...modes.map((m) => h("option", { value: m.value }, [m.label])));
+    ui.mode.value = trace?.mode ?? now ?? "";
+    ui.modeHelp.textContent = modes.find((m) => m.value === ui.mode.value)?.help ?? "";
+  }
+
   function buildContext() {
     const presets = model.get("presets")?.presets ?? [];
     const current = model.get("sentence") ?? "";
     const options = presets.map((p) => h("option", { value: p.sentence }, [p.sentence]));
     const known = presets.some((p) => p.sentence === current);
-    options.push(h("option", { value: "", disabled: true, hidden: known }, ["(your own sentence)"]));
+    options.push(h("option", { value: "", disabled: true, hidden: known }, [say(words(), "lesson.own_sentence")]));
     ui.context.replaceChildren(...options);
     ui.context.value = known ? current : "";
     const vocab = model.get("presets")?.vocabulary;
-    const most = model.get("presets")?.max_tokens;
-    if (vocab) ui.ownHelp.textContent = `Up to ${most ?? "a few"} words from the toy head's vocabulary: ${vocab.join(", ")}.`;
+    if (vocab) ui.ownHelp.textContent = say(words(), "lesson.own_help", { max_tokens: model.get("presets")?.max_tokens ?? "", vocabulary: vocab.join(", ") });
   }
 
   function showError() {
@@ -227,64 +252,72 @@ function render({ model, el }) {
       buildContext();
     } catch (err) {
       trace = null;
-      model.set("error", { message: `This lesson could not be shown: ${err instanceof Error ? err.message : err}`, field: null });
-      showError();
+      ui.banner.hidden = false;
+      ui.banner.textContent = say(words(), "lesson.failed", { error: err instanceof Error ? err.message : String(err) });
+      paint();
       return;
     }
-    ui.mode.value = trace.mode;
-    ui.modeHelp.textContent = MODES.find(([value]) => value === trace.mode)?.[2] ?? "";
-    if (document.activeElement !== ui.own) ui.own.value = trace.tokens.join(" ");
-    showBeat();
+    buildChoices();
+    if (doc.activeElement !== ui.own) ui.own.value = trace.tokens.join(" ");
+    steps.show();
+    ui.root.classList.toggle("many", trace.tokens.length > 6);
     motion.t = 1; // a new context or mode redraws at once, in the same beat
     resize();
     paint();
   }
 
-  // --- stepping ----------------------------------------------------------------------------------
-  const stepper = createStepper({
-    count: BEATS.length,
-    current: beat,
-    commit: (b) => commit({ beat: b }),
-    stepMs: PLAY_STEP_MS,
-    buttons: ui.steps,
+  function onWords() {
+    fillWords(ui.root, words());
+    if (trace) {
+      buildTable();
+      buildContext();
+    }
+    paint();
+  }
+
+  readableCells(ui.table, { read: readout, ready: () => trace !== null, scope });
+  scope.listen(ui.table, "click", (e) => {
+    const td = e.target instanceof Element ? e.target.closest("td[data-i]") : null;
+    if (td && trace) commit({ cell: [Number(td.dataset.i), Number(td.dataset.j)] });
   });
-  const onKey = stepper.onKey;
-  ui.context.addEventListener("change", () => {
+  scope.listen(ui.table, "focusin", (e) => {
+    const td = e.target instanceof Element ? e.target.closest("td[data-i]") : null;
+    const cell = model.get("cell");
+    const at = td ? [Number(td.dataset.i), Number(td.dataset.j)] : null;
+    if (at && trace && (cell?.[0] !== at[0] || cell?.[1] !== at[1])) commit({ cell: at });
+  });
+  scope.listen(ui.canvas, "click", canvasClick);
+  scope.listen(ui.context, "change", () => {
     const preset = (model.get("presets")?.presets ?? []).find((p) => p.sentence === ui.context.value);
     if (preset) commit({ sentence: preset.sentence, focus: preset.focus });
   });
-  ui.mode.addEventListener("change", () => commit({ mode: ui.mode.value }));
-  ui.ownForm.addEventListener("submit", (e) => {
+  scope.listen(ui.mode, "change", () => commit({ mode: ui.mode.value }));
+  scope.listen(ui.ownForm, "submit", (e) => {
     e.preventDefault();
     commit({ sentence: ui.own.value, focus: null });
   });
 
-  const keyTarget = model.get("global_keys") ? el.ownerDocument : ui.root;
-  keyTarget.addEventListener("keydown", onKey);
-
-  model.on("change:lesson", onLesson);
-  model.on("change:beat", () => {
-    showBeat();
-    motion.run();
-  });
-  model.on("change:error", showError);
-  model.on("change:busy", () => ui.root.setAttribute("aria-busy", String(Boolean(model.get("busy")))));
-  model.on("change:presets", () => trace && buildContext());
-  model.on("change:sentence", () => trace && buildContext());
+  scope.on(model, "change:lesson", onLesson);
+  scope.on(model, "change:error", showError);
+  scope.on(model, "change:busy", () => ui.root.setAttribute("aria-busy", String(Boolean(model.get("busy")))));
+  scope.on(model, "change:presets", () => trace && buildContext());
+  scope.on(model, "change:sentence", () => trace && buildContext());
+  scope.on(model, "change:choices", buildChoices);
+  scope.on(model, "change:words", onWords);
+  scope.on(model, "change:cell", showCell);
+  scope.on(model, "change:asking", showAsking);
 
   const observer = new ResizeObserver(() => resize());
   observer.observe(ui.canvasWrap);
+  scope.add(() => observer.disconnect());
+  fillWords(ui.root, words());
+  buildChoices();
   resize();
-  showBeat();
+  steps.show();
+  showAsking();
   if (model.get("lesson")) onLesson();
   showError();
-
-  return () => {
-    stepper.stop();
-    motion.cancel();
-    observer.disconnect();
-    keyTarget.removeEventListener("keydown", onKey);
-  };
+  return scope.dispose;
 }
 
 export default { render };

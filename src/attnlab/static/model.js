@@ -1,36 +1,44 @@
-// The Real model view as a widget: export default { render({ model, el }) }, like lesson.js.
+// The Real model view: export default { render({ model, el }) }, the anywidget shape like
+// lesson.js; render returns the cleanup that undoes every subscription (scope.js).
 //
 // The model holds what the learner chose ("name", "text", "layer", "head", "focus", "beat",
-// "word", "a", "b") and what the host fetched ("info", "trace": one head's /api/model/trace
-// answer, "grid": every head at a glance, "compare": the /api/model/compare answer, "status",
-// "error", "compareError"). This module builds the controls, the steps, the picture and the
-// Real attention weights table, and places the heads grid (model_grid.js) and the Compare
-// contexts panel (model_compare.js). It computes no attention: every number shown is the
+// "word", "a", "b"; the view writes these) and what the host fetched ("info": /api/model/info,
+// "trace": one head's /api/model/trace answer, "grid": every head at a glance, "compare": the
+// /api/model/compare answer, "status", "error", "compareError", "choices" and "words": the
+// page's beats and fixed words from /api/presets, "global_keys"). This module builds the
+// controls, the steps (step_view.js, shared with the lesson), the picture and the Real attention
+// weights table, and places the heads grid (model_grid.js) and the Compare contexts panel
+// (model_compare.js). It touches only `el` and computes no attention: every number shown is the
 // API's, formatted by format.js. Text goes in with textContent only.
 
 import { heat, inkOn } from "./colors.js";
-import { h } from "./dom.js";
+import { fillWords, h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
 import { decodeLesson, num } from "./format.js";
 import { comparePanel } from "./model_compare.js";
 import { headsGrid } from "./model_grid.js";
 import { field } from "./model_dom.js";
-import { BEATS, beatLayout, pictureHeight } from "./model_layout.js";
+import { beatLayout, pictureHeight } from "./model_layout.js";
 import { createMotion, fitCanvas } from "./picture.js";
-import { createStepper, stepControls, TYPING } from "./stepper.js";
+import { createScope } from "./scope.js";
+import { stepView } from "./step_view.js";
+import { TYPING } from "./stepper.js";
 import { readableCells } from "./weights_table.js";
+import { say } from "./words.js";
 
 const ANIMATION_MS = 1500;
 const PLAY_STEP_MS = 3800;
-const NAMES = { minilm: "all-MiniLM-L6-v2" };
 let instances = 0;
 
-function build(el, model, commit, pickHead) {
+/** A model's display name: the page's words for it (model.name.KEY), else its key. */
+export const modelName = (words, key) => say(words, `model.name.${key}`) || key;
+
+function build(model, commit, pickHead) {
   const id = `rm${++instances}`;
-  const ui = {};
+  const ui = { id };
   // --- settings --------------------------------------------------------------------------------
   ui.text = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000, "aria-describedby": `${id}-text-help` });
-  ui.textHelp = h("p", { id: `${id}-text-help`, class: "help" }, ["Any text, up to 128 tokens counting [CLS] and [SEP]."]);
+  ui.textHelp = h("p", { id: `${id}-text-help`, class: "help" });
   const textField = field(`${id}-text`, "Text", ui.text);
   ui.textErr = textField.err;
   ui.textForm = h("form", { class: "field own rm-text" }, [
@@ -55,21 +63,17 @@ function build(el, model, commit, pickHead) {
   ui.heads = headsGrid(model, id, pickHead);
 
   // --- the stepper, the tokens, the picture and the table ----------------------------------------
-  ui.steps = stepControls(BEATS.map(([, title]) => title));
+  ui.nav = h("div", { class: "nav" });
+  ui.side = h("div", { class: "side" });
   ui.tokens = h("div", { class: "tokens rm-tokens" });
   ui.focusErr = h("p", { class: "field-error", role: "alert" });
   ui.canvas = h("canvas", { role: "img", "aria-label": "One head of the real model, step by step" });
   ui.canvasWrap = h("div", { class: "canvas-wrap rm-picture" }, [ui.canvas]);
-  ui.beatTitle = h("h2", { class: "beat-title" });
-  ui.beatText = h("p", { class: "beat-text" });
-  ui.narration = h("div", { class: "narration", role: "status", "aria-live": "polite", "aria-label": "Narration" }, [ui.beatTitle, ui.beatText]);
   ui.table = h("table", { class: "weights rm-weights", "aria-label": "Real attention weights" });
-  ui.readout = h("p", { class: "readout", "aria-live": "polite" }, ["Point at or focus a cell: row i (query) attends to column j (key) with weight w."]);
+  ui.readout = h("p", { class: "readout", "aria-live": "polite", "data-words": "table.readout_hint" });
   ui.which = h("p", { class: "rm-which" });
   ui.compare = comparePanel(model, id, commit);
-  ui.intro = h("p", { class: "rm-intro" }, [
-    "The lesson's six steps inside a real pretrained transformer, all-MiniLM-L6-v2: type a text, pick a head, follow a token. Every number is the model's own.",
-  ]);
+  ui.intro = h("p", { class: "rm-intro" });
 
   // on a wide screen the heads grid sits beside the settings and the steps, so the picture
   // below starts on the first screen
@@ -79,9 +83,7 @@ function build(el, model, commit, pickHead) {
         ui.intro,
         h("section", { class: "controls", "aria-label": "Real model settings" }, [ui.textForm, nameField.box, layerField.box, headField.box, ui.status]),
         ui.banner,
-        h("div", { class: "nav" }, [
-          ui.steps.el,
-        ]),
+        ui.nav,
         h("div", { class: "focus-bar rm-focus", role: "group", "aria-labelledby": `${id}-focus-label` }, [
           h("span", { id: `${id}-focus-label`, class: "focus-label" }, ["Follow the token:"]),
           ui.tokens,
@@ -93,11 +95,10 @@ function build(el, model, commit, pickHead) {
     ]),
     h("div", { class: "stage rm-stage" }, [
       h("div", { class: "picture" }, [ui.canvasWrap]),
-      h("div", { class: "side" }, [ui.narration, h("div", { class: "table-wrap rm-table-wrap" }, [ui.table]), ui.readout]),
+      ui.side,
     ]),
     ui.compare.el,
   ]);
-  el.replaceChildren(ui.root);
   return ui;
 }
 
@@ -134,14 +135,17 @@ function paintStrips(ctx, shapes, t) {
   ctx.globalAlpha = 1;
 }
 
-/** @param {{model: any, el: HTMLElement}} props */
+/** @param {{model: any, el: HTMLElement}} props @returns {() => void} the cleanup */
 function render({ model, el }) {
+  const scope = createScope();
+  const doc = el.ownerDocument;
+  const words = () => model.get("words");
   const commit = (changes) => {
     for (const [key, value] of Object.entries(changes)) model.set(key, value);
     model.save_changes();
   };
-  const ui = build(el, model, commit, (layer, head) => {
-    stepper.stop();
+  const ui = build(model, commit, (layer, head) => {
+    steps.stop();
     commit({ layer, head });
   });
   /** @type {Record<string, any> | null} */
@@ -149,14 +153,24 @@ function render({ model, el }) {
   const size = { width: 0, height: 0, ratio: 1 };
   let laid = { trace: null, key: "", out: null }; // the last layout: animation frames only redraw it
 
-  const beat = () => Math.min(BEATS.length - 1, Math.max(0, Number(model.get("beat")) || 0));
   const motion = createMotion(ANIMATION_MS, paint); // the step's animation: paint() reads motion.t
+  scope.add(motion.cancel);
+  const steps = stepView({
+    model, scope, root: ui.root, trace: () => trace, commit, stepMs: PLAY_STEP_MS,
+    keysSkip: `${TYPING}, [role=tablist], .rm-grid, table`, // the tabs, the grid and the table move with arrows
+    idle: () => model.get("status") || "",
+    onStep: () => animate(),
+  });
+  const beat = steps.beat;
+  ui.nav.append(steps.el);
+  ui.side.append(steps.narration, h("div", { class: "table-wrap rm-table-wrap" }, [ui.table]), ui.readout);
+  el.replaceChildren(ui.root);
 
   // --- the picture ---------------------------------------------------------------------------
   function resize() {
     const width = Math.max(300, Math.floor(ui.canvasWrap.clientWidth) || 300);
     const n = trace?.tokens.length ?? 6;
-    const height = Math.max(240, pictureHeight(n, width, beat()));
+    const height = Math.max(240, pictureHeight(n, width, steps.beats()[beat()]?.key ?? "tokens"));
     if (fitCanvas(ui.canvas, size, width, height)) paint();
   }
 
@@ -165,7 +179,7 @@ function render({ model, el }) {
     if (!ctx || !size.width) return;
     if (!trace) {
       const error = model.get("error");
-      drawMessage(ctx, error ? error.message : model.get("status") || "Loading all-MiniLM-L6-v2…", size);
+      drawMessage(ctx, error ? error.message : model.get("status") || say(words(), "model.loading", { model: modelName(words(), model.get("name")) }), size);
       return;
     }
     try {
@@ -179,7 +193,7 @@ function render({ model, el }) {
       else delete ui.canvas.dataset.rayTo;
       return shapes;
     } catch (err) {
-      drawMessage(ctx, `Could not draw this step: ${err instanceof Error ? err.message : String(err)}`, size);
+      drawMessage(ctx, say(words(), "canvas.failed", { error: err instanceof Error ? err.message : String(err) }), size);
     }
   }
 
@@ -192,7 +206,7 @@ function render({ model, el }) {
   /** A long text's picture scrolls: bring the focus row into view when it is out of sight. */
   function showFocusRow() {
     if (!trace) return;
-    if (beat() === 5) {
+    if (steps.beats()[beat()]?.key === "parallel") {
       ui.canvasWrap.scrollTop = 0; // the matrix starts at the top
       return;
     }
@@ -211,24 +225,15 @@ function render({ model, el }) {
   }
 
   // --- words, table, tokens --------------------------------------------------------------------
-  function showBeat() {
-    const b = beat();
-    stepper.show();
-    const told = trace?.narration?.[b];
-    ui.beatTitle.textContent = `Step ${b + 1} of ${BEATS.length}: ${told ? told.title : BEATS[b][1]}`;
-    ui.beatText.textContent = told ? told.text : model.get("status") || "";
-    ui.root.dataset.beat = BEATS[b][0];
-  }
+  const showBeat = () => steps.show();
 
   function readout(i, j) {
-    ui.readout.textContent = `Row ${i + 1} (query “${trace.tokens[i]}”) attends to column ${j + 1} (key “${trace.tokens[j]}”) with weight ${num(trace.weights[i][j])}.`;
+    ui.readout.textContent = say(words(), "table.readout", { row: i + 1, query: trace.tokens[i], col: j + 1, key: trace.tokens[j], weight: num(trace.weights[i][j]) });
   }
 
   function buildTable() {
     const m = trace.model;
-    const caption = h("caption", {}, [
-      `Real attention weights of layer ${m.layer}, head ${m.head}: row i is the query token, column j the key token it attends to; each row sums to 1.`,
-    ]);
+    const caption = h("caption", {}, [say(words(), "model.table_caption", { layer: m.layer, head: m.head })]);
     const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, ["query ↓ / key →"])]);
     trace.tokens.forEach((tok) => head.append(h("th", { scope: "col" }, [tok])));
     const body = h("tbody");
@@ -245,7 +250,7 @@ function render({ model, el }) {
     ui.table.replaceChildren(caption, h("thead", {}, [head]), body);
   }
 
-  readableCells(ui.table, { read: readout, ready: () => trace !== null });
+  readableCells(ui.table, { read: readout, ready: () => trace !== null, scope });
 
   function buildTokens() {
     ui.tokens.replaceChildren(
@@ -266,13 +271,13 @@ function render({ model, el }) {
   function showInfo() {
     const info = model.get("info");
     const names = info?.known_models ?? [model.get("name") ?? "minilm"];
-    options(ui.name, names, (v) => (v === "minilm" ? "all-MiniLM-L6-v2 (minilm)" : v), names.includes(model.get("name")) ? model.get("name") : names[0]);
+    options(ui.name, names, (v) => (modelName(words(), v) === v ? v : `${modelName(words(), v)} (${v})`), names.includes(model.get("name")) ? model.get("name") : names[0]);
     const L = info?.n_layers ?? 6;
     const H = info?.n_heads ?? 12;
     options(ui.layer, [...Array(L).keys()], (v) => `layer ${v}`, model.get("layer"));
     options(ui.head, [...Array(H).keys()], (v) => `head ${v}`, model.get("head"));
-    if (info) ui.intro.textContent = `The lesson's six steps inside a real pretrained transformer, ${NAMES[info.model] ?? info.model} (${info.n_layers} layers × ${info.n_heads} heads, ${info.d_model} numbers per token): type a text, pick a head, follow a token. Every number is the model's own.`;
-    if (info) ui.textHelp.textContent = `Any text, up to ${info.max_tokens} tokens counting [CLS] and [SEP] (the tokenizer splits rare words into pieces such as ##s). Each head works with ${info.d_k}-number queries, keys and values.`;
+    if (info) ui.intro.textContent = say(words(), "model.intro", { model: modelName(words(), info.model), n_layers: info.n_layers, n_heads: info.n_heads, d_model: info.d_model });
+    if (info) ui.textHelp.textContent = say(words(), "model.text_help", { max_tokens: info.max_tokens, d_k: info.d_k });
     ui.heads.build();
   }
 
@@ -312,14 +317,15 @@ function render({ model, el }) {
       buildTable();
     } catch (err) {
       trace = null;
-      model.set("error", { message: `This head could not be shown: ${err instanceof Error ? err.message : err}`, field: null });
+      ui.banner.hidden = false;
+      ui.banner.textContent = say(words(), "canvas.failed", { error: err instanceof Error ? err.message : String(err) });
       return;
     }
     const m = trace.model;
     ui.layer.value = String(m.layer);
     ui.head.value = String(m.head);
-    if (document.activeElement !== ui.text && ui.text.getAttribute("aria-invalid") !== "true") ui.text.value = model.get("text");
-    ui.which.textContent = `Layer ${m.layer}, head ${m.head} of ${NAMES[m.name] ?? m.name}: ${trace.tokens.length} tokens, queries and keys ${trace.d_k} numbers wide, so scores are divided by √${trace.d_k} = ${num(trace.divisor)}.`;
+    if (doc.activeElement !== ui.text && ui.text.getAttribute("aria-invalid") !== "true") ui.text.value = model.get("text");
+    ui.which.textContent = say(words(), "model.which", { layer: m.layer, head: m.head, model: modelName(words(), m.name), n: trace.tokens.length, d_k: trace.d_k, divisor: trace.captions?.divisor ?? num(trace.divisor) });
     ui.heads.mark();
     ui.heads.paint(trace);
     ui.compare.show();
@@ -330,55 +336,49 @@ function render({ model, el }) {
     showFocusRow();
   }
 
-  // --- stepping --------------------------------------------------------------------------------------
-  const stepper = createStepper({
-    count: BEATS.length,
-    current: beat,
-    commit: (b) => commit({ beat: b }),
-    stepMs: PLAY_STEP_MS,
-    buttons: ui.steps,
-    keysSkip: `${TYPING}, [role=tablist], .rm-grid, table`, // the tabs, the grid and the table move with arrows
-  });
-  const stop = stepper.stop;
-  ui.textForm.addEventListener("submit", (e) => {
+  // --- wiring --------------------------------------------------------------------------------------
+  scope.listen(ui.textForm, "submit", (e) => {
     e.preventDefault();
-    stop();
+    steps.stop();
     commit({ text: ui.text.value, focus: null });
   });
-  ui.name.addEventListener("change", () => commit({ name: ui.name.value }));
-  ui.layer.addEventListener("change", () => commit({ layer: Number(ui.layer.value) }));
-  ui.head.addEventListener("change", () => commit({ head: Number(ui.head.value) }));
+  scope.listen(ui.name, "change", () => commit({ name: ui.name.value }));
+  scope.listen(ui.layer, "change", () => commit({ layer: Number(ui.layer.value) }));
+  scope.listen(ui.head, "change", () => commit({ head: Number(ui.head.value) }));
 
-  model.on("change:trace", onTrace);
-  model.on("change:grid", () => ui.heads.paint(trace));
-  model.on("change:info", showInfo);
-  model.on("change:beat", () => {
-    showBeat();
-    animate();
+  scope.on(model, "change:trace", onTrace);
+  scope.on(model, "change:grid", () => ui.heads.paint(trace));
+  scope.on(model, "change:info", showInfo);
+  scope.on(model, "change:words", () => {
+    fillWords(ui.root, words());
+    showInfo();
+    if (trace) onTrace();
   });
-  model.on("change:layer", () => {
+  scope.on(model, "change:layer", () => {
     ui.heads.mark();
     ui.layer.value = String(model.get("layer"));
     ui.compare.show();
   });
-  model.on("change:head", () => {
+  scope.on(model, "change:head", () => {
     ui.heads.mark();
     ui.head.value = String(model.get("head"));
     ui.compare.show();
   });
-  model.on("change:error", showError);
-  model.on("change:status", showStatus);
-  model.on("change:compare", () => {
+  scope.on(model, "change:error", showError);
+  scope.on(model, "change:status", showStatus);
+  scope.on(model, "change:compare", () => {
     ui.compare.showInputs();
     ui.compare.show();
   });
-  model.on("change:compareError", ui.compare.showError);
+  scope.on(model, "change:compareError", ui.compare.showError);
 
   const observer = new ResizeObserver(() => {
     resize();
     ui.compare.show();
   });
   observer.observe(ui.canvasWrap);
+  scope.add(() => observer.disconnect());
+  fillWords(ui.root, words());
   showInfo();
   ui.text.value = model.get("text") ?? "";
   ui.compare.showInputs();
@@ -387,8 +387,7 @@ function render({ model, el }) {
   showStatus();
   if (model.get("trace")) onTrace();
   showError();
-
-  return { onKey: stepper.onKey, stop, dispose: () => { stop(); motion.cancel(); observer.disconnect(); } };
+  return scope.dispose;
 }
 
 export default { render };

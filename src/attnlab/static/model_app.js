@@ -5,26 +5,31 @@
 //   ?view=model&model.text=by+the+river+bank&model.layer=2&model.head=5&model.focus=4&model.beat=score
 //
 // The model view is built the first time its tab opens, so the lesson alone never loads the
-// weights. A 400 answer names the field at fault: the message goes next to that control and the
-// last good head stays on screen.
+// weights. The beats and the page's words come from /api/presets ("choices", "words"), a
+// model's display name from its words (model.name.KEY). A 400 answer names the field at fault:
+// the message goes next to that control and the last good head stays on screen. The view's keys
+// act only while its tab shows (step_view.js), so the tabs need no key handling of their own.
 
 import { getJSON } from "./http.js";
-import widget from "./model.js";
-import { BEATS } from "./model_layout.js";
+import widget, { modelName } from "./model.js";
+import { say } from "./words.js";
 import { createModel } from "./widget_model.js";
 
 const P = "model."; // the URL keys of this view; app.js keeps them when it writes the lesson's
 const DEFAULTS = { name: "minilm", text: "by the river bank", layer: 0, head: 0, focus: null, beat: 0, word: "bank", a: "by the river bank", b: "at the savings bank" };
 const FULL_GRID_MAX = 40; // up to this many tokens the grid shows whole matrices, beyond it focus rows
-const NAMES = { minilm: "all-MiniLM-L6-v2" };
 
-/** The model view's state in a URL query; anything unreadable falls back to the default. */
-export function readModelURL(search) {
+/**
+ * The model view's state in a URL query; anything unreadable falls back to the default.
+ * @param {string} search
+ * @param {{key: string}[]} [beats] the beats' keys in order (/api/presets choices)
+ */
+export function readModelURL(search, beats = []) {
   const q = new URLSearchParams(search);
   const get = (k) => q.get(P + k);
   const int = (k) => (/^\d+$/.test(get(k) ?? "") ? Number(get(k)) : DEFAULTS[k]);
   const beatParam = get("beat");
-  const byKey = BEATS.findIndex(([key]) => key === beatParam);
+  const byKey = beats.findIndex((b) => b.key === beatParam);
   const focus = get("focus");
   return {
     view: q.get("view") === "model" ? "model" : "lesson",
@@ -40,8 +45,13 @@ export function readModelURL(search) {
   };
 }
 
-/** The current query with this view's keys replaced (the lesson's keys are kept as they are). */
-export function writeModelURL(search, state) {
+/**
+ * The current query with this view's keys replaced (the lesson's keys are kept as they are).
+ * @param {string} search
+ * @param {Record<string, any>} state
+ * @param {{key: string}[]} [beats] the beats' keys in order
+ */
+export function writeModelURL(search, state, beats = []) {
   const q = new URLSearchParams(search);
   for (const key of [...q.keys()]) if (key === "view" || key.startsWith(P)) q.delete(key);
   if (state.view !== "model") return `?${q}`;
@@ -51,7 +61,8 @@ export function writeModelURL(search, state) {
   q.set(P + "layer", String(state.layer));
   q.set(P + "head", String(state.head));
   if (state.focus !== null && state.focus !== undefined) q.set(P + "focus", String(state.focus));
-  q.set(P + "beat", BEATS[state.beat]?.[0] ?? BEATS[0][0]);
+  const beat = beats[state.beat]?.key ?? beats[0]?.key;
+  if (beat) q.set(P + "beat", beat);
   for (const k of ["word", "a", "b"]) if (state[k] !== DEFAULTS[k]) q.set(P + k, state[k]);
   return `?${q}`;
 }
@@ -64,7 +75,8 @@ export function lastWord(tokens) {
   return -1;
 }
 
-function host(el, wanted, isActive) {
+function host(el, wanted, page, isActive) {
+  const beats = page?.choices?.beats ?? [];
   const KEYS = ["name", "text", "layer", "head", "focus"];
   let good = null; // the request behind the head on screen
   let goodCompare = null;
@@ -72,9 +84,12 @@ function host(el, wanted, isActive) {
   let askedCompare = 0;
   let everLoaded = false;
   const state = () => Object.fromEntries([...KEYS, "beat", "word", "a", "b"].map((k) => [k, model.get(k)]));
-  const writeURL = () => isActive() && history.replaceState(null, "", writeModelURL(location.search, { view: "model", ...(good ?? state()), beat: model.get("beat"), ...(goodCompare ?? {}) }));
+  const writeURL = () => isActive() && history.replaceState(null, "", writeModelURL(location.search, { view: "model", ...(good ?? state()), beat: model.get("beat"), ...(goodCompare ?? {}) }, beats));
 
-  const model = createModel({ ...wanted, info: null, trace: null, grid: null, compare: null, status: "", error: null, compareError: null }, (changed) => {
+  const model = createModel({
+    ...wanted, info: null, trace: null, grid: null, compare: null, status: "", error: null,
+    compareError: null, choices: page?.choices ?? null, words: page?.words ?? null, global_keys: true,
+  }, (changed) => {
     if (changed.has("name")) load().then(compare);
     else if (KEYS.some((k) => changed.has(k))) load();
     if (["word", "a", "b"].some((k) => changed.has(k))) compare();
@@ -90,7 +105,8 @@ function host(el, wanted, isActive) {
     const sameText = good && good.text === request.text && good.name === request.name && grid;
     const needGrid = !sameText || (grid.kind === "focus" && grid.focus !== request.focus);
     q.set("grid", needGrid ? "focus" : "none");
-    model.put("status", everLoaded ? "Running the model…" : `Loading ${NAMES[request.name] ?? request.name}… (the first time takes about a second)`);
+    const words = model.get("words");
+    model.put("status", everLoaded ? say(words, "model.running") : say(words, "model.loading", { model: modelName(words, request.name) }));
     const answer = await getJSON(`/api/model/trace?${q}`);
     if (ticket !== asked) return; // a newer request is on its way
     model.put("status", "");
@@ -150,12 +166,12 @@ function host(el, wanted, isActive) {
     writeURL();
   }
 
-  const view = widget.render({ model, el });
+  widget.render({ model, el }); // the page keeps the view for its lifetime: no cleanup to call
   getJSON(`/api/model/info?model=${encodeURIComponent(DEFAULTS.name)}`).then((answer) => {
     if (answer.ok) model.put("info", answer.body);
   });
   load().then(compare); // after the first head, so an unknown model name is reported once
-  return { onKey: view.onKey, stop: view.stop, writeURL };
+  return { writeURL, model };
 }
 
 /** Wire the tabs: show one panel, keep the choice in the URL, build the model view on first use. */
@@ -165,7 +181,8 @@ function tabs() {
   const lessonPanel = document.getElementById("lesson");
   const modelPanel = document.getElementById("real-model");
   if (!tabLesson || !tabModel || !lessonPanel || !modelPanel) return;
-  const wanted = readModelURL(location.search);
+  let page = null; // /api/presets: the beats and the words
+  let wanted = readModelURL(location.search);
   let view = null;
   let current = "lesson";
 
@@ -179,8 +196,7 @@ function tabs() {
     lessonPanel.hidden = onModel;
     modelPanel.hidden = !onModel;
     document.body.dataset.view = which;
-    if (onModel && !view) view = host(modelPanel, wanted, () => current === "model");
-    if (!onModel) view?.stop();
+    if (onModel && !view) view = host(modelPanel, wanted, page, () => current === "model");
     if (onModel) view.writeURL();
     else history.replaceState(null, "", writeModelURL(location.search, { view: "lesson" }));
     if (focus) (onModel ? tabModel : tabLesson).focus();
@@ -195,20 +211,12 @@ function tabs() {
       show(toModel ? "model" : "lesson", { focus: true });
     });
   }
-  // while the model view shows, its keys come first and the hidden lesson's keys are kept off
-  document.addEventListener(
-    "keydown",
-    (e) => {
-      if (current !== "model" || !view) return;
-      view.onKey(e);
-      const target = e.target instanceof Element ? e.target : null;
-      if (target?.closest("input, select, textarea, [contenteditable]")) return; // the lesson skips these too
-      const control = target?.closest("button, a, summary");
-      if (["ArrowLeft", "ArrowRight"].includes(e.key) || (e.key === " " && !control)) e.preventDefault();
-    },
-    { capture: true },
-  );
-  if (wanted.view === "model") show("model");
+  getJSON("/api/presets").then((answer) => {
+    page = answer.ok ? answer.body : null;
+    wanted = readModelURL(location.search, page?.choices?.beats ?? []);
+    if (view && page) for (const k of ["choices", "words"]) view.model.put(k, page[k]); // a tab opened early
+    if (wanted.view === "model") show("model");
+  });
 }
 
 if (typeof document !== "undefined") tabs(); // imported by Node's tests for the URL functions

@@ -36,9 +36,7 @@ export function comparePanel(model, id, commit) {
   ui.note = h("p", { class: "rm-note" });
   const el = h("section", { class: "rm-compare", "aria-labelledby": `${id}-cmp-title` }, [
     h("h2", { id: `${id}-cmp-title` }, ["Compare contexts"]),
-    h("p", { class: "help" }, [
-      "The same word in two sentences: which tokens it attends to in the head chosen above, and how alike its two vectors stay, layer by layer.",
-    ]),
+    h("p", { class: "help", "data-words": "model.compare.help" }),
     ui.cmpForm,
     ui.cmpBanner,
     ui.rowsTitle,
@@ -95,7 +93,7 @@ export function comparePanel(model, id, commit) {
   }
 
   function showCompareInputs() {
-    for (const name of ["word", "a", "b"]) if (document.activeElement !== ui[name] && !model.get("compareError")) ui[name].value = model.get(name) ?? "";
+    for (const name of ["word", "a", "b"]) if (el.ownerDocument.activeElement !== ui[name] && !model.get("compareError")) ui[name].value = model.get(name) ?? "";
   }
 
   ui.cmpForm.addEventListener("submit", (e) => {

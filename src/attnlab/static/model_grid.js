@@ -6,11 +6,12 @@
 import { h } from "./dom.js";
 import { draw } from "./draw.js";
 import { miniHeat } from "./model_layout.js";
+import { say } from "./words.js";
 
 const MINI = 26; // a cell's heatmap, CSS pixels
 
 /**
- * @param {any} model holds "info" (sizes), "layer", "head" and "grid"
+ * @param {any} model holds "info" (sizes), "layer", "head", "grid" and "words"
  * @param {string} id a prefix for element ids
  * @param {(layer: number, head: number) => void} pick called when a head is clicked
  */
@@ -80,12 +81,9 @@ export function headsGrid(model, id, pick) {
       const m = grid?.kind === "full" ? grid.attentions?.[l]?.[hd] : grid?.rows?.[l]?.[hd];
       draw(ctx, m ? miniHeat(m, sz, grid.kind === "full" ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: "#f3f3f7" }], 1, sz);
     }
-    const who = trace ? trace.tokens[grid?.focus ?? trace.focus] : "the focus token";
-    ui.gridHelp.textContent = !grid
-      ? "Each square will show one head's attention."
-      : grid.kind === "full"
-        ? `Each square is one head's whole attention matrix (row = query, column = key, darker = more weight); the violet line marks ${who}'s row. Click a head to step through it.`
-        : `Each square is ${who}'s row in one head: where ${who} looks, one cell per token in reading order (left to right, line by line), darker = more weight, each square scaled to its own largest weight. Click a head to step through it.`;
+    const token = trace ? trace.tokens[grid?.focus ?? trace.focus] : "";
+    const key = !grid || !trace ? "model.grid.empty" : grid.kind === "full" ? "model.grid.full" : "model.grid.focus";
+    ui.gridHelp.textContent = say(model.get("words"), key, { token });
   }
 
   ui.grid.addEventListener("keydown", (e) => {

@@ -10,9 +10,9 @@
 
 import { COLORS, heat, inkOn } from "./colors.js";
 import { num } from "./format.js";
-import { BEATS, argmax } from "./layout.js";
+import { argmax, beatKeys } from "./layout.js";
 
-export { BEATS, argmax }; // the lesson's, re-exported for the Real model's callers
+export { argmax, beatKeys }; // the lesson's, re-exported for the Real model's callers
 
 const PAD = 12;
 const HEAD = 58; // the title, the subtitle and the column headings above the rows
@@ -89,11 +89,11 @@ function cellSide(n, width) {
  * a long text gets a tall picture (the page scrolls it).
  * @param {number} n
  * @param {number} width
- * @param {number} beat 0..5
+ * @param {string} beat the beat's key
  */
 export function pictureHeight(n, width, beat) {
-  if (beat === 5) return HEAD + 8 + n * cellSide(n, width) + 40;
-  return HEAD + n * rowHeight(n) + (beat === 4 ? 76 : 16);
+  if (beat === "parallel") return HEAD + 8 + n * cellSide(n, width) + 40;
+  return HEAD + n * rowHeight(n) + (beat === "blend" ? 76 : 16);
 }
 
 /**
@@ -108,13 +108,16 @@ function strip(out, xs, x, y, w, h, reach, at) {
  * The shapes of one beat of a real head.
  * @param {Record<string, any>} trace the decoded /api/model/trace answer (format.decodeLesson)
  * @param {{width: number, height: number}} size CSS pixels (height from pictureHeight)
- * @param {number} beat 0..5
+ * @param {number | string} beat an index into the trace's beats (its narration), or a key
  * @param {number} focus the query row followed
  * @returns {{beat: string, shapes: any[], description: string, ray: {from: number, to: number} | null,
  *   rows: {index: number, y: number, h: number}[]}}
  */
 export function beatLayout(trace, size, beat, focus) {
-  if (!(beat >= 0 && beat < BEATS.length)) throw new RangeError(`unknown beat ${beat}`);
+  const key = typeof beat === "number" ? beatKeys(trace)[beat] : beat;
+  if (!DRAW[key]) throw new RangeError(`unknown beat ${beat}`);
+  const heading = trace.captions?.beats?.[key]?.heading;
+  if (heading === undefined) throw new TypeError(`the trace has no captions for the ${key} beat`);
   const n = trace.tokens.length;
   if (!(focus >= 0 && focus < n)) throw new RangeError(`focus ${focus} is outside 0..${n - 1}`);
   const W = size.width;
@@ -122,15 +125,18 @@ export function beatLayout(trace, size, beat, focus) {
   const LW = labelWidth(W);
   const G = {
     trace, W, H: size.height, n, r, LW, x0: PAD + LW, x1: W - PAD, focus,
-    who: trace.tokens[focus], fs: Math.max(10, Math.min(13, r - 5)),
+    who: trace.tokens[focus], fs: Math.max(10, Math.min(13, r - 5)), heading,
   };
-  const out = { beat: BEATS[beat][0], shapes: [], description: "", ray: null, rows: [] };
+  const out = { beat: key, shapes: [], description: "", ray: null, rows: [] };
   out.shapes.push({ kind: "rect", x: 0, y: 0, w: W, h: size.height, fill: COLORS.paper });
-  [tokensBeat, projectBeat, scoreBeat, softmaxBeat, blendBeat, parallelBeat][beat](G, out);
+  DRAW[key](G, out);
   return out;
 }
 
-function titles(G, out, title, subtitle) {
+/** The beat's heading (the trace's caption, words/captions.py) and a line about this head's numbers. */
+const DRAW = { tokens: tokensBeat, project: projectBeat, score: scoreBeat, softmax: softmaxBeat, blend: blendBeat, parallel: parallelBeat };
+
+function titles(G, out, subtitle, title = G.heading) {
   const small = G.W < 560 ? 1 : 0; // a phone: a size smaller, then squeezed to fit
   out.shapes.push({ kind: "text", x: PAD, y: 18, text: title, size: 14 - small, weight: "700", color: COLORS.ink, maxWidth: G.W - 2 * PAD });
   out.shapes.push({ kind: "text", x: PAD, y: 37, text: subtitle, size: 12 - small, color: COLORS.muted, maxWidth: G.W - 2 * PAD });
@@ -160,8 +166,7 @@ const textY = (G, j) => HEAD + j * G.r + G.r / 2 + G.fs * 0.36;
 function tokensBeat(G, out) {
   const { trace, n, focus } = G;
   const d = trace.embeddings[0].length;
-  titles(G, out, `${n} tokens, each a vector of ${d} numbers entering layer ${trace.model?.layer ?? "?"}`,
-    `${G.who} = ${shortVec(trace.embeddings[focus])}. Teal cells are above 0, orange below, deeper = larger.`);
+  titles(G, out, `${G.who} = ${shortVec(trace.embeddings[focus])}. Teal cells are above 0, orange below, deeper = larger.`);
   heading(G, out, G.x0, `each token's ${d} numbers, one thin cell each`);
   rowLabels(G, out);
   const reach = reachOf(trace.embeddings);
@@ -173,8 +178,7 @@ function tokensBeat(G, out) {
 function projectBeat(G, out) {
   const { trace, n, focus } = G;
   const dk = trace.d_k;
-  titles(G, out, `Project: every token gets a query q, a key k and a value v, each ${dk} numbers`,
-    `${G.who}: q = ${shortVec(trace.queries[focus])}, k = ${shortVec(trace.keys[focus])}`);
+  titles(G, out, `${G.who}: q = ${shortVec(trace.queries[focus])}, k = ${shortVec(trace.keys[focus])}`);
   rowLabels(G, out);
   const gap = 14;
   const w = (G.x1 - G.x0 - 2 * gap) / 3;
@@ -194,8 +198,7 @@ function scoreBeat(G, out) {
   const s = trace.scores[focus];
   const div = num(trace.divisor);
   const best = argmax(s);
-  titles(G, out, `Score: ${G.who}'s query against every key, divided by √dₖ = √${trace.d_k} = ${div}`,
-    `q = ${shortVec(trace.queries[focus])}; each row: q·k / ${div} = score. Best match: ${trace.tokens[best]}.`);
+  titles(G, out, trace.captions.beats.score.notes[0] ?? ""); // the formula with this head's divisor, in the captions' words
   rowLabels(G, out);
   const kw = Math.min(260, (G.x1 - G.x0) * 0.34);
   heading(G, out, G.x0, "key k");
@@ -229,8 +232,7 @@ function softmaxBeat(G, out) {
   const w = trace.weights[focus];
   const s = trace.scores[focus];
   const best = argmax(w);
-  titles(G, out, `Softmax: ${G.who}'s ${n} scores become weights that are positive and sum to 1`,
-    `A budget: ${G.who} gives ${trace.tokens[best]} the most, ${num(w[best])}. Bar length = weight.`);
+  titles(G, out, `A budget: ${G.who} gives ${trace.tokens[best]} the most, ${num(w[best])}. Bar length = weight.`);
   rowLabels(G, out);
   const sx = G.x0 + 70;
   const bx = sx + 26;
@@ -253,8 +255,7 @@ function blendBeat(G, out) {
   const w = trace.weights[focus];
   const best = argmax(w);
   const dk = trace.d_k;
-  titles(G, out, `Blend: each value v is scaled by ${G.who}'s weight for it, and the scaled values are added`,
-    `The violet arrow points at ${trace.tokens[best]}, the largest weight (${num(w[best])}). A pale right-hand strip adds little.`);
+  titles(G, out, `The violet arrow points at ${trace.tokens[best]}, the largest weight (${num(w[best])}). A pale right-hand strip adds little.`);
   rowLabels(G, out);
   const wx = G.x0 + 44;
   const vx = wx + 14;
@@ -301,8 +302,7 @@ function parallelBeat(G, out) {
   const { trace, n, focus } = G;
   const c = cellSide(n, G.W);
   const [pi, pj] = trace.pair ?? [focus, argmax(trace.weights[focus])];
-  titles(G, out, `Parallel: every row at once, the full ${n}×${n} matrix softmax(QKᵀ/√dₖ)`,
-    `Row i is token i's budget (the query), column j the token it attends to (the key). Orange: one pair read both ways.`);
+  titles(G, out, `Row i is token i's budget (the query), column j the token it attends to (the key). Orange: one pair read both ways.`);
   const top = HEAD + 8;
   const x0 = G.x0;
   if (c >= 14) {

@@ -29,7 +29,7 @@ export function stepControls(titles) {
 /**
  * Wire the step buttons (stepControls') and return the stepper's verbs.
  * @param {{
- *   count: number,
+ *   count: number | (() => number),
  *   current: () => number,
  *   commit: (b: number) => void,
  *   stepMs: number,
@@ -37,7 +37,10 @@ export function stepControls(titles) {
  *   keysSkip?: string,
  *   setTimeout?: (f: () => void, ms: number) => any,
  *   clearTimeout?: (timer: any) => void,
- * }} options `keysSkip`: a selector for the elements whose keys onKey leaves alone
+ *   keysActive?: () => boolean,
+ * }} options `count`: how many steps (a function when they arrive later); `keysSkip`: a
+ *   selector for the elements whose keys onKey leaves alone; `keysActive`: false while the
+ *   view is hidden, so its keys belong to whatever shows
  */
 export function createStepper({
   count,
@@ -46,23 +49,26 @@ export function createStepper({
   stepMs,
   buttons: { prev, next, play, pills = [] },
   keysSkip = TYPING,
+  keysActive = () => true,
   setTimeout: later = (f, ms) => globalThis.setTimeout(f, ms),
   clearTimeout: cancel = (timer) => globalThis.clearTimeout(timer),
 }) {
   let playing = false;
   let timer = 0;
+  const total = typeof count === "function" ? count : () => count;
 
   /** Go to step b (clamped); a learner's step stops the playing, the player's own does not. */
   function goTo(b, { fromPlay = false } = {}) {
     if (!fromPlay) stop();
-    const to = Math.min(count - 1, Math.max(0, b));
+    const to = Math.min(total() - 1, Math.max(0, b));
+    if (to < 0) return;
     if (to !== current()) commit(to);
   }
   function schedule() {
     cancel(timer);
     if (!playing) return;
     timer = later(() => {
-      if (current() >= count - 1) stop();
+      if (current() >= total() - 1) stop();
       else goTo(current() + 1, { fromPlay: true });
       schedule();
     }, stepMs);
@@ -71,7 +77,7 @@ export function createStepper({
   function start() {
     playing = true;
     play.textContent = "Pause";
-    if (current() >= count - 1) goTo(0, { fromPlay: true });
+    if (current() >= total() - 1) goTo(0, { fromPlay: true });
     schedule();
   }
   function stop() {
@@ -87,12 +93,12 @@ export function createStepper({
     pills.forEach((pill, k) => (k === b ? pill.setAttribute("aria-current", "step") : pill.removeAttribute("aria-current")));
     // aria-disabled, not disabled: a button that keeps the keyboard focus at either end
     prev.setAttribute("aria-disabled", String(b === 0));
-    next.setAttribute("aria-disabled", String(b === count - 1));
+    next.setAttribute("aria-disabled", String(b >= total() - 1));
   }
 
   /** Arrow keys step and space plays, unless a control wants the key. */
   function onKey(e) {
-    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || !keysActive()) return;
     const target = typeof e.target?.closest === "function" ? e.target : null; // an element
     if (target?.closest(keysSkip)) return;
     if (e.key === "ArrowRight") goTo(current() + 1);

