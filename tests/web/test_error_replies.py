@@ -8,11 +8,16 @@ from conftest import ContractClient
 
 
 def test_a_body_that_is_not_json_or_not_an_object(client) -> None:
-    r = client.post("/api/lesson", content=b"{not json", headers={"content-type": "application/json"})
+    r = client.post(
+        "/api/lesson", content=b"{not json", headers={"content-type": "application/json"}
+    )
     assert r.status_code == 400 and r.json()["field"] == "body"
     assert r.json()["error"].startswith("the body is not valid JSON")
     r = client.post("/api/lesson", json="by the river bank")
-    assert r.json() == {"error": "the body must be a JSON object, got 'by the river bank'", "field": "body"}
+    assert r.json() == {
+        "error": "the body must be a JSON object, got 'by the river bank'",
+        "field": "body",
+    }
 
 
 def test_a_value_of_several_kinds_names_them_all(client) -> None:

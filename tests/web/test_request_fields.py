@@ -20,14 +20,21 @@ def test_text_is_stripped_and_choices_too(client) -> None:
 
 
 def test_positions_and_model_names_in_any_case(client, minilm) -> None:
-    assert client.get("/api/lesson", params={"positions": "RoPE"}).json()["positions"]["kind"] == "rope"
+    assert (
+        client.get("/api/lesson", params={"positions": "RoPE"}).json()["positions"]["kind"]
+        == "rope"
+    )
     assert client.get("/api/model/info", params={"model": " MiniLM "}).json()["model"] == "minilm"
 
 
 @pytest.mark.parametrize(
     ("params", "field", "message"),
     [
-        ({"sentence": "x" * (MAX_CHARS + 1)}, "sentence", f"is {MAX_CHARS + 1} characters long; the limit is {MAX_CHARS}"),
+        (
+            {"sentence": "x" * (MAX_CHARS + 1)},
+            "sentence",
+            f"is {MAX_CHARS + 1} characters long; the limit is {MAX_CHARS}",
+        ),
         ({"heads": "0"}, "heads", "heads must be between 1 and 2, got 0"),
         ({"heads": "1.5"}, "heads", "heads must be a whole number, got '1.5'"),
         ({"heads": "9" * 5000}, "heads", "heads must be a whole number, got '999"),
@@ -47,5 +54,12 @@ def test_words_hold_no_pydantic_jargon(client) -> None:
     cases = [{"heads": "x"}, {"temperature": "hot"}, {"mode": "x"}, {"causal": "x"}, {"zz": "1"}]
     for params in cases:
         message = client.get("/api/lesson", params=params).json()["error"]
-        for jargon in ("Input should", "loc", "input_value", "pydantic", "type=", "errors.pydantic.dev"):
+        for jargon in (
+            "Input should",
+            "loc",
+            "input_value",
+            "pydantic",
+            "type=",
+            "errors.pydantic.dev",
+        ):
             assert jargon not in message, (params, message)

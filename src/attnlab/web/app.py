@@ -25,6 +25,7 @@ import threading
 import webbrowser
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
@@ -37,8 +38,10 @@ from attnlab.web.error_replies import ERROR_RESPONSES
 __all__ = ["create_app", "serve"]
 
 STATIC = Path(str(files("attnlab") / "static"))
-_PAGE = {200: {"content": {"text/html": {}}, "description": "the lesson page"}}
-_FILE = {
+_PAGE: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/html": {}}, "description": "the lesson page"}
+}
+_FILE: dict[int | str, dict[str, Any]] = {
     200: {
         "content": {"text/javascript": {}, "text/css": {}, "text/html": {}},
         "description": "one of the page's files",

@@ -17,8 +17,13 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from attnlab.encode.model_json import GRIDS, encode_comparison, encode_grid, encode_head
-from attnlab.errors import AttnlabError, EmptySequenceError, FocusError, TooLongError
-from attnlab.errors import UnknownHeadError
+from attnlab.errors import (
+    AttnlabError,
+    EmptySequenceError,
+    FocusError,
+    TooLongError,
+    UnknownHeadError,
+)
 from attnlab.models import KNOWN_MODELS, MAX_TOKENS, BertEncoder, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.heads import explain_head

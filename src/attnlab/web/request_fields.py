@@ -105,7 +105,11 @@ class Params(BaseModel):
                 raise PydanticCustomError(
                     "unknown_parameter",
                     "unknown {what} {name}: {hint}",
-                    {"what": cls.what, "name": repr(str(name)[:40]), "hint": hint,
-                     "field": str(name)[:40]},  # fmt: skip
+                    {
+                        "what": cls.what,
+                        "name": repr(str(name)[:40]),
+                        "hint": hint,
+                        "field": str(name)[:40],
+                    },
                 )
         return data

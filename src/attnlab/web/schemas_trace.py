@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, FiniteFloat, Field
+from pydantic import BaseModel, ConfigDict, Field, FiniteFloat
 
 from attnlab.types import Axis, Mode
 
