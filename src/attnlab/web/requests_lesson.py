@@ -33,6 +33,8 @@ Focus = Annotated[
     Field(description="a word of the sentence or its position (default: the word of two senses)"),
 ]
 Seed = Annotated[int, Between(0, SEED_LIMIT - 1)]
+_OPTIONS = {"mode", "axis", "temperature", "positions", "causal", "heads", "shuffle"}
+"""The parameters that are LessonOptions' fields of the same name (edits are built apart)."""
 
 
 def _lower(value: Any) -> Any:
@@ -64,16 +66,7 @@ class LessonParams(Params):
 
     def options(self) -> LessonOptions:
         """The lesson's one options object, built here and passed whole."""
-        return LessonOptions(
-            mode=self.mode,
-            axis=self.axis,
-            temperature=self.temperature,
-            positions=self.positions,
-            causal=self.causal,
-            heads=self.heads,
-            shuffle=self.shuffle,
-            edits=self._edits(),
-        )
+        return LessonOptions(**self.model_dump(include=_OPTIONS), edits=self._edits())
 
 
 class LessonQuery(LessonParams):
