@@ -4,11 +4,11 @@ is asked at least once both ways, and that the check and the declared models bit
 
 import httpx
 import pytest
+from contract_check import ContractClient, check_response
 from fastapi.routing import APIRoute
 
 from attnlab.web import lesson_routes
 from attnlab.web.app import create_app
-from conftest import ContractClient, check_response
 
 GOOD_AND_BAD = [
     ("get", "/api/presets", {}, {"x": "1"}),

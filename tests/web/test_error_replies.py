@@ -2,9 +2,9 @@
 failure answers 500 JSON and the server keeps serving."""
 
 import pytest
+from contract_check import ContractClient
 
 from attnlab import lesson
-from conftest import ContractClient
 
 
 def test_a_body_that_is_not_json_or_not_an_object(client) -> None:
