@@ -1,25 +1,18 @@
 """The JSON API: the lesson's numbers, and clear 4xx messages for bad input."""
 
 import pytest
-from starlette.testclient import TestClient
 
-from attnlab.web.app import create_app
-from attnlab.web.params import MAX_CHARS as MAX_QUERY_CHARS
+from attnlab.web.request_fields import MAX_CHARS as MAX_QUERY_CHARS
 
 
-@pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(create_app())
-
-
-def test_lesson_default_is_the_river_sentence(client: TestClient) -> None:
+def test_lesson_default_is_the_river_sentence(client) -> None:
     d = client.get("/api/lesson").json()
     assert d["tokens"] == ["by", "the", "river", "bank"] and d["focus"] == 3
     assert [round(w, 2) for w in d["weights"][3]] == [0.11, 0.07, 0.69, 0.14]
     assert len(d["narration"]) == 6
 
 
-def test_lesson_savings_uniform(client: TestClient) -> None:
+def test_lesson_savings_uniform(client) -> None:
     r = client.get("/api/lesson", params={"sentence": "at the savings bank", "mode": "uniform"})
     d = r.json()
     assert r.status_code == 200 and d["divisor"] == "inf"
@@ -45,12 +38,12 @@ def test_bad_input_is_a_400_naming_the_field(client, params, field, message) -> 
     assert client.get("/api/lesson").status_code == 200  # still serving
 
 
-def test_markup_in_a_word_comes_back_as_data(client: TestClient) -> None:
+def test_markup_in_a_word_comes_back_as_data(client) -> None:
     r = client.get("/api/lesson", params={"sentence": "<img src=x onerror=alert(1)>"})
     assert r.status_code == 400 and r.headers["content-type"] == "application/json"
 
 
-def test_presets_and_page(client: TestClient) -> None:
+def test_presets_and_page(client) -> None:
     d = client.get("/api/presets").json()
     assert d["presets"][0]["sentence"] == "by the river bank"
     assert d["modes"] == ["scaled", "unscaled", "uniform"]

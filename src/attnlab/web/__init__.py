@@ -1,1 +1,8 @@
-"""The local web app: the page, its static files and the JSON API over the same core as the CLI."""
+"""The local web app: the page, its static files and a declared JSON API over the same core as
+the CLI (FastAPI on Starlette; the contract is served at /openapi.json).
+
+app.py builds the app and serves it; lesson_routes.py and model_routes.py hold the routes;
+requests_lesson.py and requests_model.py declare what each route takes (request_fields.py the
+kinds of value), schemas_trace.py, schemas_lesson.py and schemas_model.py what each answers;
+error_replies.py answers every refusal as {"error": message, "field": name}.
+"""

@@ -1,80 +1,85 @@
-"""The local web app: the lesson page and a JSON API over the same core as the CLI.
+"""The local web app: the lesson page, its static files and a declared JSON API over the same
+core as the CLI.
 
 Routes (all answers JSON except the page and its static files):
 
     /                      the lesson page (static/index.html)
-    /static/{file}         the page's ES modules and CSS, shipped as package data
-    /api/presets           the presets, the vocabulary, the modes and the limits
-    /api/lesson (GET ?sentence=&focus=&mode=&axis=&... or POST), /api/sweep, /api/shuffle,
-    /api/cost, /api/lab    the toy lesson and its lab: api_lab.py
-    /api/model/...         a real model's heads and the Compare contexts panel: api_models.py
+    /static/{name}         the page's ES modules and CSS, shipped as package data
+    /openapi.json          the declared contract of every route below (OpenAPI 3.1)
+    /api/presets, /api/lesson (GET or POST), /api/sweep, /api/shuffle, /api/cost, /api/lab
+                           the toy lesson and its lab: lesson_routes.py
+    /api/model/info, /api/model/trace, /api/model/compare
+                           a real model's heads and two contexts compared: model_routes.py
 
-Every route reads its parameters through api_params and is wrapped by its `guard`: bad input
-answers 400 with {"error": message, "field": name} so the page can show the message next to the
-control that caused it; an unexpected failure answers 500 with a message, and the server keeps
-serving. Nothing is fetched from elsewhere: the page is self-contained.
+FastAPI on Starlette. Requests and answers are pydantic models (requests_*.py, schemas_*.py);
+an unknown parameter is refused by name, and every refusal answers {"error": message,
+"field": name} (error_replies.py) so the page can show it next to the control at fault.
+FastAPI's docs pages load their scripts from a CDN, so they are off: nothing the page or the
+API serves comes from elsewhere.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import webbrowser
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 
-from attnlab import lesson
-from attnlab.core.positions import KINDS
-from attnlab.types import AXES, MODES
-from attnlab.web import lesson_api, model_api
-from attnlab.web.params import guard
-from attnlab.words.page import BEAT_TITLES, MODE_CHOICES, PAGE_WORDS
+import attnlab
+from attnlab.web import error_replies, lesson_routes, model_routes
+from attnlab.web.error_replies import ERROR_RESPONSES
+
+__all__ = ["create_app", "serve"]
 
 STATIC = Path(str(files("attnlab") / "static"))
+_PAGE: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/html": {}}, "description": "the lesson page"}
+}
+_FILE: dict[int | str, dict[str, Any]] = {
+    200: {
+        "content": {"text/javascript": {}, "text/css": {}, "text/html": {}},
+        "description": "one of the page's files",
+    }
+}
 
 
-def api_presets(request: Request) -> JSONResponse:
-    return JSONResponse(
-        {
-            "presets": [
-                {"name": p.name, "sentence": p.sentence, "focus": p.focus, "blurb": p.blurb}
-                for p in lesson.PRESETS
-            ],
-            "vocabulary": sorted(lesson.VOCABULARY),
-            "dim_names": list(lesson.DIM_NAMES),
-            "modes": list(MODES),
-            "axes": list(AXES),
-            "max_tokens": lesson.MAX_TOKENS,
-            "choices": {
-                "modes": [{"value": v, "label": lab, "help": h} for v, lab, h in MODE_CHOICES],
-                "axes": list(AXES),
-                "positions": list(KINDS),
-                "beats": [{"key": k, "title": t} for k, t in BEAT_TITLES],
-            },
-            "words": dict(PAGE_WORDS),
-        }
-    )
-
-
-def index(request: Request) -> Response:
-    return FileResponse(STATIC / "index.html", media_type="text/html")
-
-
-def create_app() -> Starlette:
+def create_app() -> FastAPI:
     """The ASGI app: the page, its static files and the JSON API."""
-    routes = [
-        Route("/", index),
-        Route("/api/presets", guard(api_presets)),
-        *model_api.routes(),
-        *lesson_api.routes(),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    return Starlette(routes=routes)
+    app = FastAPI(
+        title="attnlab",
+        version=attnlab.__version__,
+        description=__doc__,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json",
+    )
+    error_replies.install(app)
+    app.include_router(lesson_routes.router)
+    app.include_router(model_routes.router)
+    static = StaticFiles(directory=STATIC)
+
+    @app.get("/", response_class=HTMLResponse, responses=_PAGE, tags=["page"])
+    def index() -> Response:
+        """The lesson page; its own state (sentence, beat, lab) rides in the query string."""
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    @app.get(
+        "/static/{name:path}",
+        response_class=Response,
+        responses={**_FILE, **ERROR_RESPONSES},
+        tags=["page"],
+    )
+    async def static_file(name: str, request: Request) -> Response:
+        """A file of the page (package data; a path outside the folder is not found)."""
+        return await static.get_response(os.path.normpath(name), request.scope)
+
+    return app
 
 
 def serve(*, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) -> None:

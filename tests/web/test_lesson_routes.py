@@ -1,30 +1,22 @@
 """The lab's API: the lesson's new options, POSTed edits, sweep, shuffle and cost endpoints."""
 
 import pytest
-from starlette.testclient import TestClient
-
-from attnlab.web.app import create_app
 
 
-@pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(create_app())
-
-
-def get(client: TestClient, path: str = "/api/lesson", **params) -> dict:
+def get(client, path: str = "/api/lesson", **params) -> dict:
     r = client.get(path, params=params)
     assert r.status_code == 200, r.text
     return r.json()
 
 
-def test_lesson_keeps_its_keys_and_adds_the_labs(client: TestClient) -> None:
+def test_lesson_keeps_its_keys_and_adds_the_labs(client) -> None:
     d = get(client)
     assert [round(w, 2) for w in d["weights"][3]] == [0.11, 0.07, 0.69, 0.14]
     for key in ("saturation", "readings", "positions", "heads", "causal", "shuffle", "edits"):
         assert key in d, key
 
 
-def test_lesson_lab_options(client: TestClient) -> None:
+def test_lesson_lab_options(client) -> None:
     d = get(client, temperature="0.5", positions="rope", causal="1", heads="2", shuffle="4")
     assert d["divisor"] == 0.5 and d["causal"] and d["positions"]["kind"] == "rope"
     assert len(d["heads"]) == 2 and len(d["concat_outputs"][3]) == 8
@@ -32,7 +24,7 @@ def test_lesson_lab_options(client: TestClient) -> None:
     assert all(row[j] == 0 for i, row in enumerate(d["weights"]) for j in range(i + 1, 4))
 
 
-def test_lesson_edits_by_query(client: TestClient) -> None:
+def test_lesson_edits_by_query(client) -> None:
     r = client.get("/api/lesson", params=[("set", "river=0,1,0,0"), ("set_q", "bank=0,0,0,0")])
     d = r.json()
     assert r.status_code == 200 and d["embeddings"][2] == [0, 1, 0, 0]
@@ -40,7 +32,7 @@ def test_lesson_edits_by_query(client: TestClient) -> None:
     assert d["edits"]["queries"] == {"bank": [0.0, 0.0, 0.0, 0.0]}
 
 
-def test_post_lesson_with_edits(client: TestClient) -> None:
+def test_post_lesson_with_edits(client) -> None:
     body = {"sentence": "at the savings bank", "edits": {"embeddings": {"bank": [0, 0, 0, 1]}}}
     r = client.post("/api/lesson", json=body)
     assert r.status_code == 200 and r.json()["embeddings"][3] == [0, 0, 0, 1]
@@ -87,26 +79,46 @@ def test_bad_post_is_a_400_naming_the_field(client, body, field, message) -> Non
     assert client.post("/api/lesson", content=b"{not json").status_code == 400
 
 
-def test_sweep(client: TestClient) -> None:
+def test_sweep(client) -> None:
     d = get(client, "/api/sweep", steps="5")
     assert d["temperatures"][0] == pytest.approx(0.1) and d["temperatures"][-1] == pytest.approx(10)
     assert len(d["weights"]) == 5 and d["marks"] == {"scaled": 2.0, "unscaled": 1.0}
     assert d["tokens"] == ["by", "the", "river", "bank"] and d["focus"] == 3
     assert d["jacobian_frobenius"][0] < d["jacobian_frobenius"][-1]
-    assert (
-        client.get("/api/sweep", params={"t_min": "5", "t_max": "1"}).json()["field"]
-        == "temperature"
-    )
 
 
-def test_shuffle_every_kind(client: TestClient) -> None:
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"t_min": "5", "t_max": "1"}, "t_min (5) must be below t_max (1)"),
+        ({"t_min": "20"}, "t_min (20) must be below t_max (10)"),
+        ({"t_min": "0"}, "t_min must be greater than 0, got '0'"),
+        ({"t_min": "-1", "t_max": "1"}, "t_min must be greater than 0, got '-1'"),
+        ({"t_min": "inf"}, "t_min must be a finite number, got 'inf'"),
+    ],
+)
+def test_a_sweep_range_that_does_not_rise_from_above_zero_names_t_min(client, params, message):
+    """Bugs: t_min > t_max was reported against `temperature`; t_min=0 silently became 0.1."""
+    r = client.get("/api/sweep", params=params)
+    assert r.status_code == 400, r.text
+    assert r.json() == {"error": message, "field": "t_min"}
+
+
+def test_a_sweep_takes_its_own_range(client) -> None:
+    d = get(client, "/api/sweep", t_min="0.5", t_max="4", steps="3", head="2")
+    assert d["temperatures"] == pytest.approx([0.5, 1.414, 4], abs=1e-3)
+    r = client.get("/api/sweep", params={"t_max": "0"})
+    assert r.status_code == 400 and r.json()["field"] == "t_max"
+
+
+def test_shuffle_every_kind(client) -> None:
     d = get(client, "/api/shuffle", seed="2")
     assert d["kinds"] == ["none", "sinusoidal", "rope"]
     assert d["none"]["all_unchanged"] and not d["rope"]["all_unchanged"]
     assert d["sinusoidal"]["max_distance"] > 0.01
 
 
-def test_cost(client: TestClient) -> None:
+def test_cost(client) -> None:
     d = get(client, "/api/cost", max_n="256", per_octave="1")
     assert [p["n"] for p in d["points"]] == [4, 8, 16, 32, 64, 128, 256] and d["d"] == 64
     assert d["fit"]["memory"]["c"] > 0
@@ -114,7 +126,54 @@ def test_cost(client: TestClient) -> None:
     assert r.status_code == 400 and r.json()["field"] == "max_n"
 
 
-def test_lab_choices(client: TestClient) -> None:
+def test_lab_choices(client) -> None:
     d = get(client, "/api/lab")
     assert d["positions"] == ["none", "sinusoidal", "rope"] and d["heads"] == [1, 2]
     assert d["temperature"]["min"] == 0.1 and d["edit_limit"] == 100
+
+
+@pytest.mark.parametrize(
+    ("path", "params"),
+    [
+        ("/api/lesson", {"sentense": "by the river bank"}),
+        ("/api/lesson", {"beat": "score"}),
+        ("/api/sweep", {"t_mni": "0.5"}),
+        ("/api/shuffle", {"seeds": "2"}),
+        ("/api/cost", {"n": "64"}),
+        ("/api/presets", {"x": "1"}),
+        ("/api/lab", {"x": "1"}),
+    ],
+)
+def test_an_unknown_query_parameter_is_refused_by_name(client, path, params) -> None:
+    """Bug: unknown query keys were silently ignored, so a typo gave the default lesson."""
+    (name,) = params
+    r = client.get(path, params=params)
+    assert r.status_code == 400, r.text
+    assert r.json()["field"] == name and f"unknown parameter {name!r}" in r.json()["error"]
+
+
+def test_an_unknown_query_parameter_lists_the_known_ones(client) -> None:
+    error = client.get("/api/cost", params={"n": "64"}).json()["error"]
+    assert error == "unknown parameter 'n': expected one of max_n, d, per_octave"
+
+
+@pytest.mark.parametrize(
+    ("body", "name", "hint"),
+    [
+        ({"set": ["bank=1,0,0,1"]}, "set", '{"edits": {"embeddings"'),
+        ({"set_q": ["bank=1,0,0,1"]}, "set_q", '{"edits": {"embeddings"'),
+        ({"sentense": "by the river bank"}, "sentense", "expected one of sentence, focus"),
+    ],
+)
+def test_an_unknown_body_key_is_refused_by_name(client, body, name, hint) -> None:
+    """Bug: `set` in a POST body was silently ignored (edits travel as an object there)."""
+    r = client.post("/api/lesson", json=body)
+    assert r.status_code == 400, r.text
+    assert r.json()["field"] == name
+    assert f"unknown parameter {name!r}" in r.json()["error"] and hint in r.json()["error"]
+
+
+def test_an_unknown_edit_role_is_refused(client) -> None:
+    r = client.post("/api/lesson", json={"edits": {"embedding": {"bank": [1, 0, 0, 1]}}})
+    assert r.status_code == 400 and r.json()["field"] == "set"
+    assert "unknown edit role 'embedding'" in r.json()["error"]

@@ -1,26 +1,20 @@
 """The real-model API: one head's beats with a grid, two contexts compared, clear 400s."""
 
 import pytest
-from starlette.testclient import TestClient
 
-from attnlab.web.app import create_app
-from attnlab.web.model_api import MAX_TEXT_CHARS, cached_model
+from attnlab.web.model_routes import cached_model
+from attnlab.web.requests_model import MAX_TEXT_CHARS
 
 pytestmark = pytest.mark.usefixtures("minilm")
 
 
-@pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(create_app())
-
-
-def test_info_gives_sizes_and_limits(client: TestClient) -> None:
+def test_info_gives_sizes_and_limits(client) -> None:
     d = client.get("/api/model/info").json()
     assert (d["n_layers"], d["n_heads"], d["d_model"], d["d_k"]) == (6, 12, 384, 32)
     assert d["max_tokens"] == 128 and d["known_models"] == ["minilm"]
 
 
-def test_trace_is_the_toys_schema_plus_model_and_focus_grid(client: TestClient) -> None:
+def test_trace_is_the_toys_schema_plus_model_and_focus_grid(client) -> None:
     r = client.get("/api/model/trace", params={"text": "by the river bank", "layer": 0,
                                                "head": 2, "focus": "bank"})  # fmt: skip
     d = r.json()
@@ -35,20 +29,20 @@ def test_trace_is_the_toys_schema_plus_model_and_focus_grid(client: TestClient) 
     assert all(sum(row) == pytest.approx(1, abs=1e-3) for layer in g["rows"] for row in layer)
 
 
-def test_trace_full_grid_and_no_grid(client: TestClient) -> None:
+def test_trace_full_grid_and_no_grid(client) -> None:
     full = client.get("/api/model/trace", params={"text": "at the savings bank", "grid": "full"})
     assert len(full.json()["grid"]["attentions"][5][11]) == 6
     none = client.get("/api/model/trace", params={"text": "at the savings bank", "grid": "none"})
     assert none.json()["grid"] is None
 
 
-def test_the_model_is_loaded_once(client: TestClient) -> None:
+def test_the_model_is_loaded_once(client) -> None:
     client.get("/api/model/trace", params={"text": "one"})
     client.get("/api/model/trace", params={"text": "two"})
     assert cached_model.cache_info().currsize == 1
 
 
-def test_compare_defaults_to_bank_in_river_and_savings(client: TestClient) -> None:
+def test_compare_defaults_to_bank_in_river_and_savings(client) -> None:
     d = client.get("/api/model/compare").json()
     assert d["word"] == "bank" and d["a"]["index"] == 4 and d["b"]["index"] == 4
     assert len(d["a"]["rows"]) == 6 and len(d["a"]["rows"][0]) == 12
@@ -58,7 +52,7 @@ def test_compare_defaults_to_bank_in_river_and_savings(client: TestClient) -> No
     assert d["cosine_labels"][0] == "embeddings" and "bank" in d["note"]
 
 
-def test_compare_other_texts(client: TestClient) -> None:
+def test_compare_other_texts(client) -> None:
     params = {"word": "current", "a": "the river current", "b": "the current account is empty"}
     d = client.get("/api/model/compare", params=params).json()
     assert d["a"]["index"] == 3 and d["b"]["index"] == 2
@@ -72,7 +66,7 @@ def test_compare_other_texts(client: TestClient) -> None:
         ("/api/model/trace", {"text": "x" * (MAX_TEXT_CHARS + 1)}, "text", "limit"),
         ("/api/model/trace", {"model": "gpt5"}, "model", "unknown model 'gpt5'"),
         ("/api/model/trace", {"model": "/etc"}, "model", "unknown model '/etc'"),
-        ("/api/model/trace", {"layer": "6"}, "layer", "layer must be between 0 and 5, got '6'"),
+        ("/api/model/trace", {"layer": "6"}, "layer", "layer must be between 0 and 5, got 6"),
         ("/api/model/trace", {"head": "two"}, "head", "head must be a whole number"),
         ("/api/model/trace", {"focus": "money"}, "focus", "'money' is not a token"),
         ("/api/model/trace", {"grid": "huge"}, "grid", "unknown grid 'huge'"),

@@ -1,0 +1,157 @@
+"""Every refusal as one JSON shape: {"error": message, "field": name}.
+
+The page shows the message next to the control named by `field`. Four kinds of failure reach
+the client, each through one handler installed by `install`:
+
+    a request that breaks its declared model   400, pydantic's refusal put into plain words
+    an AttnlabError raised while computing     400, its message and its `field`
+    an HTTP error (no such route, method)      its status, with its reason
+    anything unexpected                        500 with a message; the server keeps serving
+
+`ERROR_RESPONSES` declares these bodies in `/openapi.json` for every route.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from attnlab.errors import AttnlabError
+from attnlab.web.schemas_trace import Answer
+
+__all__ = ["ERROR_RESPONSES", "ErrorAnswer", "describe", "install"]
+
+
+class ErrorAnswer(Answer):
+    """Why a request was refused, and the parameter (the page's control) it concerns."""
+
+    error: str
+    field: str | None
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorAnswer, "description": "a parameter was refused; `field` names it"},
+    "4XX": {"model": ErrorAnswer, "description": "no such route or method"},
+    "5XX": {"model": ErrorAnswer, "description": "an unexpected failure, with its message"},
+}
+
+_EXPECTED = {
+    "string_type": "text",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "finite_number": "a finite number",
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_parsing_size": "a whole number",
+    "int_from_float": "a whole number",
+    "bool_type": "true or false (1 or 0)",
+    "bool_parsing": "true or false (1 or 0)",
+    "list_type": "a list",
+    "dict_type": "a JSON object",
+    "model_type": "a JSON object",
+    "model_attributes_type": "a JSON object",
+}
+
+_BOUNDS = {
+    "greater_than": ("greater than", "gt"),
+    "greater_than_equal": ("at least", "ge"),
+    "less_than": ("less than", "lt"),
+    "less_than_equal": ("at most", "le"),
+}
+
+
+def _got(value: Any) -> str:
+    """The offending value, quoted and cut short."""
+    text = repr(value.decode(errors="replace") if isinstance(value, bytes) else value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _field(loc: Sequence[int | str]) -> str:
+    """The parameter an error's location names ("body" for the body as a whole)."""
+    parts = [p for p in loc if p not in ("query", "body")]
+    return str(parts[0]) if parts and isinstance(parts[0], str) else "body"
+
+
+def _one(error: dict[str, Any], field: str) -> tuple[str, str]:
+    kind, ctx = error["type"], error.get("ctx") or {}
+    name = "the body" if field == "body" else field
+    cause = ctx.get("error")
+    if isinstance(cause, AttnlabError):
+        return str(cause), cause.field or field
+    if "field" in ctx or kind == "out_of_range":  # our own messages, already in words
+        return str(error["msg"]), str(ctx.get("field", field))
+    if isinstance(cause, ValueError):
+        return f"{name}: {cause}", field
+    got = _got(error.get("input"))
+    if kind == "literal_error":
+        return f"unknown {name} {got}: expected {ctx.get('expected')}", field
+    if kind == "string_too_long":
+        size = len(error["input"]) if isinstance(error.get("input"), str) else "too many"
+        return f"{name} is {size} characters long; the limit is {ctx.get('max_length')}", field
+    if kind == "json_invalid":
+        return f"the body is not valid JSON ({ctx.get('error', 'unreadable')})", "body"
+    if kind in _BOUNDS:
+        word, key = _BOUNDS[kind]
+        bound = ctx.get(key)
+        bound = f"{bound:g}" if isinstance(bound, float) else bound
+        return f"{name} must be {word} {bound}, got {got}", field
+    if kind == "missing":
+        return f"{name} is missing", field
+    if kind in _EXPECTED:
+        return f"{name} must be {_EXPECTED[kind]}, got {got}", field
+    return f"{name} was refused ({kind}), got {got}", field
+
+
+def describe(errors: Sequence[Any]) -> tuple[str, str]:
+    """(message, field) for a request's validation errors, in plain words.
+
+    Only the first parameter at fault is reported, as the page shows one message. When a
+    parameter may be one of several kinds (a focus is a word or an index), their wants are
+    joined: "focus must be a whole number or text, got [1]".
+    """
+    first = errors[0]
+    field = _field(first["loc"])
+    same = [e for e in errors if _field(e["loc"]) == field and e["type"] in _EXPECTED]
+    if len(same) > 1 and first["type"] in _EXPECTED:
+        wants = " or ".join(dict.fromkeys(_EXPECTED[e["type"]] for e in same))
+        name = "the body" if field == "body" else field
+        return f"{name} must be {wants}, got {_got(first.get('input'))}", field
+    return _one(first, field)
+
+
+def _reply(message: str, field: str | None, status: int) -> JSONResponse:
+    return JSONResponse({"error": message, "field": field}, status_code=status)
+
+
+def _refused(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return _reply(*describe(exc.errors()), status=400)
+
+
+def _bad_input(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AttnlabError)
+    return _reply(str(exc), exc.field, status=400)
+
+
+def _http(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    response = _reply(str(exc.detail), None, status=exc.status_code)
+    response.headers.update(exc.headers or {})
+    return response
+
+
+def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    return _reply(f"internal error: {type(exc).__name__}: {exc}", None, status=500)
+
+
+def install(app: FastAPI) -> None:
+    """Answer every failure of `app` in the one error shape."""
+    app.add_exception_handler(RequestValidationError, _refused)
+    app.add_exception_handler(AttnlabError, _bad_input)
+    app.add_exception_handler(HTTPException, _http)
+    app.add_exception_handler(Exception, _unexpected)

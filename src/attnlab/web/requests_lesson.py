@@ -1,0 +1,149 @@
+"""The toy lesson's requests, declared once: the query strings of `/api/lesson`, `/api/sweep`,
+`/api/shuffle` and `/api/cost`, and the JSON body of `POST /api/lesson`.
+
+Each model is read at the edge and turned, once, into what the lesson takes: `options()` is
+the lesson's one `LessonOptions` (whose own checks, such as a temperature without mode
+"scaled", answer with the control they concern), beside `sentence` and `focus`.
+
+    ?sentence=&focus=&mode=&axis=&temperature=&positions=&causal=&heads=&shuffle=
+     &set=TOKEN=x,y,z,w (repeatable; embeddings) &set_q= &set_k= &set_v= (head 1's q, k, v)
+    POST {"sentence": ..., "edits": {"embeddings": {"bank": [1, 0, 0, 1]}, "queries": {...}}}
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar
+
+from pydantic import Field, FiniteFloat, model_validator
+from pydantic_core import PydanticCustomError
+
+from attnlab import lesson
+from attnlab.core.cost import MAX_N
+from attnlab.core.positions import PositionKind
+from attnlab.core.saturation import T_MAX, T_MIN, T_STEPS
+from attnlab.lesson.edits import FIELDS, ROLES, Edits
+from attnlab.lesson.options import SEED_LIMIT, LessonOptions
+from attnlab.types import Axis, Mode
+from attnlab.web.request_fields import Between, Blank, Params, Text
+
+__all__ = ["CostQuery", "LessonBody", "LessonQuery", "ShuffleQuery", "SweepQuery"]
+
+Focus = Annotated[
+    int | Text | None,
+    Field(description="a word of the sentence or its position (default: the word of two senses)"),
+]
+Seed = Annotated[int, Between(0, SEED_LIMIT - 1)]
+_OPTIONS = {"mode", "axis", "temperature", "positions", "causal", "heads", "shuffle"}
+"""The parameters that are LessonOptions' fields of the same name (edits are built apart)."""
+
+
+def _lower(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
+
+class LessonParams(Params):
+    """What the lesson explains and how: the parameters every lesson request shares."""
+
+    sentence: Text = Field(lesson.DEFAULT_SENTENCE, description="words of the toy vocabulary")
+    focus: Blank[Focus] = None
+    mode: Blank[Mode] = "scaled"
+    axis: Blank[Axis] = "keys"
+    temperature: Blank[float | None] = Field(None, description="T in place of √dₖ")
+    positions: Blank[PositionKind] = "none"
+    causal: Blank[bool] = False
+    heads: Blank[Annotated[int, Between(1, 2)]] = 1
+    shuffle: Blank[Seed | None] = Field(None, description="a seed: also run a shuffled sentence")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _positions_any_case(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "positions" in data:
+            data = {**data, "positions": _lower(data["positions"])}
+        return data
+
+    def _edits(self) -> Edits:
+        return Edits()
+
+    def options(self) -> LessonOptions:
+        """The lesson's one options object, built here and passed whole."""
+        return LessonOptions(**self.model_dump(include=_OPTIONS), edits=self._edits())
+
+
+class LessonQuery(LessonParams):
+    """`GET /api/lesson`: the lesson's parameters as a query string, edits as TOKEN=x,y,z,w."""
+
+    set: list[Text] = Field(default_factory=list, description="embeddings: TOKEN=x,y,z,w")
+    set_q: list[Text] = Field(default_factory=list, description="head 1's queries")
+    set_k: list[Text] = Field(default_factory=list, description="head 1's keys")
+    set_v: list[Text] = Field(default_factory=list, description="head 1's values")
+
+    def _edits(self) -> Edits:
+        specs = {role: [s for s in getattr(self, FIELDS[role]) if s] for role in ROLES}
+        return Edits.parse(specs, dim_names=lesson.DIM_NAMES)
+
+
+class EditsBody(Params):
+    """Edited vectors by role: {"bank": [1, 0, 0, 1]} replaces bank's numbers."""
+
+    what: ClassVar[str] = "edit role"
+    embeddings: dict[str, list[FiniteFloat]] = Field(default_factory=dict)
+    queries: dict[str, list[FiniteFloat]] = Field(default_factory=dict)
+    keys: dict[str, list[FiniteFloat]] = Field(default_factory=dict)
+    values: dict[str, list[FiniteFloat]] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _checked(cls, data: Any) -> Any:
+        Edits.from_json(data, dim_names=lesson.DIM_NAMES)  # the lesson's words for a bad edit
+        return data
+
+
+_BODY_EDITS = 'a body sends edits as {"edits": {"embeddings": {"bank": [1, 0, 0, 1]}}}'
+
+
+class LessonBody(LessonParams):
+    """`POST /api/lesson`: the same parameters as a JSON object, with edits as an object."""
+
+    hints: ClassVar[dict[str, str]] = {name: _BODY_EDITS for name in FIELDS.values()}
+    edits: EditsBody | None = None
+
+    def _edits(self) -> Edits:
+        data = self.edits.model_dump() if self.edits is not None else None
+        return Edits.from_json(data, dim_names=lesson.DIM_NAMES)
+
+
+class SweepQuery(LessonQuery):
+    """`GET /api/sweep`: the lesson's parameters and the temperatures to sweep."""
+
+    t_min: Blank[float] = Field(T_MIN, gt=0, allow_inf_nan=False)
+    t_max: Blank[float] = Field(T_MAX, gt=0, allow_inf_nan=False)
+    steps: Blank[Annotated[int, Between(2, 201)]] = T_STEPS
+    head: Blank[Annotated[int, Between(1, 2)]] = Field(1, description="the toy's head, 1 or 2")
+
+    @model_validator(mode="after")
+    def _rising(self) -> SweepQuery:
+        if not self.t_min < self.t_max:
+            raise PydanticCustomError(
+                "t_range",
+                "t_min ({lo}) must be below t_max ({hi})",
+                {"lo": f"{self.t_min:g}", "hi": f"{self.t_max:g}", "field": "t_min"},
+            )
+        return self
+
+
+class ShuffleQuery(LessonQuery):
+    """`GET /api/shuffle`: the lesson's parameters and the shuffle's seed."""
+
+    seed: Blank[Seed] = 0
+
+
+class CostQuery(Params):
+    """`GET /api/cost`: how far to measure attention's time and memory against n."""
+
+    max_n: Blank[Annotated[int, Between(8, MAX_N)]] = 2048
+    d: Blank[Annotated[int, Between(1, 512)]] = 64
+    per_octave: Blank[Annotated[int, Between(1, 8)]] = 2
+
+
+class NoParams(Params):
+    """A route that takes no parameters (any is refused by name)."""

@@ -1,0 +1,70 @@
+"""A real model's requests, declared once: the query strings of `/api/model/info`,
+`/api/model/trace` and `/api/model/compare`.
+
+Only known model names are accepted (a query string cannot make the server read a folder).
+A layer or head is checked against the model once it is loaded (model_routes.py); here it is
+a whole number from 0.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
+
+from attnlab.encode.model_json import Grid
+from attnlab.errors import UnknownModelError
+from attnlab.models import KNOWN_MODELS
+from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
+from attnlab.types import Axis, Mode
+from attnlab.web.request_fields import Between, Blank, Params
+
+__all__ = ["MAX_TEXT_CHARS", "CompareQuery", "ModelQuery", "ModelTraceQuery"]
+
+MAX_TEXT_CHARS = 2000
+"""A text parameter may not exceed this many characters (128 tokens fit comfortably)."""
+
+ModelText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT_CHARS)]
+
+
+def _known(name: str) -> str:
+    if name not in KNOWN_MODELS:
+        raise UnknownModelError(
+            f"unknown model {name!r}: expected one of {', '.join(KNOWN_MODELS)}"
+        )
+    return name
+
+
+ModelName = Annotated[
+    str,
+    StringConstraints(max_length=200, to_lower=True),
+    AfterValidator(_known),
+    WithJsonSchema({"type": "string", "enum": list(KNOWN_MODELS)}),
+]
+Index = Annotated[int, Between(0)]
+
+
+class ModelQuery(Params):
+    """`GET /api/model/info`: which model."""
+
+    model: Blank[ModelName] = "minilm"
+
+
+class ModelTraceQuery(ModelQuery):
+    """`GET /api/model/trace`: one head of one text, and how much of the heads grid."""
+
+    text: ModelText = DEFAULT_A
+    layer: Blank[Index] = 0
+    head: Blank[Index] = 0
+    focus: Blank[int | ModelText | None] = Field(None, description="a token or its position")
+    mode: Blank[Mode] = "scaled"
+    axis: Blank[Axis] = "keys"
+    grid: Blank[Grid] = Field("focus", description="every head's focus row, full matrices, none")
+
+
+class CompareQuery(ModelQuery):
+    """`GET /api/model/compare`: one word followed through two texts."""
+
+    word: ModelText = DEFAULT_WORD
+    a: ModelText = DEFAULT_A
+    b: ModelText = DEFAULT_B

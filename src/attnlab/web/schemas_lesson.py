@@ -1,0 +1,198 @@
+"""The declared JSON contract of the toy lesson and its lab: what encode/lesson_json.py writes
+for `/api/lesson`, `/api/shuffle`, and what `/api/presets` and `/api/lab` answer.
+
+Like schemas_trace.py, every model forbids undeclared keys, so the routes' validation catches
+an encoder that drifts from `/openapi.json`.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, FiniteFloat
+
+from attnlab.core.positions import PositionKind
+from attnlab.types import Axis, Mode
+from attnlab.web.schemas_trace import (
+    Answer,
+    BeatAnswer,
+    ExplanationAnswer,
+    Matrix,
+    TraceAnswer,
+    Vector,
+)
+
+__all__ = [
+    "LabAnswer",
+    "LessonAnswer",
+    "PresetsAnswer",
+    "ShuffleAnswer",
+    "ShuffleCheckAnswer",
+]
+
+
+class HeadAnswer(TraceAnswer):
+    """One of the toy's heads: its trace, its name and blurb, and its own narration."""
+
+    name: str
+    blurb: str
+    narration: list[BeatAnswer]
+
+
+class RotaryAnswer(Answer):
+    angles: Matrix
+    queries: Matrix
+    keys: Matrix
+    rotated_queries: Matrix
+    rotated_keys: Matrix
+
+
+class PositionsAnswer(Answer):
+    """Word order: the scheme, what it means, and the vectors it added or rotated."""
+
+    kind: PositionKind
+    note: str
+    sinusoidal_scale: FiniteFloat
+    rope_speed: FiniteFloat
+    word_embeddings: Matrix
+    encodings: Matrix | None
+    rope: RotaryAnswer | None
+
+
+class EditsAnswer(Answer):
+    """The learner's edited vectors by role, each word mapped to its numbers."""
+
+    embeddings: dict[str, list[FiniteFloat]]
+    queries: dict[str, list[FiniteFloat]]
+    keys: dict[str, list[FiniteFloat]]
+    values: dict[str, list[FiniteFloat]]
+
+
+class ShuffleRow(Answer):
+    token: str
+    from_: int = Field(alias="from")
+    to: int
+    before: Vector
+    after: Vector
+    distance: FiniteFloat
+    unchanged: bool
+
+
+class ShuffleCheckAnswer(Answer):
+    """One shuffle under one positional scheme: each token's output before and after."""
+
+    seed: int
+    positions: PositionKind
+    causal: bool
+    permutation: list[int]
+    tokens: list[str]
+    shuffled_tokens: list[str]
+    all_unchanged: bool
+    max_distance: FiniteFloat
+    rows: list[ShuffleRow]
+    note: str
+
+
+class PredictAnswer(Answer):
+    answer: int
+    answer_token: str
+    notes: list[str] = Field(description="per key: what a learner hears after guessing it")
+
+
+class WrongAxisAnswer(Answer):
+    """When the softmax ran across the queries: the right result beside the wrong one."""
+
+    right_weights: Matrix
+    right_outputs: Matrix
+    moved: Vector
+    note: str
+
+
+class LessonAnswer(ExplanationAnswer):
+    """`/api/lesson`: the explanation of the first head plus the lab's keys."""
+
+    causal: bool
+    causal_note: str | None
+    positions: PositionsAnswer
+    heads: list[HeadAnswer]
+    concat_outputs: Matrix
+    heads_note: str | None
+    edits: EditsAnswer
+    shuffle: ShuffleCheckAnswer | None
+    predict: PredictAnswer
+    wrong_axis: WrongAxisAnswer | None
+
+
+class ShuffleAnswer(Answer):
+    """`/api/shuffle`: one shuffle of the sentence under every positional scheme."""
+
+    seed: int
+    kinds: list[PositionKind]
+    none: ShuffleCheckAnswer
+    sinusoidal: ShuffleCheckAnswer
+    rope: ShuffleCheckAnswer
+
+
+class PresetAnswer(Answer):
+    name: str
+    sentence: str
+    focus: str
+    blurb: str
+
+
+class ModeChoice(Answer):
+    value: Mode
+    label: str
+    help: str
+
+
+class BeatChoice(Answer):
+    key: str
+    title: str
+
+
+class ChoicesAnswer(Answer):
+    """What the page's selectors offer, so the page repeats none of it."""
+
+    modes: list[ModeChoice]
+    axes: list[Axis]
+    positions: list[PositionKind]
+    beats: list[BeatChoice]
+
+
+class PresetsAnswer(Answer):
+    """`/api/presets`: the presets, the vocabulary, the modes, the limits and the page's words."""
+
+    presets: list[PresetAnswer]
+    vocabulary: list[str]
+    dim_names: list[str]
+    modes: list[Mode]
+    axes: list[Axis]
+    max_tokens: int
+    choices: ChoicesAnswer
+    words: dict[str, str] = Field(description="the page's fixed sentences by a dotted key")
+
+
+class TemperatureRange(Answer):
+    min: FiniteFloat
+    max: FiniteFloat
+    steps: int
+    sqrt_d_k: FiniteFloat
+
+
+class CostLimits(Answer):
+    max_n: int
+    d: int
+    default_max_n: int
+
+
+class LabAnswer(Answer):
+    """`/api/lab`: the lab's choices and limits."""
+
+    positions: list[PositionKind]
+    heads: list[int]
+    head_names: list[str]
+    temperature: TemperatureRange
+    edit_limit: FiniteFloat
+    edit_params: dict[str, str] = Field(description="API parameter -> the role it edits")
+    sinusoidal_scale: FiniteFloat
+    rope_speed: FiniteFloat
+    cost: CostLimits
