@@ -163,5 +163,6 @@ def rope(
         raise PositionsError(f"RoPE needs q and k of one shape (n, d), got {q_.shape}, {k_.shape}")
     pos = positions if positions is not None else q_.shape[0]
     angles = rope_angles(pos, q_.shape[1], speed=speed, base=base)  # (n, d/2)
-    turned = (rotate(a, angles, pairing=pairing) for a in (q_, k_))  # (n, d) each
-    return Rotary(angles, q_, k_, *turned, pairing=pairing)
+    rq = rotate(q_, angles, pairing=pairing)  # (n, d)
+    rk = rotate(k_, angles, pairing=pairing)  # (n, d)
+    return Rotary(angles, q_, k_, rq, rk, pairing=pairing)
