@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -58,6 +57,7 @@ class AttentionMaps:
     tokens: tuple[str, ...]  # (n,) the query labels
     key_tokens: tuple[str, ...]  # (m,) the key labels
     source: str = ""  # where the weights came from, e.g. a model's name
+    stats: HeadStats = field(init=False, repr=False, compare=False)  # (L, H), from the weights
 
     def __post_init__(self) -> None:
         w = _checked(self.weights)  # (L, H, n, m) a private read-only copy
@@ -70,6 +70,7 @@ class AttentionMaps:
                 raise MapShapeError(
                     f"got {len(labels)} labels for {size} {what} of weights shaped {w.shape}"
                 )
+        object.__setattr__(self, "stats", head_stats(w))  # (L, H) computed once, when checked
 
     @classmethod
     def of(
@@ -109,11 +110,6 @@ class AttentionMaps:
     def m(self) -> int:
         """The number of key columns."""
         return int(self.weights.shape[3])
-
-    @cached_property
-    def stats(self) -> HeadStats:
-        """Entropy, first-token, previous-token, self and top-1 shares of every head: (L, H)."""
-        return head_stats(self.weights)
 
     def rows(self, focus: int) -> FloatArray:
         """The focus query's row in every head: (L, H, m)."""

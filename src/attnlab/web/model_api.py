@@ -25,7 +25,7 @@ from starlette.routing import Route
 
 from attnlab.encode.model_json import GRIDS, encode_comparison, encode_grid, encode_head
 from attnlab.errors import EmptySequenceError, FocusError, TooLongError, UnknownModelError
-from attnlab.models import KNOWN_MODELS, MAX_TOKENS, BertEncoder, ModelTrace, load_model
+from attnlab.models import KNOWN_MODELS, MAX_TOKENS, Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.heads import explain_head
 from attnlab.types import AXES, MODES
@@ -36,7 +36,7 @@ MAX_TEXT_CHARS = 2000
 
 
 @lru_cache(maxsize=len(KNOWN_MODELS))
-def cached_model(name: str) -> BertEncoder:
+def cached_model(name: str) -> Model:
     """The model called `name`, loaded on first use and kept for the life of the process."""
     return load_model(name)
 
