@@ -58,3 +58,17 @@ def test_stack_makes_layers_by_heads_and_is_read_only() -> None:
     assert s.shape == (3, 2) and s.top1.dtype == np.float64
     with pytest.raises(ValueError, match="read-only"):
         s.top1[0, 0] = 0.0
+
+
+@pytest.mark.parametrize("masked", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_entropy_from_scores_is_the_definitions(masked: bool, dtype: type) -> None:
+    rng = np.random.default_rng(5)
+    q, k, v = (rng.normal(size=(6, 40, 16)).astype(dtype) * 3 for _ in range(3))  # (h, n, d)
+    t = attend(q, k, v, mask=causal_mask(40) if masked else None)
+    cheap = head_stats(t.weights, scores=t.scores)
+    direct = head_stats(t.weights)
+    assert np.allclose(cheap.entropy_bits, direct.entropy_bits, rtol=0, atol=2e-5)
+    assert np.allclose(cheap.entropy_bits, entropy_bits(t.weights.astype(np.float64)).mean(-1),
+                       rtol=0, atol=2e-5)  # fmt: skip
+    assert np.array_equal(cheap.top1, direct.top1) and np.array_equal(cheap.itself, direct.itself)

