@@ -4,6 +4,8 @@ No grouped-query checkpoint is installed yet, so the GQA cases build a trace fro
 arrays shaped like SmolLM2's attention (9 query heads over 3 key/value heads, causal).
 """
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -126,3 +128,9 @@ def test_kept_arrays_are_private_and_read_only() -> None:
     assert keep.queries[0, 0, 0] == 1.0
     with pytest.raises(ValueError, match="read-only"):
         keep.keys[0, 0, 0] = 2.0
+
+
+def test_the_default_focus_skips_the_models_own_special_tokens() -> None:
+    mt, _ = gqa_trace()
+    assert mt.focus_index() == N - 1
+    assert replace(mt, special=("t6", "t5")).focus_index() == 4

@@ -31,6 +31,7 @@ from attnlab.models.layer_keep import LayerKeep
 from attnlab.types import FloatArray
 
 SPECIAL = ("[CLS]", "[SEP]", "[PAD]", "[MASK]", "[UNK]")
+"""BERT's special tokens; another tokenizer's model passes its own as `special`."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class ModelTrace:
     hidden_states: FloatArray
     layers: tuple[LayerKeep, ...]
     stats: HeadStats
+    special: tuple[str, ...] = SPECIAL  # tokens the default focus skips
 
     def __post_init__(self) -> None:
         self.hidden_states.flags.writeable = False
@@ -115,9 +117,9 @@ class ModelTrace:
 
     def focus_index(self, focus: str | int | None = None) -> int:
         """The row of `focus`: a token (first match, case-insensitive, "##" optional), an index,
-        or None for the last token that is not [SEP] (the last word piece of the text)."""
+        or None for the last token that is not special (the last word piece of the text)."""
         if focus is None:
-            words = [i for i, t in enumerate(self.tokens) if t not in SPECIAL]
+            words = [i for i, t in enumerate(self.tokens) if t not in self.special]
             return words[-1] if words else 0
         if isinstance(focus, int) or focus.strip().lstrip("-").isdigit():
             i = int(focus)
