@@ -14,8 +14,8 @@ query rows of one head, so a model of L layers and H heads gives five (L, H) arr
 
 With the scores s that entered the softmax at hand (a forward pass has them), the entropy needs
 no logarithm of the n × m weights: log wᵢⱼ = sᵢⱼ − lseᵢ, so Hᵢ = lseᵢ − Σⱼ wᵢⱼ sᵢⱼ (nats), and
-lseᵢ = sᵢₖ − log wᵢₖ at the row's top key k, the one top1 reads anyway. Weights alone use the
-definition. Both agree to float32 rounding (tests/core/test_diagnostics.py).
+lseᵢ = max s − log max w (the top score and the top weight sit at one key; top1 reads max w).
+Weights alone use the definition. Both agree to float32 rounding (tests/core/test_diagnostics.py).
 
 Query row i sits at key position i + (m − n): queries are the last n of the m keys, as in a
 decoder reading a key/value cache (n = m for an encoder). With more queries than keys "previous"
@@ -28,7 +28,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
-import numpy.typing as npt
 
 from attnlab.types import FloatArray
 
@@ -67,12 +66,11 @@ def head_stats(weights: FloatArray, *, scores: FloatArray | None = None) -> Head
     `scores` (..., n, m), the softmax's input (-inf where masked), makes the entropy cheaper."""
     w = np.asarray(weights)  # (..., n, m)
     n, m = w.shape[-2:]
-    top = w.argmax(axis=-1)[..., None]  # (..., n, 1) each row's top key
-    w_top = np.take_along_axis(w, top, axis=-1)[..., 0]  # (..., n)
+    w_top = w.max(axis=-1)  # (..., n) each row's top weight
     if scores is None:
         row_bits = _entropy_bits(w)  # (..., n)
     else:
-        row_bits = _entropy_bits_from_scores(w, np.asarray(scores), top, w_top)  # (..., n)
+        row_bits = _entropy_bits_from_scores(w, np.asarray(scores), w_top)  # (..., n)
     offset = m - n  # query i is key i + offset
     return HeadStats(
         entropy_bits=row_bits.mean(axis=-1, dtype=np.float64),  # (...)
@@ -91,11 +89,10 @@ def _entropy_bits(w: FloatArray) -> FloatArray:
     return bits
 
 
-def _entropy_bits_from_scores(
-    w: FloatArray, s: FloatArray, top: npt.NDArray[np.intp], w_top: FloatArray
-) -> FloatArray:
-    """Hᵢ = lseᵢ − Σⱼ wᵢⱼ sᵢⱼ in bits, (..., n), with lseᵢ = s at the top key − log w there."""
-    s_top = np.take_along_axis(s, top, axis=-1)[..., 0]  # (..., n)
+def _entropy_bits_from_scores(w: FloatArray, s: FloatArray, w_top: FloatArray) -> FloatArray:
+    """Hᵢ = lseᵢ − Σⱼ wᵢⱼ sᵢⱼ in bits, (..., n), with lseᵢ = max s − log max w (the softmax is
+    monotone: the top score and the top weight sit at the same key)."""
+    s_top = s.max(axis=-1)  # (..., n)
     lse = s_top - np.log(w_top)  # (..., n) log Σⱼ exp sᵢⱼ
     with np.errstate(invalid="ignore"):  # 0 · -inf at a masked key is NaN, redone below
         expected = np.matmul(w[..., None, :], s[..., :, None])[..., 0, 0]  # (..., n) Σⱼ wᵢⱼ sᵢⱼ

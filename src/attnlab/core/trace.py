@@ -19,6 +19,10 @@ from attnlab.types import Axis, BoolArray, FloatArray, Mode
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
+    """`a` as a private read-only array: copied, unless it already owns read-only memory (as the
+    arrays `attend` computes do), which no one can change without unlocking it on purpose."""
+    if a.flags.owndata and not a.flags.writeable:
+        return a
     a = np.array(a)  # a private copy, so the caller's array can change without touching ours
     a.flags.writeable = False
     return a
