@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from attnlab.core.attention import attend, causal_mask
-from attnlab.core.diagnostics import HeadStats, head_stats
+from attnlab.core.diagnostics import HeadStats, head_stats, trace_stats
 from attnlab.core.softmax import entropy_bits
 
 
@@ -66,9 +66,21 @@ def test_the_entropy_from_scores_is_the_definitions(masked: bool, dtype: type) -
     rng = np.random.default_rng(5)
     q, k, v = (rng.normal(size=(6, 40, 16)).astype(dtype) * 3 for _ in range(3))  # (h, n, d)
     t = attend(q, k, v, mask=causal_mask(40) if masked else None)
-    cheap = head_stats(t.weights, scores=t.scores)
+    cheap = trace_stats(t)
     direct = head_stats(t.weights)
     assert np.allclose(cheap.entropy_bits, direct.entropy_bits, rtol=0, atol=2e-5)
     assert np.allclose(cheap.entropy_bits, entropy_bits(t.weights.astype(np.float64)).mean(-1),
                        rtol=0, atol=2e-5)  # fmt: skip
     assert np.array_equal(cheap.top1, direct.top1) and np.array_equal(cheap.itself, direct.itself)
+
+
+@pytest.mark.parametrize("mode", ["unscaled", "uniform"])
+def test_trace_stats_follow_the_mode(mode: str) -> None:
+    rng = np.random.default_rng(6)
+    q, k, v = rng.normal(size=(3, 2, 9, 4))  # (h, n, d) each
+    t = attend(q, k, v, mode=mode, mask=causal_mask(9))  # type: ignore[arg-type]
+    assert np.allclose(trace_stats(t).entropy_bits, head_stats(t.weights).entropy_bits, atol=1e-9)
+    columns = attend(q, k, v, axis="queries")  # not row distributions: the definition is used
+    assert np.array_equal(
+        trace_stats(columns).entropy_bits, head_stats(columns.weights).entropy_bits
+    )

@@ -12,10 +12,10 @@ query rows of one head, so a model of L layers and H heads gives five (L, H) arr
 * itself: the weight a token gives its own position;
 * top1: each row's largest weight.
 
-With the scores s that entered the softmax at hand (a forward pass has them), the entropy needs
-no logarithm of the n × m weights: log wᵢⱼ = sᵢⱼ − lseᵢ, so Hᵢ = lseᵢ − Σⱼ wᵢⱼ sᵢⱼ (nats), and
-lseᵢ = max s − log max w (the top score and the top weight sit at one key; top1 reads max w).
-Weights alone use the definition. Both agree to float32 rounding (tests/core/test_diagnostics.py).
+`head_stats(weights)` uses the definitions. `trace_stats(trace)`, for a forward pass that has the
+scores s that entered the softmax, needs no logarithm of the n × m weights: log wᵢⱼ = sᵢⱼ − lseᵢ,
+so Hᵢ = lseᵢ − Σⱼ wᵢⱼ sᵢⱼ (nats), with lseᵢ = max s − log max w (the top score and the top weight
+sit at one key; top1 reads max w). Both agree to float32 rounding (tests/core/test_diagnostics.py).
 
 Query row i sits at key position i + (m − n): queries are the last n of the m keys, as in a
 decoder reading a key/value cache (n = m for an encoder). With more queries than keys "previous"
@@ -24,14 +24,16 @@ and "itself" have no position and are NaN.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
 
+from attnlab.core.trace import Trace
 from attnlab.types import FloatArray
 
-__all__ = ["HeadStats", "head_stats"]
+__all__ = ["HeadStats", "head_stats", "trace_stats"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,9 @@ class HeadStats:
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            a = np.array(getattr(self, f.name), dtype=np.float64)  # a private float64 copy
+            a = np.asarray(getattr(self, f.name))
+            if a.dtype != np.float64 or not a.flags.owndata:  # else: fresh from a reduction
+                a = np.array(a, dtype=np.float64)  # a private float64 copy
             a.flags.writeable = False
             object.__setattr__(self, f.name, a)
 
@@ -61,45 +65,50 @@ class HeadStats:
         return cls(*(np.stack([getattr(p, f.name) for p in parts]) for f in fields(cls)))
 
 
-def head_stats(weights: FloatArray, *, scores: FloatArray | None = None) -> HeadStats:
-    """The diagnostics of every head in `weights` (..., n, m), rows summing to 1 over the keys;
-    `scores` (..., n, m), the softmax's input (-inf where masked), makes the entropy cheaper."""
+def head_stats(weights: FloatArray) -> HeadStats:
+    """The diagnostics of every head in `weights` (..., n, m), rows summing to 1 over the keys."""
     w = np.asarray(weights)  # (..., n, m)
-    n, m = w.shape[-2:]
-    w_top = w.max(axis=-1)  # (..., n) each row's top weight
-    if scores is None:
-        row_bits = _entropy_bits(w)  # (..., n)
-    else:
-        row_bits = _entropy_bits_from_scores(w, np.asarray(scores), w_top)  # (..., n)
-    offset = m - n  # query i is key i + offset
-    return HeadStats(
-        entropy_bits=row_bits.mean(axis=-1, dtype=np.float64),  # (...)
-        first=w[..., 0].mean(axis=-1, dtype=np.float64),  # (...)
-        previous=_diagonal_mean(w, offset - 1),  # (...)
-        itself=_diagonal_mean(w, offset),  # (...)
-        top1=w_top.mean(axis=-1, dtype=np.float64),  # (...)
-    )
-
-
-def _entropy_bits(w: FloatArray) -> FloatArray:
-    """-Σⱼ w log₂ w per row, (..., n): the definition, with 0 · log 0 = 0."""
     logw = np.log2(np.maximum(w, np.finfo(w.dtype).tiny))  # (..., n, m) 0 · log₂(tiny) = 0
     logw *= w  # (..., n, m) w log₂ w
-    bits: FloatArray = -logw.sum(axis=-1)  # (..., n)
-    return bits
+    bits: FloatArray = -np.add.reduce(logw, axis=-1)  # (..., n) -Σⱼ w log₂ w
+    return _assemble(w, np.maximum.reduce(w, axis=-1), bits)
 
 
-def _entropy_bits_from_scores(w: FloatArray, s: FloatArray, w_top: FloatArray) -> FloatArray:
-    """Hᵢ = lseᵢ − Σⱼ wᵢⱼ sᵢⱼ in bits, (..., n), with lseᵢ = max s − log max w (the softmax is
-    monotone: the top score and the top weight sit at the same key)."""
-    s_top = s.max(axis=-1)  # (..., n)
-    lse = s_top - np.log(w_top)  # (..., n) log Σⱼ exp sᵢⱼ
-    with np.errstate(invalid="ignore"):  # 0 · -inf at a masked key is NaN, redone below
-        expected = np.matmul(w[..., None, :], s[..., :, None])[..., 0, 0]  # (..., n) Σⱼ wᵢⱼ sᵢⱼ
-    if np.isnan(expected).any():  # a masked key: 0 · -inf; count it as 0
-        expected = np.einsum("...j,...j->...", w, np.where(np.isneginf(s), 0, s))  # (..., n)
-    bits: FloatArray = np.maximum(lse - expected, 0) / np.log(2)  # (..., n) rounding can dip < 0
-    return bits
+def trace_stats(t: Trace) -> HeadStats:
+    """The diagnostics of every head in a Trace whose rows are softmaxes over the keys, the
+    entropy read off its scores: Hᵢ = max s − log max w − Σⱼ wᵢⱼ rawᵢⱼ / divisor, in nats.
+    The raw scores are finite where the scores are -inf (masked), and weigh 0 there."""
+    if t.axis != "keys":
+        return head_stats(t.weights)  # columns normalised: the definition, as for any weights
+    w = t.weights  # (..., n, m)
+    w_top = np.maximum.reduce(w, axis=-1)  # (..., n) each row's top weight
+    s_top = np.maximum.reduce(t.scores, axis=-1)  # (..., n) at the same key: softmax is monotone
+    expected = np.matmul(w[..., None, :], t.raw_scores[..., :, None])[..., 0, 0]  # (..., n)
+    if math.isinf(t.divisor):  # uniform: every score is 0
+        expected *= 0
+    else:
+        expected /= t.divisor  # (..., n) Σⱼ wᵢⱼ sᵢⱼ
+    nats = s_top - np.log(w_top)  # (..., n) lseᵢ = log Σⱼ exp sᵢⱼ
+    nats -= expected  # (..., n) Hᵢ
+    bits: FloatArray = np.maximum(nats, 0) * (1 / math.log(2))  # (..., n) rounding can dip < 0
+    return _assemble(w, w_top, bits)
+
+
+def _assemble(w: FloatArray, w_top: FloatArray, bits: FloatArray) -> HeadStats:
+    """Means over the query rows of the row entropies, first-key weights and top weights, and
+    of the two diagonals of every head."""
+    n, m = w.shape[-2:]
+    entropy, first, top1 = (
+        np.add.reduce(np.stack([bits, w[..., 0], w_top]), axis=-1, dtype=np.float64) / n
+    )  # (3, ...)
+    offset = m - n  # query i is key i + offset
+    return HeadStats(
+        entropy_bits=entropy,  # (...)
+        first=first,  # (...)
+        previous=_diagonal_mean(w, offset - 1),  # (...)
+        itself=_diagonal_mean(w, offset),  # (...)
+        top1=top1,  # (...)
+    )
 
 
 def _diagonal_mean(w: FloatArray, offset: int) -> FloatArray:
@@ -107,6 +116,6 @@ def _diagonal_mean(w: FloatArray, offset: int) -> FloatArray:
     n, m = w.shape[-2:]
     if offset <= -n or offset >= m or (offset < 0 and m < n):
         return np.full(w.shape[:-2], np.nan)  # (...) no query has that key
-    diagonal = np.diagonal(w, offset=offset, axis1=-2, axis2=-1)  # (..., rows that have one)
-    mean: FloatArray = diagonal.mean(axis=-1, dtype=np.float64)  # (...)
-    return mean
+    diagonal = np.diagonal(w, offset=offset, axis1=-2, axis2=-1)  # (..., rows with one)
+    mean: FloatArray = np.add.reduce(diagonal, axis=-1, dtype=np.float64) / diagonal.shape[-1]
+    return mean  # (...)

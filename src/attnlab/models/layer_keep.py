@@ -21,7 +21,7 @@ from typing import Literal, TypeAlias
 import numpy as np
 
 from attnlab.core.attention import attend, causal_mask
-from attnlab.core.diagnostics import HeadStats, head_stats
+from attnlab.core.diagnostics import HeadStats, trace_stats
 from attnlab.core.grouped import group_size, kv_heads
 from attnlab.types import BoolArray, FloatArray
 
@@ -89,7 +89,7 @@ def attend_layer(
     k_h, v_h = (k, v) if h_kv == h else (k[index], v[index])  # (h, n, d_k), (h, n, d_v)
     allowed = causal_mask(q.shape[-2]) if mask == "causal" else None  # (n, n)
     att = attend(q, k_h, v_h, mask=allowed, tokens=tokens)  # weights (h, n, n)
-    stats = head_stats(att.weights, scores=att.scores)  # (h,) each, while the weights exist
+    stats = trace_stats(att)  # (h,) each, while the weights exist
     if h_kv == h:  # the Trace's q, k, v are already private read-only copies
         return att.outputs, LayerKeep(att.queries, att.keys, att.values, mask), stats
     return att.outputs, LayerKeep(att.queries, k, v, mask), stats  # k, v unshared: (h_kv, ...)
