@@ -1,7 +1,9 @@
 """NumPy forward pass vs transformers, side by side in one run: all-MiniLM-L6-v2, all attentions.
 
-For 6, 32 and 128 tokens, times attnlab's `model.trace(text)` (tokenizing, the forward pass and
-every head's q, k, v, scores, weights and outputs recorded) against transformers' `BertModel`
+For 6, 32 and 128 tokens, times attnlab's `model.trace(text)` (tokenizing, the forward pass,
+every head's q, k, v kept so that any head's scores, weights and outputs can be recomputed, and
+every head's diagnostics computed: entropy, first-token, previous-token, self and top-1 shares)
+against transformers' `BertModel`
 (eager attention, `output_attentions=True`, under `torch.inference_mode()`, token ids prepared
 beforehand) in the same process. The two alternate in blocks (numpy, torch, torch, numpy, ...)
 with a pause between blocks: interleaving single calls would make OpenBLAS's and OpenMP's
@@ -97,7 +99,7 @@ def main() -> None:
     threads = torch.get_num_threads()
     core = openblas_core()
     print(
-        f"all-MiniLM-L6-v2 forward pass, all attentions recorded ({os.cpu_count()} CPUs, "
+        f"all-MiniLM-L6-v2 forward pass, every head kept and diagnosed ({os.cpu_count()} CPUs, "
         f"torch {torch.__version__} with {threads} threads, numpy {np.__version__} "
         f"with OpenBLAS's {core} kernel)"
     )
@@ -121,7 +123,7 @@ def main() -> None:
             with torch.inference_mode():
                 return reference(input_ids=ids, output_attentions=True)
 
-        ours, theirs = model.trace(text), run_torch()
+        ours, theirs = model.trace(text), run_torch()  # ours.attentions: recomputed, untimed
         gap = float(np.abs(ours.attentions - torch.stack(theirs.attentions)[:, 0].numpy()).max())
         for _ in range(3):  # warm up both
             run_numpy(), run_torch()

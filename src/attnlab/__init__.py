@@ -40,7 +40,7 @@ from attnlab.lesson.options import LessonOptions
 from attnlab.words.explanation import Explanation
 
 if TYPE_CHECKING:
-    from attnlab.models import BertEncoder
+    from attnlab.models import Model
 
 __all__ = [
     "AttnlabError",
@@ -72,7 +72,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-def load_model(name_or_path: str | os.PathLike[str] = "minilm") -> BertEncoder:
+def load_model(name_or_path: str | os.PathLike[str] = "minilm") -> Model:
     """A real encoder by name ("minilm") or from a Hugging Face-layout folder (attnlab.models)."""
     from attnlab.models import load_model as load
 

@@ -104,3 +104,21 @@ class ShuffleError(AttnlabError):
     """A shuffle seed that is not a non-negative whole number."""
 
     field = "shuffle"
+
+
+class AttentionMapError(AttnlabError):
+    """Attention weights handed in from elsewhere that cannot be attention weights."""
+
+    field = "attentions"
+
+
+class MapShapeError(AttentionMapError):
+    """Attention weights of the wrong rank or size, or labels that do not match their rows."""
+
+
+class MapValueError(AttentionMapError):
+    """Attention weights that are not finite, negative, or not an array of numbers."""
+
+
+class RowSumError(AttentionMapError):
+    """An attention row whose weights do not sum to 1 (scores handed in, or the wrong axis)."""

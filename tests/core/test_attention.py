@@ -11,6 +11,7 @@ from hypothesis.extra.numpy import arrays
 
 from attnlab import attend, causal_mask, merge_heads, self_attend, split_heads
 from attnlab.core.softmax import entropy_bits
+from attnlab.core.trace import Trace
 from attnlab.errors import (
     EmptySequenceError,
     MaskError,
@@ -253,3 +254,12 @@ def test_bad_temperature_is_named(kw: dict, message: str) -> None:
     x = np.full((2, 4), 3.0)
     with pytest.raises(TemperatureError, match=re.escape(message)):
         attend(x, x, x, **kw)
+
+
+def test_the_trace_keeps_private_copies_of_what_the_caller_can_change() -> None:
+    q = np.ones((3, 4))
+    t = attend(q, q, q)
+    q[0, 0] = 9.0  # the caller's arrays stay theirs
+    assert t.queries[0, 0] == 1.0 and not np.shares_memory(t.queries, q)
+    again = Trace(**{**t.__dict__})  # what attend computed is read-only and kept, not copied
+    assert again.weights is t.weights and again.queries is t.queries

@@ -13,7 +13,9 @@ def test_bank_starts_identical_and_ends_apart(minilm) -> None:
     assert c.cosine.shape == (7,) and c.cosine[0] == pytest.approx(1, abs=1e-6)
     assert c.cosine[-1] < c.cosine[0]
     assert c.rows_a.shape == (6, 12, 6)
-    assert np.array_equal(c.rows_a, c.a.attentions[:, :, 4, :])
+    assert np.allclose(
+        c.rows_a, c.a.attentions[:, :, 4, :], rtol=0, atol=1e-6
+    )  # one row recomputed
     assert "cosine 1" in c.note
 
 

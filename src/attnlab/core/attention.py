@@ -110,6 +110,9 @@ def attend(
     # 3. Blend: each output is the weights' mixture of the values.
     outputs = weights @ v_  # (..., n, d_v)
 
+    for fresh in (raw, scores, weights, outputs):  # computed here: the Trace keeps them uncopied
+        fresh.flags.writeable = False
+
     return Trace(
         tokens=labels,
         key_tokens=tuple(key_tokens) if key_tokens is not None else None,
@@ -241,6 +244,8 @@ def _check_shapes(q: FloatArray, k: FloatArray, v: FloatArray) -> None:
 
 
 def _check_finite(a: FloatArray, name: str, tokens: Sequence[str] | None = None) -> None:
+    if np.isfinite(a).all():
+        return
     bad = ~np.isfinite(a)
     if bad.any():
         where = tuple(int(i) for i in np.argwhere(bad)[0])

@@ -14,9 +14,10 @@ from attnlab.types import FloatArray
 
 def softmax(s: FloatArray, *, axis: int = -1) -> FloatArray:
     """Numerically stable softmax of `s` along `axis`; every slice needs one finite entry."""
-    peak = np.max(s, axis=axis, keepdims=True)  # (..., 1, ...) the largest score per slice
+    peak = np.maximum.reduce(s, axis=axis, keepdims=True)  # (..., 1, ...) the largest score
     e = np.exp(s - peak)  # (...,) in (0, 1], exactly 0 where s is -inf
-    return e / np.sum(e, axis=axis, keepdims=True)  # type: ignore[no-any-return]
+    e /= np.add.reduce(e, axis=axis, keepdims=True)  # (...,) np.sum's own reduction, in place
+    return e
 
 
 def entropy_bits(w: FloatArray, *, axis: int = -1) -> FloatArray:

@@ -19,6 +19,10 @@ from attnlab.types import Axis, BoolArray, FloatArray, Mode
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
+    """`a` as a private read-only array: copied, unless it already owns read-only memory (as the
+    arrays `attend` computes do), which no one can change without unlocking it on purpose."""
+    if a.flags.owndata and not a.flags.writeable:
+        return a
     a = np.array(a)  # a private copy, so the caller's array can change without touching ours
     a.flags.writeable = False
     return a
@@ -52,10 +56,10 @@ class Trace:
     temperature: float | None = None  # when set, the divisor is this T instead of √dₖ
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
+        for name in _FIELDS:
+            value = getattr(self, name)
             if isinstance(value, np.ndarray):
-                object.__setattr__(self, f.name, _frozen(value))
+                object.__setattr__(self, name, _frozen(value))
 
     @property
     def n(self) -> int:
@@ -66,3 +70,7 @@ class Trace:
     def columns(self) -> tuple[str, ...]:
         """The key tokens, i.e. the column labels of the score and weight matrices."""
         return self.key_tokens if self.key_tokens is not None else self.tokens
+
+
+_FIELDS = tuple(f.name for f in fields(Trace))
+"""Trace's field names, read once: __post_init__ runs for every head of every layer."""

@@ -7,13 +7,15 @@ exact GELU), row-vector convention (x W, weights stored transposed once at load 
     then per layer:
     2. Project: q, k, v = x W_Q + b_Q, x W_K + b_K, x W_V + b_V, split into h heads  (h, n, d_k)
     3. Attend:  z = softmax(q kᵀ / √d_k) v for all heads at once (attnlab.attend)   (h, n, d_k)
+                keeping each head's q, k, v and its diagnostics (layer_keep.py)
     4. Merge:   a = LayerNorm(x + concat(z) W_O + b_O)                           (n, d)
     5. FFN:     x = LayerNorm(a + GELU(a W_1 + b_1) W_2 + b_2)                    (n, d)
 
 A single text needs no padding, so no attention mask. The weights stay float32 throughout, as
 they are stored; W_Q, W_K and W_V are kept side by side as one (d, 3d) matrix so that step 2 is
 one matrix product. Temporaries that the trace does not keep live in a per-model Workspace
-(workspace.py), so `layer` runs under the model's lock, as `trace` calls it.
+(workspace.py), so `layer` runs under the model's lock, as `trace` calls it. The trace keeps no
+n × n matrix: `ModelTrace` recomputes a head's weights from its q, k, v when they are read.
 """
 
 from __future__ import annotations
@@ -25,10 +27,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from attnlab.core.attention import attend, merge_heads, split_heads
-from attnlab.core.trace import Trace
+from attnlab.core.attention import merge_heads, split_heads
+from attnlab.core.diagnostics import HeadStats
 from attnlab.errors import EmptySequenceError, TooLongError
 from attnlab.models.checkpoint import BertConfig, Checkpoint
+from attnlab.models.layer_keep import LayerKeep, attend_layer
 from attnlab.models.memory import keep_freed_memory
 from attnlab.models.model_trace import ModelTrace
 from attnlab.models.nn import gelu, layer_norm
@@ -84,7 +87,7 @@ class LayerWeights:
 
 
 class BertEncoder:
-    """A loaded BERT encoder: `trace(text)` runs the forward pass and keeps every head."""
+    """A loaded BERT encoder (a `Model`, protocol.py): `trace(text)` runs the forward pass."""
 
     def __init__(self, checkpoint: Checkpoint, *, name: str | None = None) -> None:
         t, c = checkpoint.tensors, checkpoint.config
@@ -124,21 +127,23 @@ class BertEncoder:
         return tuple(enc.tokens), tuple(enc.ids)
 
     def trace(self, text: str) -> ModelTrace:
-        """Tokenize `text`, run every layer and keep every head's q, k, v, scores and weights."""
+        """Tokenize `text`, run every layer, keep every head's q, k, v and diagnostics."""
         tokens, ids = self.tokenize(text)
         with self._lock:  # one pass at a time shares the workspace
             x = self.embed(np.asarray(ids))  # (n, d)
-            hidden, traces = [x], []
+            hidden, kept, stats = [x], [], []
             for w in self.layers:
-                x, att = self.layer(x, w, tokens)  # (n, d)
+                x, keep, s = self.layer(x, w, tokens)  # (n, d)
                 hidden.append(x)
-                traces.append(att)
+                kept.append(keep)
+                stats.append(s)
         return ModelTrace(
             model=self.name,
             tokens=tokens,
             token_ids=ids,
             hidden_states=np.stack(hidden),  # (L + 1, n, d)
-            layers=tuple(traces),
+            layers=tuple(kept),
+            stats=HeadStats.stack(stats),  # (L, h)
         )
 
     def embed(self, ids: np.ndarray) -> FloatArray:
@@ -149,16 +154,16 @@ class BertEncoder:
 
     def layer(
         self, x: FloatArray, w: LayerWeights, tokens: tuple[str, ...]
-    ) -> tuple[FloatArray, Trace]:
-        """2–5. One encoder layer: the new hidden states and the layer's multi-head Trace."""
+    ) -> tuple[FloatArray, LayerKeep, HeadStats]:
+        """2–5. One encoder layer: the new hidden states, what it keeps, its heads' diagnostics."""
         c, eps, ws, n = self.config, self.config.layer_norm_eps, self._work, x.shape[0]
         qkv = np.matmul(x, w.w_qkv, out=ws.take("qkv", n, 3 * c.d_model))  # (n, 3d)
         qkv += w.b_qkv
         q, k, v = (
             split_heads(part, c.n_heads) for part in np.split(qkv, 3, axis=-1)
-        )  # (h, n, d_k) views into the workspace: the Trace keeps its own copies
-        att = attend(q, k, v, tokens=tokens)  # weights (h, n, n), outputs (h, n, d_k)
-        a = np.matmul(merge_heads(att.outputs), w.w_o, out=ws.take("a", n, c.d_model))  # (n, d)
+        )  # (h, n, d_k) views into the workspace: the kept arrays are attend's own copies
+        z, keep, stats = attend_layer(q, k, v, tokens=tokens)  # z (h, n, d_k)
+        a = np.matmul(merge_heads(z), w.w_o, out=ws.take("a", n, c.d_model))  # (n, d)
         a += w.b_o
         a += x  # residual
         a = layer_norm(a, *w.ln1, eps=eps)  # (n, d)
@@ -170,4 +175,4 @@ class BertEncoder:
         out = np.matmul(f, w.w_2, out=ws.take("out", n, c.d_model))  # (n, d)
         out += w.b_2
         out += a  # residual
-        return layer_norm(out, *w.ln2, eps=eps), att
+        return layer_norm(out, *w.ln2, eps=eps), keep, stats

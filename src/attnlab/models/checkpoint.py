@@ -51,6 +51,20 @@ class BertConfig:
         """The width of one head's queries and keys: d_model / n_heads."""
         return self.d_model // self.n_heads
 
+    @property
+    def architecture(self) -> str:
+        return "bert"
+
+    @property
+    def n_kv_heads(self) -> int:
+        """Every BERT head has its own keys and values (multi-head, not grouped-query)."""
+        return self.n_heads
+
+    @property
+    def causal(self) -> bool:
+        """An encoder: every token sees every other."""
+        return False
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any], *, where: str = "config.json") -> BertConfig:
         """Read and check Hugging Face's config.json fields for a BERT encoder."""
@@ -124,22 +138,29 @@ class Checkpoint:
 
 def read_checkpoint(folder: str | Path) -> Checkpoint:
     """Read and check `folder`'s config.json, model.safetensors and tokenizer.json."""
-    root = Path(folder)
-    if not root.is_dir():
-        raise WeightsError(f"no weights folder at {str(root)!r}")
-    absent = [name for name in FILES if not (root / name).is_file()]
-    if absent:
-        raise WeightsError(
-            f"the weights folder {str(root)!r} lacks {', '.join(absent)}: "
-            f"expected {', '.join(FILES)} (the Hugging Face layout)"
-        )
-    config = BertConfig.from_json(_read_json(root / "config.json"))
+    root = check_folder(folder)
+    config = BertConfig.from_json(read_json(root / "config.json"))
     tensors = _read_tensors(root / "model.safetensors", config)
     tokenizer = _read_tokenizer(root / "tokenizer.json", config)
     return Checkpoint(folder=root, config=config, tensors=tensors, tokenizer=tokenizer)
 
 
-def _read_json(path: Path) -> dict[str, Any]:
+def check_folder(folder: str | Path, files: tuple[str, ...] = FILES) -> Path:
+    """`folder` as a Path once it is a folder holding `files`; WeightsError naming what lacks."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise WeightsError(f"no weights folder at {str(root)!r}")
+    absent = [name for name in files if not (root / name).is_file()]
+    if absent:
+        raise WeightsError(
+            f"the weights folder {str(root)!r} lacks {', '.join(absent)}: "
+            f"expected {', '.join(files)} (the Hugging Face layout)"
+        )
+    return root
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    """A JSON object from `path`; WeightsError naming the file if it is not one."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnlab.errors import FocusError
-from attnlab.models.bert import BertEncoder
 from attnlab.models.model_trace import ModelTrace
+from attnlab.models.protocol import Model
 from attnlab.types import FloatArray
 from attnlab.words.notes import compare_note
 
@@ -37,11 +37,11 @@ class Comparison:
     @property
     def rows_a(self) -> FloatArray:
         """The word's attention row in every head of text a: (layers, heads, n_a)."""
-        return self.a.attentions[:, :, self.index_a, :]
+        return self.a.rows(self.index_a)
 
     @property
     def rows_b(self) -> FloatArray:
-        return self.b.attentions[:, :, self.index_b, :]
+        return self.b.rows(self.index_b)
 
     @property
     def note(self) -> str:
@@ -54,7 +54,7 @@ class Comparison:
 
 
 def compare_word(
-    model: BertEncoder, word: str = DEFAULT_WORD, a: str = DEFAULT_A, b: str = DEFAULT_B
+    model: Model, word: str = DEFAULT_WORD, a: str = DEFAULT_A, b: str = DEFAULT_B
 ) -> Comparison:
     """Trace both texts and follow `word` (its first token match) through each."""
     return compare(model.trace(a), model.trace(b), word)

@@ -53,7 +53,7 @@ class HeadSummary:
 
 def head_summaries(mt: ModelTrace, focus: int) -> list[HeadSummary]:
     """One summary per (layer, head), in order, of row `focus` of each attention matrix."""
-    rows = mt.attentions[:, :, focus, :]  # (L, h, n) the focus token's budget in every head
+    rows = mt.rows(focus)  # (L, h, n) the focus token's budget in every head
     top = rows.argmax(axis=-1)  # (L, h)
     bits = entropy_bits(rows.astype(np.float64))  # (L, h)
     return [

