@@ -24,7 +24,7 @@ from attnlab.errors import (
     TooLongError,
     UnknownHeadError,
 )
-from attnlab.models import KNOWN_MODELS, MAX_TOKENS, BertEncoder, ModelTrace, load_model
+from attnlab.models import KNOWN_MODELS, MAX_TOKENS, Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.heads import explain_head
 from attnlab.web.error_replies import ERROR_RESPONSES
@@ -37,7 +37,7 @@ router = APIRouter(prefix="/api/model", tags=["model"], responses=ERROR_RESPONSE
 
 
 @lru_cache(maxsize=len(KNOWN_MODELS))
-def cached_model(name: str) -> BertEncoder:
+def cached_model(name: str) -> Model:
     """The model called `name`, loaded on first use and kept for the life of the process."""
     return load_model(name)
 
