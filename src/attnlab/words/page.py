@@ -37,6 +37,7 @@ _CANVAS = {
     "canvas.masked": "masked",
     "canvas.sum": "sum",
     "canvas.failed": "Could not draw this step: {error}",
+    "canvas.lesson": "The lesson's picture",
 }
 
 _STEPS = {
@@ -52,6 +53,17 @@ _STEPS = {
         "Attention weights: row i is the query token, column j the key token it attends to; "
         "each row sums to 1."
     ),
+    "table.corner": "query ↓ / key →",
+    "table.name": "Attention weights",
+    "table.masked_title": "masked: {query} may not look at {key}, so the weight is 0",
+    "table.pair_title": "{query} → {key}: {weight}",
+    "steps.name": "Steps",
+    "steps.previous": "Previous step",
+    "steps.next": "Next step",
+    "steps.play": "Play",
+    "steps.pause": "Pause",
+    "steps.pill": "Step {number}: {title}",
+    "steps.focus": "Follow the token:",
     "table.caption_queries": (
         "Attention weights: row i is the query, column j the key (this softmax ran down the "
         "columns)."
@@ -63,6 +75,147 @@ _LESSON = {
     "lesson.failed": "This lesson could not be shown: {error}",
     "lesson.own_help": "Up to {max_tokens} words from the toy head's vocabulary: {vocabulary}.",
     "lesson.own_sentence": "(your own sentence)",
+}
+
+_LAB_LABELS = {
+    "lab.title": "Break the lookup on purpose",
+    "lab.loading": "Loading…",
+    "lab.dim": "dim {number}",
+    "lab.axis.title": "Softmax axis",
+    "lab.axis.output": "{token}'s output",
+    "lab.axis.across": "softmax across",
+    "lab.axis.keys_row": "keys (correct)",
+    "lab.axis.queries_row": "queries (mistake)",
+    "lab.axis.moved": "{token}'s output moved by {distance}.",
+    "lab.causal.title": "Causal mask",
+    "lab.positions.title": "Word order: shuffle and positions",
+    "lab.positions.label": "Positions",
+    "lab.positions.token_at": "{token} ({position})",
+    "lab.positions.token_column": "token (position)",
+    "lab.positions.encodings": "Position encodings added to the embeddings",
+    "lab.positions.rotation": "The rotation of each query",
+    "lab.positions.angle_first": "angle, dims 1–2",
+    "lab.positions.angle_second": "angle, dims 3–4",
+    "lab.positions.q_before": "q before",
+    "lab.positions.q_after": "q after rotation",
+    "lab.positions.radians": "{angle} rad",
+    "lab.positions.turned": "turned {angle} rad",
+    "lab.positions.dials": (
+        "Each query's first two numbers before (grey) and after (violet) the rotation"
+    ),
+    "lab.positions.dials_caption": (
+        "Dims 1–2 of each query: grey before, violet after RoPE turns it by its position's "
+        "angle (dashed arc). The length stays the same."
+    ),
+    "lab.shuffle.button": "Shuffle tokens",
+    "lab.shuffle.same": "{token}: the same output as before",
+    "lab.shuffle.moved": "{token}: its output moved by {distance}",
+    "lab.shuffle.tiny": "{token}: its output moved by less than 0.01",
+    "lab.shuffle.unchanged": "unchanged",
+    "lab.shuffle.changed": "changed",
+    "lab.shuffle.order": "Shuffled order: {shuffled} (was {tokens}).",
+    "lab.shuffle.list": "Each token's output after the shuffle",
+    "lab.reading.title": "Read the matrix",
+    "lab.reading.transpose": "Transpose",
+    "lab.heads.title": "Two heads",
+    "lab.heads.label": "Heads",
+    "lab.heads.one": "One head, “{name}”: {blurb}",
+    "lab.heads.head": "Head {number} ({name}):",
+    "lab.heads.dim": "h{number} {dim}",
+    "lab.heads.second_table": "Head 2 weights",
+    "lab.heads.second_caption": "Head 2's weights (head 1's are the lesson's table above)",
+    "lab.heads.concat": "Concatenated outputs",
+    "lab.predict.title": "Predict, then reveal",
+    "lab.predict.label": "Predict first",
+    "lab.predict.guess": "Guess {token}",
+    "lab.predict.guesses": "Your guess",
+    "lab.predict.again": "Guess again",
+    "lab.now.title": "The weights now",
+    "lab.now.table": "Weights with sums",
+    "lab.now.row_sum": "row sum",
+    "lab.now.bits": "bits",
+    "lab.now.largest": "largest",
+    "lab.now.column_sum": "column sum",
+    "lab.edit.title": "Edit vectors",
+    "lab.edit.which": "Which vectors",
+    "lab.edit.reset": "Reset",
+    "lab.edit.token": "token",
+    "lab.edit.role.embeddings": "Embeddings x",
+    "lab.edit.role.queries": "Queries q (head 1)",
+    "lab.edit.role.keys": "Keys k (head 1)",
+    "lab.edit.role.values": "Values v (head 1)",
+    "lab.edit.noun.embeddings": "embedding",
+    "lab.edit.noun.queries": "query",
+    "lab.edit.noun.keys": "key",
+    "lab.edit.noun.values": "value",
+    "lab.edit.field": "{token} {noun}, {dim}",
+    "lab.edit.table": "{noun} numbers",
+    "lab.edit.drag": "Drag sideways or type a number",
+    "lab.edit.preset": "The preset's numbers.",
+    "lab.edit.edited_one": "1 vector edited; Reset puts the preset back.",
+    "lab.edit.edited_many": "{count} vectors edited; Reset puts the preset back.",
+    "lab.edit.refused": "Refused: {error}",
+    "lab.edit.field_error": "{field}: {error}",
+    "lab.edit.empty": "Type a number here, such as 0.5 or -1.",
+    "lab.edit.nan": "NaN is not a number attention can use; type a finite number.",
+    "lab.edit.not_number": "“{text}” is not a number; type one such as 0.5 or -1.",
+    "lab.edit.beyond": "{text} is beyond ±{limit}; keep each number between −{limit} and {limit}.",
+    "lab.temperature.title": "Temperature and saturation",
+    "lab.temperature.label": "Temperature",
+    "lab.temperature.back": "Back to √dₖ",
+    "lab.temperature.mark_unscaled": "= No √dₖ",
+    "lab.temperature.mark_sqrt": "{t} = √dₖ",
+    "lab.temperature.mark_uniform": "→ Uniform",
+    "lab.temperature.uniform": "T = ∞: Uniform, the limit where every weight is 1/n",
+    "lab.temperature.unscaled": "T = 1: No √dₖ, the raw dot products",
+    "lab.temperature.sqrt": "T = {t} = √dₖ: the real formula",
+    "lab.temperature.sharper": "T = {t}, sharper than √dₖ",
+    "lab.temperature.flatter": "T = {t}, flatter than √dₖ",
+    "lab.temperature.sliding": "T = {t}…",
+    "lab.temperature.saturation": (
+        "{token}'s row: entropy {entropy} bits (at most {max_entropy}), largest weight "
+        "{max_weight}. Softmax Jacobian size {jacobian} (Frobenius norm), largest entry "
+        "{jacobian_max}: the gradient the softmax passes back, which falls toward 0 as the row "
+        "saturates."
+    ),
+    "lab.temperature.columns": (
+        "With the softmax down the columns, each column is the budget: see the column sums on "
+        "the right."
+    ),
+    "lab.temperature.plots_failed": "The temperature plots could not be drawn: {error}",
+    "lab.temperature.axis": "temperature T",
+    "lab.temperature.sqrt_mark": "√dₖ",
+    "lab.temperature.now_mark": "now",
+    "lab.temperature.weights_plot": (
+        "{token}'s weight on each key as the temperature goes from {t_min} to {t_max}"
+    ),
+    "lab.temperature.weights_axis": "{token}'s weights",
+    "lab.temperature.entropy_plot": "The entropy of {token}'s row against the temperature",
+    "lab.temperature.entropy_axis": "entropy (bits)",
+    "lab.temperature.entropy_series": "entropy",
+    "lab.temperature.entropy_caption": "0 bits: all on one key. The top: spread evenly.",
+    "lab.temperature.jacobian_plot": (
+        "The size of the softmax Jacobian of {token}'s row against the temperature"
+    ),
+    "lab.temperature.jacobian_axis": "Jacobian size (Frobenius)",
+    "lab.temperature.jacobian_series": "Jacobian size",
+    "lab.temperature.jacobian_caption": "Near 0 the softmax passes almost no gradient back.",
+    "lab.cost.title": "Cost",
+    "lab.cost.measure": "Measure the cost",
+    "lab.cost.again": "Measure again",
+    "lab.cost.progress": "Measuring progress",
+    "lab.cost.measuring": "Measuring n = 4 to {max_n}… ({number} of {count})",
+    "lab.cost.failed": "The measurement failed: {error}",
+    "lab.cost.measured": (
+        "Measured {count} sizes, n = {min_n} to {max_n}, d = {d}. Dots: measured; dashed: the "
+        "fit a + c·n². Times jump when the machine is busy; memory is the steadier line."
+    ),
+    "lab.cost.n_axis": "tokens n",
+    "lab.cost.fit": "fit a + c·n²",
+    "lab.cost.measured_series": "measured {what}",
+    "lab.cost.plot": "{what} against n, measured, with the n² fit",
+    "lab.cost.time": "time per head",
+    "lab.cost.memory": "memory",
 }
 
 _LAB = {
@@ -185,7 +338,7 @@ _MODEL = {
     ),
 }
 
-PAGE_WORDS: Mapping[str, str] = {**_CANVAS, **_STEPS, **_LESSON, **_LAB, **_MODEL}
+PAGE_WORDS: Mapping[str, str] = {**_CANVAS, **_STEPS, **_LESSON, **_LAB, **_LAB_LABELS, **_MODEL}
 """Fixed sentences by a dotted key (view.place); the page looks each one up by its key."""
 
 TEMPLATE_VALUES: Mapping[str, str] = {
@@ -212,6 +365,30 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "head": "a head's index, from 0",
     "n": "how many tokens",
     "divisor": "the score divisor as the captions write it (5.66)",
+    "position": "a token's position, from 0",
+    "distance": "how far an output moved, written by numfmt's rule",
+    "shuffled": "the shuffled tokens, space-separated",
+    "tokens": "the tokens in their first order, space-separated",
+    "name": "a head's name (the lesson's heads)",
+    "blurb": "a head's one-line description (the lesson's heads)",
+    "dim": "a dimension's name (the API's dim_names, or lab.dim)",
+    "noun": "what is edited, one of lab.edit.noun.*",
+    "field": "an edited number's accessible name (lab.edit.field)",
+    "text": "what the learner typed",
+    "limit": "the API's edit limit, written by numfmt's rule",
+    "angle": "an angle in radians, written by numfmt's rule",
+    "t": "a temperature, written by numfmt's rule",
+    "t_min": "the sweep's lowest temperature, written by numfmt's rule",
+    "t_max": "the sweep's highest temperature, written by numfmt's rule",
+    "entropy": "the focus row's entropy in bits, written by numfmt's rule",
+    "max_entropy": "the most entropy the row can have, in bits",
+    "max_weight": "the focus row's largest weight, written by numfmt's rule",
+    "jacobian": "the softmax Jacobian's Frobenius norm, written by numfmt's rule",
+    "jacobian_max": "the Jacobian's largest entry in size, written by numfmt's rule",
+    "max_n": "the largest n measured",
+    "min_n": "the smallest n measured",
+    "d": "the width of the measured head's vectors",
+    "what": "what a cost plot shows (lab.cost.time or lab.cost.memory)",
 }
 """What each `{name}` in a template stands for: the page fills it with the API's value."""
 
