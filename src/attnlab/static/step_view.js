@@ -12,7 +12,7 @@
 // recorded on the document under a global symbol, so views from separate bundles agree.
 // Everything subscribed goes through the view's scope (scope.js).
 
-import { h } from "./dom.js";
+import { fillWords, h } from "./dom.js";
 import { createStepper, TYPING } from "./stepper.js";
 import { say } from "./words.js";
 
@@ -31,11 +31,12 @@ const isShown = (el) => el.isConnected && (typeof el.checkVisibility === "functi
  *   visibility gates them); `idle`: the words while there is no trace; `onStep`: after a new beat
  */
 export function stepView({ model, scope, root, trace, commit, stepMs, keysSkip = TYPING, idle = () => "", onStep = () => {} }) {
-  const prev = h("button", { type: "button", class: "step" }, ["Previous step"]);
-  const next = h("button", { type: "button", class: "step primary" }, ["Next step"]);
-  const play = h("button", { type: "button", class: "play" }, ["Play"]);
+  const words = () => model.get("words");
+  const prev = h("button", { type: "button", class: "step", "data-words": "steps.previous" });
+  const next = h("button", { type: "button", class: "step primary", "data-words": "steps.next" });
+  const play = h("button", { type: "button", class: "play" });
   const pills = h("div", { class: "pills" });
-  const el = h("section", { class: "stepper", "aria-label": "Steps" }, [prev, pills, next, play]);
+  const el = h("section", { class: "stepper", "data-words-label": "steps.name" }, [prev, pills, next, play]);
   const title = h("h2", { class: "beat-title" });
   const text = h("p", { class: "beat-text" });
   const narration = h("div", { class: "narration", role: "status", "aria-live": "polite", "aria-label": "Narration" }, [title, text]);
@@ -53,21 +54,24 @@ export function stepView({ model, scope, root, trace, commit, stepMs, keysSkip =
     buttons: { prev, next, play },
     keysSkip,
     keysActive: shown,
+    playLabel: (playing) => say(words(), playing ? "steps.pause" : "steps.play"),
   });
 
   let titles = "";
   function buildPills() {
     const all = beats();
-    const now = JSON.stringify(all.map((b) => b.title));
+    const now = JSON.stringify([all.map((b) => b.title), words()?.["steps.pill"]]);
     if (now === titles) return;
     titles = now;
     pills.replaceChildren(
-      ...all.map(({ title: t }, b) => h("button", { type: "button", class: "pill", "aria-label": `Step ${b + 1}: ${t}`, "data-beat": b }, [`${b + 1} ${t}`])),
+      ...all.map(({ title: t }, b) => h("button", { type: "button", class: "pill", "aria-label": say(words(), "steps.pill", { number: b + 1, title: t }), "data-beat": b }, [`${b + 1} ${t}`])),
     );
   }
 
   /** Show the current beat: the pills, Previous / Next at either end, the narration. */
   function show() {
+    fillWords(el, words());
+    play.textContent = say(words(), stepper.isPlaying() ? "steps.pause" : "steps.play");
     buildPills();
     stepper.show();
     const b = beat();
@@ -78,7 +82,7 @@ export function stepView({ model, scope, root, trace, commit, stepMs, keysSkip =
     const all = beats();
     const told = trace()?.narration?.[b];
     const name = told?.title ?? all[b]?.title ?? "";
-    title.textContent = name ? say(model.get("words"), "steps.title", { number: b + 1, count: all.length, title: name }) : "";
+    title.textContent = name ? say(words(), "steps.title", { number: b + 1, count: all.length, title: name }) : "";
     text.textContent = told ? told.text : idle();
     root.setAttribute("data-beat", all[b]?.key ?? "");
   }

@@ -75,6 +75,13 @@ _LESSON = {
     "lesson.failed": "This lesson could not be shown: {error}",
     "lesson.own_help": "Up to {max_tokens} words from the toy head's vocabulary: {vocabulary}.",
     "lesson.own_sentence": "(your own sentence)",
+    "lesson.settings": "Lesson settings",
+    "lesson.context": "Context",
+    "lesson.mode": "Normalization",
+    "lesson.own_label": "Your own sentence",
+    "lesson.own_show": "Show",
+    "lesson.own_which": "Which words can I use?",
+    "lesson.own_placeholder": "e.g. near the water bank",
 }
 
 _LAB_LABELS = {
@@ -300,8 +307,83 @@ _LAB = {
     ),
 }
 
+_MODEL_CANVAS = {
+    "model.canvas.tokens": (
+        "{token} = {vector}. Teal cells are above 0, orange below, deeper = larger."
+    ),
+    "model.canvas.tokens_head": "each token's {d} numbers, one thin cell each",
+    "model.canvas.project": "{token}: q = {query}, k = {key}",
+    "model.canvas.project_queries": "query q (what it looks for)",
+    "model.canvas.project_keys": "key k (what it offers)",
+    "model.canvas.project_values": "value v (what it hands over)",
+    "model.canvas.score_keys": "key k",
+    "model.canvas.score_head": "q·k / {divisor} = score",
+    "model.canvas.score_sign": "← below 0 | above 0 →",
+    "model.canvas.softmax": "A budget: {token} gives {best} the most, {weight}. Bar length = weight.",
+    "model.canvas.softmax_scores": "score",
+    "model.canvas.softmax_weights": "weight (bar and number)",
+    "model.canvas.blend": (
+        "The violet arrow points at {best}, the largest weight ({weight}). A pale right-hand "
+        "strip adds little."
+    ),
+    "model.canvas.blend_weight": "weight",
+    "model.canvas.blend_value": "value v",
+    "model.canvas.blend_value_wide": "value v ({d} numbers)",
+    "model.canvas.blend_scaled": "weight × v",
+    "model.canvas.blend_scaled_wide": "weight × v: what it adds",
+    "model.canvas.blend_sum": "sum = new {token}",
+    "model.canvas.blend_output": "{token}'s new vector = {vector} ({d} numbers)",
+    "model.canvas.parallel": (
+        "Row i is token i's budget (the query), column j the token it attends to (the key). "
+        "Orange: one pair read both ways."
+    ),
+    "model.canvas.parallel_keys": "keys → (columns in text order)",
+    "model.canvas.parallel_keys_some": (
+        "keys → (columns in text order; some rows labelled, the focus always)"
+    ),
+    "model.canvas.name": "One head of the real model, step by step",
+    "model.cosine.in": "in",
+    "model.cosine.x_axis": "layer (in = entering layer 0; k = leaving layer k)",
+    "model.cosine.y_axis": "cosine similarity (y axis {low} to 1; 1 = same direction)",
+}
+
 _MODEL = {
     "model.name.minilm": "all-MiniLM-L6-v2",
+    "model.settings": "Real model settings",
+    "model.text": "Text",
+    "model.run": "Run the model",
+    "model.model": "Model",
+    "model.layer": "Layer",
+    "model.head": "Head",
+    "model.status": "Model status",
+    "model.table_name": "Real attention weights",
+    "model.layer_option": "layer {layer}",
+    "model.head_option": "head {head}",
+    "model.name_option": "{model} ({id})",
+    "model.grid.title": "Every head at a glance",
+    "model.grid.name": "Heads: layers × heads",
+    "model.grid.corner": "layer ↓ head →",
+    "model.grid.cell": "layer {layer} head {head}",
+    "model.compare.title": "Compare contexts",
+    "model.compare.word": "Word",
+    "model.compare.a": "Sentence A",
+    "model.compare.b": "Sentence B",
+    "model.compare.button": "Compare",
+    "model.compare.row_name": "Attention row of {word} in sentence {which}",
+    "model.compare.row_caption": "Sentence {which}: “{sentence}”",
+    "model.compare.rows_title": (
+        "Where “{word}” looks in layer {layer}, head {head} (change the head above): its "
+        "attention row in each sentence, the word itself shaded"
+    ),
+    "model.compare.plot_name": (
+        "Line plot: cosine similarity of the two {word} vectors, layer by layer: {values}."
+    ),
+    "model.compare.plot_value": "{label} {value}",
+    "model.compare.table_name": "Cosine similarity by layer",
+    "model.compare.table_layer": "layer",
+    "model.compare.table_cosine": "cosine similarity",
+    "model.compare.table_in": "in (embeddings)",
+    "model.compare.table_caption": "Cosine similarity of “{word}” in A and B",
     "model.intro": (
         "The lesson's six steps inside a real pretrained transformer, {model} ({n_layers} layers "
         "× {n_heads} heads, {d_model} numbers per token): type a text, pick a head, follow a "
@@ -338,7 +420,7 @@ _MODEL = {
     ),
 }
 
-PAGE_WORDS: Mapping[str, str] = {**_CANVAS, **_STEPS, **_LESSON, **_LAB, **_LAB_LABELS, **_MODEL}
+PAGE_WORDS: Mapping[str, str] = {**_CANVAS, **_STEPS, **_LESSON, **_LAB, **_LAB_LABELS, **_MODEL, **_MODEL_CANVAS}
 """Fixed sentences by a dotted key (view.place); the page looks each one up by its key."""
 
 TEMPLATE_VALUES: Mapping[str, str] = {
@@ -389,6 +471,16 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "min_n": "the smallest n measured",
     "d": "the width of the measured head's vectors",
     "what": "what a cost plot shows (lab.cost.time or lab.cost.memory)",
+    "vector": "a vector's first numbers, written by numfmt's rule: [1.37, -1.04, …, 0.2]",
+    "best": "the key token with the largest weight",
+    "low": "the cosine plot's lowest tick, 0 or -1",
+    "word": "the word compared",
+    "id": "a model's name in the registry (minilm)",
+    "which": "a sentence's letter, A or B",
+    "sentence": "a sentence as typed",
+    "values": "each layer's label and cosine, comma-separated",
+    "label": "a layer's label (the API's cosine_labels)",
+    "value": "a number written by numfmt's rule",
 }
 """What each `{name}` in a template stands for: the page fills it with the API's value."""
 
