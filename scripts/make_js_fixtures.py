@@ -86,7 +86,11 @@ def page() -> dict[str, Any]:
 
     client = TestClient(create_app())
     body = client.get("/api/presets").json()
-    return {"choices": body["choices"], "words": body["words"], "lab": client.get("/api/lab").json()}
+    return {
+        "choices": body["choices"],
+        "words": body["words"],
+        "lab": client.get("/api/lab").json(),
+    }
 
 
 def fixtures() -> dict[str, Any]:
