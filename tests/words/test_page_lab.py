@@ -28,3 +28,12 @@ def test_every_choice_the_api_offers_the_lab_has_words_for() -> None:
     keys += [f"lab.positions.{kind}" for kind in lab["positions"]]
     keys += [f"lab.temperature.{k}" for k in ("uniform", "unscaled", "sqrt", "sharper", "flatter")]
     assert [k for k in keys if k not in LAB_WORDS] == []
+
+
+def test_the_help_texts_quote_the_limits_the_api_serves() -> None:
+    """words/ may not import the lesson (it runs the other way), so the numbers in two help
+    texts are written out; this keeps them equal to what /api/lab serves."""
+    lab = TestClient(create_app()).get("/api/lab").json()
+    limit = f"{lab['edit_limit']:g}"
+    assert f"between −{limit} and {limit}." in LAB_WORDS["lab.edit.help"]
+    assert f"to {lab['cost']['default_max_n']};" in LAB_WORDS["lab.cost.help"]
