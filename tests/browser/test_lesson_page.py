@@ -262,13 +262,12 @@ def test_the_widget_escapes_token_text(new_page, base_url) -> None:
     count = page.evaluate(
         """async (lesson) => {
             const { default: widget } = await import('/static/lesson.js');
-            const state = { lesson, beat: 0, presets: null, error: null };
-            const model = { get: k => state[k], set: (k, v) => { state[k] = v; },
-                            on: () => {}, save_changes: () => {} };
+            const { createModel } = await import('/static/widget_model.js');
+            const model = createModel({ lesson, beat: 0, presets: null, error: null }, () => {});
             const el = document.createElement('div');
             el.id = 'fake';
             document.body.append(el);
-            widget.render({ model, el });
+            window.fake = { model, cleanup: widget.render({ model, el }) };
             return el.querySelectorAll('img').length;
         }""",
         lesson,
@@ -278,6 +277,9 @@ def test_the_widget_escapes_token_text(new_page, base_url) -> None:
     expect()(fake.get_by_role("button", name=evil, exact=True)).to_be_visible()
     expect()(fake.get_by_role("status")).to_contain_text(f"{evil} is a token")
     expect()(fake.get_by_role("table").locator("tbody th").first).to_have_text(evil)
+    # the cleanup runs (it calls the model's off) and the view no longer follows its model
+    page.evaluate("() => { window.fake.cleanup(); window.fake.model.put('beat', 3); }")
+    expect()(fake.get_by_role("status")).to_contain_text(f"{evil} is a token")
 
 
 @pytest.mark.parametrize(

@@ -186,3 +186,31 @@ def test_a_temperature_state_draws_the_api_captions(blank, base_url, artifacts: 
     expect()(canvas(blank, 0)).to_have_attribute("aria-label", caps["parallel"]["description"])
     drawn = " ".join(t for _, t in blank.evaluate("() => window.drawn"))
     assert "softmax(QKᵀ/T) with T = 0.5" in drawn and "√dₖ" not in drawn
+
+
+def test_two_views_with_document_keys_step_the_one_last_used(blank, base_url) -> None:
+    """Both views take keys on the whole document: a key on the body stepped only the first view
+    even after the learner had moved to the second. Now a key inside a view is that view's, and
+    a key on the body goes to the view last pointed at or focused (the first, before any)."""
+    presets = api(base_url, "/api/presets")
+    two = [state(presets, api(base_url, "/api/lesson")) for _ in (0, 1)]
+    blank.evaluate(HARNESS, {"code": view_module("lesson"), "states": two})
+    beats = "() => window.models.map(m => m.get('beat'))"
+    blank.keyboard.press("ArrowRight")  # nothing used yet: the first view steps, once
+    blank.wait_for_function(f"({beats})()[0] === 1")
+    assert blank.evaluate(beats) == [1, 0]
+    blank.locator("[data-view='1'] canvas").click()  # the learner moves to the second view
+    blank.evaluate("() => document.activeElement?.blur()")
+    blank.keyboard.press("ArrowRight")
+    blank.wait_for_function(f"({beats})()[1] === 1")
+    assert blank.evaluate(beats) == [1, 1]
+    blank.locator("[data-view='0']").get_by_role("button", name="Next step").focus()
+    blank.keyboard.press("ArrowRight")  # a key inside a view is that view's alone
+    blank.wait_for_function(f"({beats})()[0] === 2")
+    assert blank.evaluate(beats) == [2, 1]
+    blank.evaluate("() => document.activeElement?.blur()")
+    blank.keyboard.press("ArrowLeft")  # the first view was focused last
+    blank.wait_for_function(f"({beats})()[0] === 1")
+    assert blank.evaluate(beats) == [1, 1]
+    blank.evaluate("() => window.cleanups.forEach((f) => f())")
+    assert blank.evaluate("() => Object.getOwnPropertySymbols(document).length") == 0

@@ -14,6 +14,7 @@ import {
 const RAW = JSON.parse(readFileSync(new URL("./model_trace.json", import.meta.url), "utf8"));
 const trace = decodeLesson(RAW);
 const CMP = JSON.parse(readFileSync(new URL("./model_compare.json", import.meta.url), "utf8"));
+const WORDS = JSON.parse(readFileSync(new URL("./page.json", import.meta.url), "utf8")).words;
 const WIDTHS = [900, 420];
 const BEATS = beatKeys(trace);
 
@@ -36,9 +37,9 @@ test("every beat lays out inside the canvas, for 6 and for 128 tokens", () => {
     for (const width of WIDTHS) {
       BEATS.forEach((key, b) => {
         const size = { width, height: pictureHeight(t.tokens.length, width, key) };
-        const out = beatLayout(t, size, b, t.focus);
+        const out = beatLayout(t, size, b, t.focus, WORDS);
         assert.equal(out.beat, key);
-        assert.ok(out.description.startsWith(`Step ${b + 1}`), out.description);
+        assert.equal(out.description, t.captions.beats[key].description, "the canvas's name is the trace's caption");
         for (const s of out.shapes) {
           for (const k of ["x", "y", "w", "h", "x1", "y1", "x2", "y2"]) {
             if (s[k] !== undefined) assert.ok(Number.isFinite(s[k]), `${key} ${s.kind}.${k} = ${s[k]}`);
@@ -69,7 +70,7 @@ test("a long text keeps its rows readable: the picture grows instead", () => {
 });
 
 test("the Score beat prints q·k / √32 = score with the API's numbers for every key", () => {
-  const out = beatLayout(trace, { width: 900, height: 400 }, 2, trace.focus);
+  const out = beatLayout(trace, { width: 900, height: 400 }, 2, trace.focus, WORDS);
   const f = trace.focus;
   const div = num(trace.divisor);
   assert.equal(div, "5.66");
@@ -83,7 +84,7 @@ test("the Softmax beat prints each weight of the focus row; Blend points at the 
   const f = trace.focus;
   const soft = beatLayout(trace, { width: 900, height: 400 }, 3, f);
   for (const w of trace.weights[f]) assert.ok(texts(soft).includes(num(w)));
-  const blend = beatLayout(trace, { width: 900, height: 400 }, 4, f);
+  const blend = beatLayout(trace, { width: 900, height: 400 }, 4, f, WORDS);
   const best = argmax(trace.weights[f]);
   assert.deepEqual(blend.ray, { from: f, to: best });
   assert.ok(blend.description.includes(trace.tokens[best]));
@@ -91,12 +92,19 @@ test("the Softmax beat prints each weight of the focus row; Blend points at the 
 });
 
 test("the Parallel beat draws the n × n matrix, each cell heat-coloured, and names the pair", () => {
-  const out = beatLayout(trace, { width: 900, height: pictureHeight(6, 900, "parallel") }, 5, trace.focus);
+  const size = { width: 900, height: pictureHeight(6, 900, "parallel") };
+  const out = beatLayout(trace, size, 5, trace.focus, WORDS);
   const n = trace.tokens.length;
   const cells = out.shapes.filter((s) => s.kind === "rect" && s.fill && s.w < 60 && s.w > 10);
   assert.equal(cells.length, n * n);
   const [i, j] = trace.pair;
-  assert.ok(out.description.includes(`${num(trace.weights[i][j])} but`));
+  assert.ok(out.description.includes(num(trace.weights[i][j])));
+  // the pair read both ways, in the captions' words, and the note on why they differ
+  const pair = out.shapes.filter((s) => s.kind === "text" && s.text.startsWith(RAW.captions.pair[0]));
+  assert.equal(pair.length, 1);
+  assert.ok(pair[0].text.includes(RAW.captions.pair[1]));
+  const note = out.shapes.find((s) => s.kind === "text" && s.text === RAW.captions.beats.parallel.notes[0]);
+  assert.ok(note && note.y > pair[0].y && note.y < size.height, "the note sits under the pair, inside the canvas");
 });
 
 test("a long text's matrix labels some rows, never overlapping, and always the focus", () => {
@@ -142,7 +150,7 @@ test("the heads grid's small heatmaps: a matrix cell per weight, or one row as a
 
 test("the cosine plot: one labelled point per layer, axes named, the y range shown", () => {
   const size = { width: 520, height: 230 };
-  const plot = cosinePlot(CMP.cosine, CMP.cosine_labels, size);
+  const plot = cosinePlot(CMP.cosine, CMP.cosine_labels, size, WORDS);
   assert.equal(plot.points.length, CMP.cosine.length);
   const values = plot.shapes.filter((s) => s.role === "value").map((s) => s.text);
   assert.deepEqual(values, CMP.cosine.map((c) => num(c)));
@@ -155,14 +163,15 @@ test("the cosine plot: one labelled point per layer, axes named, the y range sho
   const [p0, ...rest] = plot.points;
   for (const p of rest) if (p.value < p0.value) assert.ok(p.y > p0.y);
   for (const p of plot.points) assert.ok(p.x > 0 && p.x < size.width && p.y > 0 && p.y < size.height);
-  const negative = cosinePlot([1, -0.5], ["embeddings", "layer 0"], size);
+  const negative = cosinePlot([1, -0.5], ["embeddings", "layer 0"], size, WORDS);
   assert.ok(negative.shapes.some((s) => s.role === "y-title" && s.text.includes("-1 to 1")));
 });
 
 test("each beat's title is the trace's caption heading (words/captions.py)", () => {
   for (const key of BEATS) {
-    const out = beatLayout(trace, { width: 900, height: pictureHeight(6, 900, key) }, key, trace.focus);
+    const out = beatLayout(trace, { width: 900, height: pictureHeight(6, 900, key) }, key, trace.focus, WORDS);
     assert.equal(texts(out)[0], RAW.captions.beats[key].heading);
+    assert.ok(texts(out)[1], `${key}: a subtitle from the page's words`);
+    assert.ok(!texts(out).some((t) => /undefined|\{\w+\}/.test(t)), `${key}: every template filled`);
   }
-  assert.ok(!texts(beatLayout(trace, { width: 900, height: 400 }, "parallel", trace.focus)).some((t) => t.includes("undefined")));
 });

@@ -1,12 +1,14 @@
 // stepper.js: the steps' buttons, keys and player, shared by the lesson and the Real model view.
-// The buttons are bare EventTargets (stepControls builds the real ones) and the clock a fake that runs its timers on tick(), so the
+// The buttons are bare EventTargets (step_view.js builds the real ones) and the clock a fake that runs its timers on tick(), so the
 // playing is checked step by step without a browser or real time.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { createStepper, TYPING } from "../../src/attnlab/static/stepper.js";
 
 const STEP_MS = 3800;
+const WORDS = JSON.parse(readFileSync(new URL("./page.json", import.meta.url), "utf8")).words;
 
 /** A clock whose timers run only when told: tick() runs the pending ones, in order. */
 function fakeClock() {
@@ -55,6 +57,7 @@ function setup({ count = 6, at = 0, keysSkip } = {}) {
     },
     stepMs: STEP_MS,
     buttons,
+    playLabel: (playing) => WORDS[playing ? "steps.pause" : "steps.play"],
     keysSkip,
     setTimeout: clock.setTimeout,
     clearTimeout: clock.clearTimeout,

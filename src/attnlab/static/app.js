@@ -5,8 +5,10 @@
 //   ?sentence=at+the+savings+bank&mode=unscaled&focus=3&beat=blend
 //   (+ the lab's temperature, positions, causal, heads, shuffle, set..., predict: lab_state.js)
 //
-// It asks /api/presets first: the choices (modes, axes, positions, beats) and the page's words
-// go into the model as "choices" and "words", so no view repeats them. save_changes() asks
+// It asks /api/presets and /api/lab first: the choices (modes, axes, positions, beats), the
+// page's words and the lab's limits (the temperature range and √dₖ, the edit limit and
+// parameters, the head counts, the cost's sizes) go into the model as "choices", "words" and
+// "lab", so no view repeats them. save_changes() asks
 // /api/lesson again when the sentence, mode, axis, focus or a lab option changed, and writes the
 // URL otherwise (a step, a cell, a guess ask nothing), so a copied link reproduces what is on
 // screen. The host's own updates are put(), never set(): a set would be saved as the learner's
@@ -15,7 +17,7 @@
 
 import { getJSON } from "./http.js";
 import lab from "./lab.js";
-import { FIELD_KEYS, LAB_DEFAULTS, LAB_KEYS, labParams, readLabURL } from "./lab_state.js";
+import { LAB_DEFAULTS, LAB_KEYS, labParams, modelKey, readLabURL } from "./lab_state.js";
 import lesson from "./lesson.js";
 import { createModel } from "./widget_model.js";
 
@@ -35,8 +37,9 @@ function readBeat(param, beats) {
  * The state a URL asks for; anything unreadable falls back to the default.
  * @param {string} search
  * @param {{choices?: {axes: string[], beats: {key: string}[]}} | null} [page] /api/presets
+ * @param {Record<string, any> | null} [lab] /api/lab: the lab's choices (lab_state.readLabURL)
  */
-export function readURL(search, page = null) {
+export function readURL(search, page = null, lab = null) {
   const q = new URLSearchParams(search);
   const beats = page?.choices?.beats ?? [];
   const axes = page?.choices?.axes ?? [DEFAULTS.axis];
@@ -47,7 +50,7 @@ export function readURL(search, page = null) {
     axis: axes.includes(q.get("axis") ?? "") ? q.get("axis") : DEFAULTS.axis,
     focus: focus === null || focus === "" ? null : /^\d+$/.test(focus) ? Number(focus) : focus,
     beat: readBeat(q.get("beat"), beats) ?? DEFAULTS.beat,
-    ...readLabURL(q),
+    ...readLabURL(q, lab),
   };
 }
 
@@ -74,10 +77,11 @@ export function writeURL(state, beats = []) {
 }
 
 async function start(el, labEl) {
-  const presets = await getJSON("/api/presets");
+  const [presets, limits] = await Promise.all([getJSON("/api/presets"), getJSON("/api/lab")]);
   const page = presets.ok ? presets.body : null;
+  const labLimits = limits.ok ? limits.body : null;
   const beats = page?.choices?.beats ?? [];
-  const wanted = readURL(window.location.search, page);
+  const wanted = readURL(window.location.search, page, labLimits);
   /** The request behind the lesson on screen: what the URL and a failed request fall back to. */
   let good = null;
   let asked = 0;
@@ -85,8 +89,8 @@ async function start(el, labEl) {
 
   const model = createModel(
     {
-      ...wanted, lesson: null, presets: page, choices: page?.choices ?? null, words: page?.words ?? null,
-      error: presets.ok ? null : presets.error, busy: false, global_keys: true, cell: null, guess: null, asking: false,
+      ...wanted, lesson: null, presets: page, choices: page?.choices ?? null, words: page?.words ?? null, lab: labLimits,
+      error: presets.ok ? (limits.ok ? null : limits.error) : presets.error, busy: false, global_keys: true, cell: null, guess: null, asking: false,
     },
     (changed) => {
       if (LESSON_KEYS.some((k) => changed.has(k))) load();
@@ -122,7 +126,7 @@ async function start(el, labEl) {
     // keep the last good lesson on screen and say what went wrong next to the control
     const reset = good ?? { ...DEFAULTS, ...LAB_DEFAULTS, axis: request.axis };
     const field = answer.error.field;
-    const key = FIELD_KEYS[field] ?? field; // a lab parameter (set_q, ...) names its model key
+    const key = modelKey(field, labLimits) ?? field; // a lab parameter (set_q, ...) names its model key
     if (good || ["sentence", "mode", "focus", "axis"].includes(field) || key in LAB_DEFAULTS) {
       model.put("error", answer.error);
       if (key && key in reset) {

@@ -36,14 +36,24 @@ export function s(tag, attrs = {}, text) {
   return node;
 }
 
+/** Where fillWords puts the words of each marker: data-words is the text, the others an attribute. */
+const MARKERS = [["data-words", null], ["data-words-label", "aria-label"], ["data-words-placeholder", "placeholder"], ["data-words-title", "title"]];
+
 /**
- * Put the page's words into every element under `root` marked data-words="key" (as text).
+ * Put the page's words into every element under `root` (and `root` itself) marked with a key:
+ * data-words="key" as its text, data-words-label, -placeholder and -title as its aria-label,
+ * placeholder and title.
  * @param {Element} root
  * @param {Record<string, string> | null | undefined} words
  */
 export function fillWords(root, words) {
-  for (const node of root.querySelectorAll("[data-words]")) {
-    const text = words?.[node.getAttribute("data-words") ?? ""];
-    if (typeof text === "string") node.textContent = text;
+  for (const [marker, attribute] of MARKERS) {
+    const nodes = [...(root.matches(`[${marker}]`) ? [root] : []), ...root.querySelectorAll(`[${marker}]`)];
+    for (const node of nodes) {
+      const text = words?.[node.getAttribute(marker) ?? ""];
+      if (typeof text !== "string") continue;
+      if (attribute) node.setAttribute(attribute, text);
+      else node.textContent = text;
+    }
   }
 }

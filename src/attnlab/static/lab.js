@@ -3,7 +3,9 @@
 // the cleanup that undoes every subscription.
 //
 // The model is the lesson's (app.js): the lab reads "lesson" (the /api/lesson answer),
-// "choices" (axes, position kinds) and "words" (the page's fixed words), and sets the lab's keys
+// "choices" (axes, position kinds), "lab" (/api/lab: the temperature range, the edit limit and
+// parameters, the head counts, the cost's sizes) and "words" (the page's fixed words: every
+// label and sentence here is one of them, by key, lab.*), and sets the lab's keys
 // (temperature, axis, positions, causal, heads, shuffle, edits, predict; see lab_state.js), and
 // the host asks the API again. It shares three keys with the lesson view, never its DOM:
 // "cell" ([i, j], the cell being read, picked in either view), "asking" (true while it waits
@@ -23,37 +25,32 @@ import { say } from "./words.js";
 
 let instances = 0;
 
-/** How far an output moved, never a bare "0" for a move the API counts as a change. */
-function distance(d) {
-  return num(d) === "0" ? "less than 0.01" : num(d);
-}
-
 /** The cards and the table beside them; `panels` are the ones built by their own modules. */
 function build(el, id, panels) {
   const ui = {};
   // --- softmax axis
   ui.axis = h("select", { id: `${id}-axis` });
   ui.axisBody = h("div", { class: "lab-out", "aria-live": "polite" });
-  const axis = card(`${id}-axis-card`, "Softmax axis", "lab.axis.help", [
-      h("div", { class: "field" }, [h("label", { for: `${id}-axis` }, ["Softmax axis"]), ui.axis]),
+  const axis = card(`${id}-axis-card`, "lab.axis.title", "lab.axis.help", [
+      h("div", { class: "field" }, [h("label", { for: `${id}-axis`, "data-words": "lab.axis.title" }), ui.axis]),
       ui.axisBody,
     ]);
 
   // --- causal mask
   ui.causal = h("input", { id: `${id}-causal`, type: "checkbox" });
   ui.causalBody = h("div", { class: "lab-out", "aria-live": "polite" });
-  const causal = card(`${id}-causal-card`, "Causal mask", "lab.causal.help", [
-      h("label", { class: "check" }, [ui.causal, " Causal mask"]),
+  const causal = card(`${id}-causal-card`, "lab.causal.title", "lab.causal.help", [
+      h("label", { class: "check" }, [ui.causal, " ", h("span", { "data-words": "lab.causal.title" })]),
       ui.causalBody,
     ]);
 
   // --- positions and shuffle
   ui.positions = h("select", { id: `${id}-pos` });
   ui.posBody = h("div", { class: "lab-out" });
-  ui.shuffle = h("button", { type: "button" }, ["Shuffle tokens"]);
+  ui.shuffle = h("button", { type: "button", "data-words": "lab.shuffle.button" });
   ui.shuffleBody = h("div", { class: "lab-out", "aria-live": "polite" });
-  const positions = card(`${id}-pos-card`, "Word order: shuffle and positions", "lab.positions.help", [
-      h("div", { class: "field" }, [h("label", { for: `${id}-pos` }, ["Positions"]), ui.positions]),
+  const positions = card(`${id}-pos-card`, "lab.positions.title", "lab.positions.help", [
+      h("div", { class: "field" }, [h("label", { for: `${id}-pos`, "data-words": "lab.positions.label" }), ui.positions]),
       ui.posBody,
       h("div", { class: "inline-row" }, [ui.shuffle]),
       ui.shuffleBody,
@@ -61,30 +58,27 @@ function build(el, id, panels) {
 
   // --- reading the matrix
   ui.reading = h("p", { class: "reading", "aria-live": "polite" });
-  ui.transpose = h("button", { type: "button", "aria-pressed": "false" }, ["Transpose"]);
+  ui.transpose = h("button", { type: "button", "aria-pressed": "false", "data-words": "lab.reading.transpose" });
   ui.mistaken = h("div", { class: "mistaken", "aria-live": "polite", hidden: true });
-  const reading = card(`${id}-read-card`, "Read the matrix", "lab.reading.help", [
+  const reading = card(`${id}-read-card`, "lab.reading.title", "lab.reading.help", [
       ui.reading,
       h("div", { class: "inline-row" }, [ui.transpose]),
       ui.mistaken,
     ]);
 
   // --- heads
-  ui.heads = h("select", { id: `${id}-heads` }, [
-    h("option", { value: "1" }, ["1"]),
-    h("option", { value: "2" }, ["2"]),
-  ]);
+  ui.heads = h("select", { id: `${id}-heads` });
   ui.headsBody = h("div", { class: "lab-out" });
-  const heads = card(`${id}-heads-card`, "Two heads", "lab.heads.help", [
-      h("div", { class: "field" }, [h("label", { for: `${id}-heads` }, ["Heads"]), ui.heads]),
+  const heads = card(`${id}-heads-card`, "lab.heads.title", "lab.heads.help", [
+      h("div", { class: "field" }, [h("label", { for: `${id}-heads`, "data-words": "lab.heads.label" }), ui.heads]),
       ui.headsBody,
     ]);
 
   // --- predict, then reveal
   ui.predict = h("input", { id: `${id}-predict`, type: "checkbox", role: "switch" });
   ui.predictBody = h("div", { class: "lab-out predict-out", "aria-live": "polite" });
-  const predict = card(`${id}-predict-card`, "Predict, then reveal", "lab.predict.help", [
-      h("label", { class: "check" }, [ui.predict, " Predict first"]),
+  const predict = card(`${id}-predict-card`, "lab.predict.title", "lab.predict.help", [
+      h("label", { class: "check" }, [ui.predict, " ", h("span", { "data-words": "lab.predict.label" })]),
       ui.predictBody,
     ]);
 
@@ -92,14 +86,14 @@ function build(el, id, panels) {
   ui.now = h("div", { class: "now-table" });
   ui.nowNote = h("p", { class: "lab-note" });
   const now = h("aside", { class: "lab-now", "aria-labelledby": `${id}-now-h` }, [
-    h("h3", { id: `${id}-now-h` }, ["The weights now"]),
+    h("h3", { id: `${id}-now-h`, "data-words": "lab.now.title" }),
     h("p", { class: "lab-help", "data-words": "lab.now.help" }),
     ui.now,
     ui.nowNote,
   ]);
 
   ui.root = h("div", { class: "lab" }, [
-    h("h2", {}, ["Break the lookup on purpose"]),
+    h("h2", { "data-words": "lab.title" }),
     h("p", { class: "lab-intro", "data-words": "lab.intro" }),
     h("div", { class: "lab-grid" }, [
       h("div", { class: "lab-cards" }, [panels.temperature, axis, causal, positions, reading, panels.edit, heads, predict, panels.cost]),
@@ -122,7 +116,7 @@ function render({ model, el }) {
   };
   const temperature = temperaturePanel(id, { model, commit, base, scope });
   const edit = editPanel(id, { model, commit, scope });
-  const ui = build(el, id, { temperature: temperature.el, edit: edit.el, cost: costPanel(id, base) });
+  const ui = build(el, id, { temperature: temperature.el, edit: edit.el, cost: costPanel(id, { model, base }) });
   /** @type {Record<string, any> | null} */
   let data = null; // the raw answer
   /** @type {Record<string, any> | null} */
@@ -134,6 +128,9 @@ function render({ model, el }) {
 
   const cols = () => trace.key_tokens ?? trace.tokens;
   const who = () => trace.tokens[trace.focus];
+  const dims = () => trace.dim_names ?? trace.outputs[0].map((_, d) => say(words(), "lab.dim", { number: d + 1 }));
+  /** A token with its position, as the position tables name a row: bank (3). */
+  const placed = (tok, i) => say(words(), "lab.positions.token_at", { token: tok, position: i });
 
   // --- the weights now ------------------------------------------------------------------------
   function showNow() {
@@ -142,13 +139,13 @@ function render({ model, el }) {
     const sums = (xs) => (xs ?? []).map((x) => num(x));
     ui.now.replaceChildren(
       heatTable({
-        label: "Weights with sums", rows: trace.tokens, cols: cols(), weights: trace.weights, mask: trace.mask, focus: trace.focus,
+        label: say(words(), "lab.now.table"), rows: trace.tokens, cols: cols(), weights: trace.weights, mask: trace.mask, focus: trace.focus, words: words(),
         extra: [
-          { head: "row sum", values: sums(sat?.row_sums) },
-          { head: "bits", values: byRow ? sums(sat.entropy_bits) : trace.tokens.map(() => "–") },
-          { head: "largest", values: byRow ? sums(sat.max_weight) : trace.tokens.map(() => "–") },
+          { head: say(words(), "lab.now.row_sum"), values: sums(sat?.row_sums) },
+          { head: say(words(), "lab.now.bits"), values: byRow ? sums(sat.entropy_bits) : trace.tokens.map(() => "–") },
+          { head: say(words(), "lab.now.largest"), values: byRow ? sums(sat.max_weight) : trace.tokens.map(() => "–") },
         ],
-        footer: { head: "column sum", values: sums(sat?.column_sums) },
+        footer: { head: say(words(), "lab.now.column_sum"), values: sums(sat?.column_sums) },
       }),
     );
     ui.nowNote.textContent = say(words(), trace.axis === "keys" ? "lab.now.keys" : "lab.now.queries");
@@ -171,11 +168,11 @@ function render({ model, el }) {
     const moved = decodeArray(wa.moved);
     ui.axisBody.replaceChildren(
       h("p", { class: "warn" }, [say(words(), "lab.axis.wrong", { column_sums: sums(sat.column_sums), row_sums: sums(sat.row_sums) })]),
-      numberTable(`${who()}'s output`, ["softmax across", ...trace.dim_names ?? trace.outputs[f].map((_, d) => `dim ${d + 1}`)], [
-        ["keys (correct)", ...right[f].map((x) => num(x))],
-        ["queries (mistake)", ...trace.outputs[f].map((x) => num(x))],
+      numberTable(say(words(), "lab.axis.output", { token: who() }), [say(words(), "lab.axis.across"), ...dims()], [
+        [say(words(), "lab.axis.keys_row"), ...right[f].map((x) => num(x))],
+        [say(words(), "lab.axis.queries_row"), ...trace.outputs[f].map((x) => num(x))],
       ], "axis-out"),
-      h("p", {}, [`${who()}'s output moved by ${num(moved[f])}. `, wa.note]),
+      h("p", {}, [say(words(), "lab.axis.moved", { token: who(), distance: num(moved[f]) }), " ", wa.note]),
     );
   }
 
@@ -199,17 +196,19 @@ function render({ model, el }) {
     const parts = [h("p", {}, [p.note])];
     if (p.kind === "sinusoidal" && p.encodings) {
       const enc = decodeArray(p.encodings);
-      parts.push(numberTable("Position encodings added to the embeddings", ["token (position)", ...(trace.dim_names ?? [])], trace.tokens.map((tok, i) => [`${tok} (${i})`, ...enc[i].map((x) => num(x))])));
+      parts.push(numberTable(say(words(), "lab.positions.encodings"), [say(words(), "lab.positions.token_column"), ...dims()], trace.tokens.map((tok, i) => [placed(tok, i), ...enc[i].map((x) => num(x))])));
     }
     if (p.kind === "rope" && p.rope) {
       const r = p.rope;
       const ang = decodeArray(r.angles);
       const q = decodeArray(r.queries);
       const rq = decodeArray(r.rotated_queries);
-      parts.push(numberTable("The rotation of each query", ["token (position)", "angle, dims 1–2", "angle, dims 3–4", "q before", "q after rotation"], trace.tokens.map((tok, i) => [
-        `${tok} (${i})`, `${num(ang[i][0], 3)} rad`, `${num(ang[i][1] ?? 0, 4)} rad`, vec(q[i]), vec(rq[i]),
+      const rad = (x, places) => say(words(), "lab.positions.radians", { angle: num(x, places) });
+      const head = ["token_column", "angle_first", "angle_second", "q_before", "q_after"].map((k) => say(words(), `lab.positions.${k}`));
+      parts.push(numberTable(say(words(), "lab.positions.rotation"), head, trace.tokens.map((tok, i) => [
+        placed(tok, i), rad(ang[i][0], 3), rad(ang[i][1] ?? 0, 4), vec(q[i]), vec(rq[i]),
       ]), "rope"));
-      parts.push(h("div", { class: "scroll-x" }, [ropeDials(trace.tokens, q, rq, ang)]));
+      parts.push(h("div", { class: "scroll-x" }, [ropeDials(trace.tokens, q, rq, ang, words())]));
       parts.push(h("p", { class: "lab-note" }, [say(words(), "lab.positions.rope_note")]));
     }
     ui.posBody.replaceChildren(...parts);
@@ -223,12 +222,15 @@ function render({ model, el }) {
     }
     const rows = sh.rows.map((r) => {
       const mark = h("span", { class: r.unchanged ? "tick ok" : "tick moved", "aria-hidden": "true" }, [r.unchanged ? "✓" : "✗"]);
-      const words = r.unchanged ? `${r.token}: the same output as before` : `${r.token}: its output moved by ${distance(r.distance)}`;
-      return h("li", { class: r.unchanged ? "unchanged" : "moved", "data-token": r.token }, [mark, " ", words, h("span", { class: "sr-only" }, [r.unchanged ? " (unchanged)" : " (changed)"])]);
+      // a move the API counts as a change, but too small for two decimals, is never a bare "0"
+      const key = r.unchanged ? "lab.shuffle.same" : num(r.distance) === "0" ? "lab.shuffle.tiny" : "lab.shuffle.moved";
+      const told = say(words(), key, { token: r.token, distance: num(r.distance) });
+      const state = say(words(), r.unchanged ? "lab.shuffle.unchanged" : "lab.shuffle.changed");
+      return h("li", { class: r.unchanged ? "unchanged" : "moved", "data-token": r.token }, [mark, " ", told, h("span", { class: "sr-only" }, [` (${state})`])]);
     });
     ui.shuffleBody.replaceChildren(
-      h("p", {}, [`Shuffled order: ${sh.shuffled_tokens.join(" ")} (was ${sh.tokens.join(" ")}).`]),
-      h("ul", { class: "shuffle-list", "aria-label": "Each token's output after the shuffle" }, rows),
+      h("p", {}, [say(words(), "lab.shuffle.order", { shuffled: sh.shuffled_tokens.join(" "), tokens: sh.tokens.join(" ") })]),
+      h("ul", { class: "shuffle-list", "aria-label": say(words(), "lab.shuffle.list") }, rows),
       h("p", { class: sh.all_unchanged ? "good" : "warn" }, [sh.note]),
     );
   }
@@ -263,20 +265,21 @@ function render({ model, el }) {
 
   // --- heads ----------------------------------------------------------------------------------
   function showHeads() {
+    const counts = model.get("lab")?.heads ?? [];
+    ui.heads.replaceChildren(...counts.map((k) => h("option", { value: String(k) }, [String(k)])));
     ui.heads.value = String(data.heads?.length ?? 1);
     const hs = data.heads ?? [];
     if (hs.length < 2) {
-      ui.headsBody.replaceChildren(h("p", {}, [`One head, “${hs[0]?.name ?? "meaning"}”: ${hs[0]?.blurb ?? ""}`]));
+      ui.headsBody.replaceChildren(h("p", {}, [say(words(), "lab.heads.one", { name: hs[0]?.name ?? "", blurb: hs[0]?.blurb ?? "" })]));
       return;
     }
     const second = decodeLesson(hs[1]);
     const concat = decodeArray(data.concat_outputs);
-    const dims = trace.dim_names ?? [];
-    const names = [...dims.map((d) => `h1 ${d}`), ...dims.map((d) => `h2 ${d}`)];
+    const names = hs.flatMap((_, k) => dims().map((d) => say(words(), "lab.heads.dim", { number: k + 1, dim: d })));
     ui.headsBody.replaceChildren(
-      ...hs.map((x, k) => h("p", {}, [h("strong", {}, [`Head ${k + 1} (${x.name}): `]), x.blurb])),
-      heatTable({ label: "Head 2 weights", caption: "Head 2's weights (head 1's are the lesson's table above)", rows: second.tokens, cols: second.key_tokens ?? second.tokens, weights: second.weights, mask: second.mask, focus: trace.focus }),
-      numberTable("Concatenated outputs", ["token", ...names], trace.tokens.map((tok, i) => [tok, ...concat[i].map((x) => num(x))]), "concat"),
+      ...hs.map((x, k) => h("p", {}, [h("strong", {}, [say(words(), "lab.heads.head", { number: k + 1, name: x.name })]), " ", x.blurb])),
+      heatTable({ label: say(words(), "lab.heads.second_table"), caption: say(words(), "lab.heads.second_caption"), rows: second.tokens, cols: second.key_tokens ?? second.tokens, weights: second.weights, mask: second.mask, focus: trace.focus, words: words() }),
+      numberTable(say(words(), "lab.heads.concat"), [say(words(), "lab.edit.token"), ...names], trace.tokens.map((tok, i) => [tok, ...concat[i].map((x) => num(x))]), "concat"),
       h("p", {}, [data.heads_note ?? ""]),
     );
   }
@@ -297,19 +300,19 @@ function render({ model, el }) {
     }
     if (guess() === null) {
       const buttons = cols().map((tok, j) => {
-        const b = h("button", { type: "button", class: "token guess", "aria-label": `Guess ${tok}`, "data-j": j }, [tok]);
+        const b = h("button", { type: "button", class: "token guess", "aria-label": say(words(), "lab.predict.guess", { token: tok }), "data-j": j }, [tok]);
         b.addEventListener("click", () => commit({ guess: j }));
         return b;
       });
       ui.predictBody.replaceChildren(
         h("p", { class: "ask" }, [say(words(), "lab.predict.ask", { token: who() })]),
-        h("div", { class: "guesses", role: "group", "aria-label": "Your guess" }, buttons),
+        h("div", { class: "guesses", role: "group", "aria-label": say(words(), "lab.predict.guesses") }, buttons),
       );
       return;
     }
     const note = data.predict.notes[guess()];
     const right = guess() === data.predict.answer;
-    const again = h("button", { type: "button" }, ["Guess again"]);
+    const again = h("button", { type: "button" }, [say(words(), "lab.predict.again")]);
     again.addEventListener("click", () => commit({ guess: null, beat: Math.min(Number(model.get("beat")) || 0, softmaxBeat() - 1) }));
     ui.predictBody.replaceChildren(h("p", { class: right ? "verdict good" : "verdict warn", role: "status" }, [note]), again);
   }
@@ -383,6 +386,7 @@ function render({ model, el }) {
   scope.on(model, "change:guess", onGuess);
   scope.on(model, "change:words", onWords);
   scope.on(model, "change:choices", () => trace && onLesson());
+  scope.on(model, "change:lab", () => trace && onLesson());
   scope.on(model, "change:cell", () => {
     transposed = false;
     if (trace) showReading();

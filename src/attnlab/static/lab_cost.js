@@ -1,51 +1,68 @@
 // The lab's Cost panel: time and memory of one attention head against n, from /api/cost,
 // on log-log axes with the API's fitted a + c·n² curve dashed over the measured dots.
 //
-// The measurement takes seconds, so it runs in stages (n up to 64, 256, 1024, 2048), each one
-// request, and the plot and a progress bar follow each stage.
+// The measurement takes seconds, so it runs in stages, each one request, and the plot and a
+// progress bar follow each stage: n up to 64, then four times as far each stage, up to /api/lab's
+// cost.default_max_n (in the model's "lab"). Every sentence is the page's words (lab.cost.*).
 
 import { h } from "./dom.js";
 import { getJSON } from "./http.js";
 import { card, figure, legend, svgPlot } from "./lab_dom.js";
 import { bytes, extent, seconds } from "./plots.js";
-
-const STAGES = [64, 256, 1024, 2048];
+import { say } from "./words.js";
 
 /**
- * The Cost card (a region named "Cost").
+ * The largest n of each stage: 64, 256, ... (four times each stage) and then `last`.
+ * @param {number} last the measurement's largest n (/api/lab cost.default_max_n)
+ */
+export function costStages(last) {
+  const stages = [];
+  for (let n = 64; n < last; n *= 4) stages.push(n);
+  return [...stages, last];
+}
+
+/**
+ * The Cost card (a region named by its title).
  * @param {string} id a prefix for element ids
- * @param {string} base the API's address ("" on the page itself)
+ * @param {{model: any, base: string}} host the lab's model ("lab", "words"); the API's address
+ *   ("" on the page itself)
  * @returns {HTMLElement}
  */
-export function costPanel(id, base) {
-  const measureButton = h("button", { type: "button", class: "primary" }, ["Measure the cost"]);
-  const progress = h("progress", { max: STAGES.length, value: 0, hidden: true, "aria-label": "Measuring progress" });
+export function costPanel(id, { model, base }) {
+  const words = () => model.get("words");
+  const measureButton = h("button", { type: "button", class: "primary", "data-words": "lab.cost.measure" });
+  const progress = h("progress", { max: 1, value: 0, hidden: true, "data-words-label": "lab.cost.progress" });
   const status = h("p", { class: "lab-note", role: "status" });
   const plots = h("div", { class: "plots" });
   /** @type {Record<string, any> | null} */
   let data = null;
 
   async function measure() {
+    const limits = model.get("lab")?.cost;
+    if (!limits) return;
+    const stages = costStages(limits.default_max_n);
     measureButton.disabled = true;
     progress.hidden = false;
+    progress.max = stages.length;
     progress.value = 0;
-    for (const [k, maxN] of STAGES.entries()) {
-      status.textContent = `Measuring n = 4 to ${maxN}… (${k + 1} of ${STAGES.length})`;
+    for (const [k, maxN] of stages.entries()) {
+      status.textContent = say(words(), "lab.cost.measuring", { max_n: maxN, number: k + 1, count: stages.length });
       const answer = await getJSON(`${base}/api/cost?max_n=${maxN}`);
       if (!answer.ok) {
-        status.textContent = `The measurement failed: ${answer.error.message}`;
+        status.textContent = say(words(), "lab.cost.failed", { error: answer.error.message });
         break;
       }
       data = answer.body;
       progress.value = k + 1;
       draw();
     }
-    if (data && progress.value === STAGES.length) {
+    if (data && progress.value === stages.length) {
       const pts = data.points;
-      status.textContent = `Measured ${pts.length} sizes, n = ${pts[0].n} to ${pts[pts.length - 1].n}, d = ${data.d}. Dots: measured; dashed: the fit a + c·n². Times jump when the machine is busy; memory is the steadier line.`;
+      status.textContent = say(words(), "lab.cost.measured", { count: pts.length, min_n: pts[0].n, max_n: pts[pts.length - 1].n, d: data.d });
     }
     measureButton.disabled = false;
-    measureButton.textContent = "Measure again";
+    measureButton.setAttribute("data-words", "lab.cost.again");
+    measureButton.textContent = say(words(), "lab.cost.again");
     progress.hidden = true;
   }
 
@@ -53,23 +70,24 @@ export function costPanel(id, base) {
     const pts = data.points;
     const curve = data.curve;
     const ns = pts.map((p) => p.n);
-    const x = { domain: [Math.min(...ns), Math.max(...ns)], log: true, label: "tokens n" };
+    const x = { domain: [Math.min(...ns), Math.max(...ns)], log: true, label: say(words(), "lab.cost.n_axis") };
     const size = { width: 340, height: 220 };
+    const fit = say(words(), "lab.cost.fit");
     const one = (key, label, format, color) => {
       const ys = [...pts.map((p) => p[key]), ...curve.map((p) => p[key])];
       const series = [
-        { name: `measured ${label}`, color, points: pts.map((p) => [p.n, p[key]]), dots: true, width: 1 },
-        { name: "fit a + c·n²", color: "#5b5b70", dash: [5, 4], points: curve.map((p) => [p.n, p[key]]) },
+        { name: say(words(), "lab.cost.measured_series", { what: label }), color, points: pts.map((p) => [p.n, p[key]]), dots: true, width: 1 },
+        { name: fit, color: "#5b5b70", dash: [5, 4], points: curve.map((p) => [p.n, p[key]]) },
       ];
-      const name = `${label} against n, measured, with the n² fit`;
+      const name = say(words(), "lab.cost.plot", { what: label });
       const y = { domain: extent(ys, { log: true }), log: true, label, format };
       return figure(name, [svgPlot({ x, y, series }, size, name), legend(series)], size.width);
     };
-    plots.replaceChildren(one("seconds", "time per head", seconds, "#0072b2"), one("bytes", "memory", bytes, "#d55e00"));
+    plots.replaceChildren(one("seconds", say(words(), "lab.cost.time"), seconds, "#0072b2"), one("bytes", say(words(), "lab.cost.memory"), bytes, "#d55e00"));
   }
 
   measureButton.addEventListener("click", measure);
-  return card(`${id}-cost`, "Cost", "lab.cost.help", [
+  return card(`${id}-cost`, "lab.cost.title", "lab.cost.help", [
       h("div", { class: "inline-row" }, [measureButton, progress]),
       status,
       plots,

@@ -8,6 +8,7 @@ import { COLORS, heat, inkOn } from "./colors.js";
 import { h, s } from "./dom.js";
 import { num } from "./format.js";
 import { arcPath, dialArrow, plot } from "./plots.js";
+import { say } from "./words.js";
 
 /** Line colours for one series per key token (Okabe–Ito, colour-blind safe, then greys). */
 export const SERIES = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#000000", "#999999", "#f0e442", "#6b6b80", "#3b3b4f", "#b0b0c0"];
@@ -80,13 +81,14 @@ export function legend(series) {
 
 /**
  * A table of weights in heat colours, rows = queries and columns = keys, with optional extra
- * columns (row sum, entropy...) and a footer row (column sums). Masked cells are greyed.
+ * columns (row sum, entropy...) and a footer row (column sums). Masked cells are greyed. The
+ * corner and the cells' titles are the page's words (`words`, table.*).
  * @param {{label: string, caption?: string, rows: string[], cols: string[], weights: number[][],
  *   mask?: boolean[][] | null, focus?: number, extra?: {head: string, values: string[]}[],
- *   footer?: {head: string, values: string[]} | null}} t
+ *   footer?: {head: string, values: string[]} | null, words: Record<string, string> | null}} t
  */
 export function heatTable(t) {
-  const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, ["query ↓ / key →"])]);
+  const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, [say(t.words, "table.corner")])]);
   t.cols.forEach((c) => head.append(h("th", { scope: "col" }, [c])));
   for (const e of t.extra ?? []) head.append(h("th", { scope: "col", class: "extra" }, [e.head]));
   const body = h("tbody");
@@ -100,7 +102,7 @@ export function heatTable(t) {
         td.style.background = heat(w);
         td.style.color = inkOn(w);
       }
-      td.title = masked ? `masked: ${r} may not look at ${c}, so the weight is 0` : `${r} → ${c}: ${num(w)}`;
+      td.title = say(t.words, masked ? "table.masked_title" : "table.pair_title", { query: r, key: c, weight: num(w) });
       tr.append(td);
     });
     for (const e of t.extra ?? []) tr.append(h("td", { class: "extra" }, [e.values[i]]));
@@ -140,16 +142,16 @@ export function numberTable(label, header, rows, cls = "") {
 
 /**
  * A card: a heading, a line of help and its body; `region` makes it a named landmark, `wide`
- * spans the whole row of cards. The help is the page's words at the key `help` (words/page.py),
- * filled in by dom.fillWords.
+ * spans the whole row of cards. The title and the help are the page's words at the keys `title`
+ * and `help` (words/page.py), filled in by dom.fillWords.
  * @param {string} id
- * @param {string} title
+ * @param {string} title a key of the page's words
  * @param {string} help a key of the page's words
  * @param {(Node | string)[]} body
  * @param {{region?: boolean, wide?: boolean}} [options]
  */
 export function card(id, title, help, body, { region = false, wide = false } = {}) {
-  const heading = h("h3", { id: `${id}-h` }, [title]);
+  const heading = h("h3", { id: `${id}-h`, "data-words": title });
   return h("section", { class: wide ? "lab-card wide" : "lab-card", "aria-labelledby": region ? `${id}-h` : null, role: region ? "region" : null }, [
     heading,
     h("p", { class: "lab-help", "data-words": help }),
@@ -164,8 +166,9 @@ export function card(id, title, help, body, { region = false, wide = false } = {
  * @param {number[][]} before the queries before the rotation (the API's rope.queries)
  * @param {number[][]} after the rotated queries (rope.rotated_queries)
  * @param {number[][]} angles radians per position and pair (rope.angles)
+ * @param {Record<string, string> | null} words the page's words (lab.positions.*)
  */
-export function ropeDials(tokens, before, after, angles) {
+export function ropeDials(tokens, before, after, angles, words) {
   const r = 34;
   const w = 96;
   const height = 2 * r + 44;
@@ -185,13 +188,12 @@ export function ropeDials(tokens, before, after, angles) {
     svg.append(s("line", { ...b, stroke: "#9a9ab0", "stroke-width": 3, "stroke-linecap": "round" }));
     svg.append(s("line", { ...a, stroke: COLORS.violet, "stroke-width": 2, "stroke-linecap": "round" }));
     svg.append(s("circle", { cx: a.x2, cy: a.y2, r: 3, fill: COLORS.violet }));
-    svg.append(s("text", { x: cx, y: 2 * r + 22, "text-anchor": "middle", class: "axis-label" }, `${tok} (${i})`));
-    svg.append(s("text", { x: cx, y: 2 * r + 36, "text-anchor": "middle", class: "tick" }, `turned ${num(turn, 3)} rad`));
+    svg.append(s("text", { x: cx, y: 2 * r + 22, "text-anchor": "middle", class: "axis-label" }, say(words, "lab.positions.token_at", { token: tok, position: i })));
+    svg.append(s("text", { x: cx, y: 2 * r + 36, "text-anchor": "middle", class: "tick" }, say(words, "lab.positions.turned", { angle: num(turn, 3) })));
   });
-  const label = "Each query's first two numbers before (grey) and after (violet) the rotation";
-  const node = h("figure", { "aria-label": label, class: "dials-figure" }, [
+  const node = h("figure", { "aria-label": say(words, "lab.positions.dials"), class: "dials-figure" }, [
     svg,
-    h("figcaption", {}, ["Dims 1–2 of each query: grey before, violet after RoPE turns it by its position's angle (dashed arc). The length stays the same."]),
+    h("figcaption", {}, [say(words, "lab.positions.dials_caption")]),
   ]);
   node.style.width = `min(${w * tokens.length}px, 100%)`;
   return node;

@@ -1,37 +1,34 @@
 // The lab's Edit vectors panel: the embeddings, or head 1's q, k, v, as editable numbers.
 //
-// A number is checked here first (lab_state.readEditNumber: a finite number within ±100); a
-// refusal shows under the field's row and nothing is sent, so the last good lesson stays. A
-// good number goes into the model's "edits" and the host asks the API again; a refusal from
-// the API (field set, set_q, set_k or set_v) shows under the table.
+// A number is checked here first (lab_state.readEditNumber: a finite number within /api/lab's
+// edit_limit); a refusal shows under the field's row and nothing is sent, so the last good lesson
+// stays. A good number goes into the model's "edits" and the host asks the API again; a refusal
+// from the API (a field among /api/lab's edit_params: set, set_q, ...) shows under the table.
+// Which vectors can be edited is the API's edit_params (parameter -> role), in the model's "lab";
+// their names and every sentence are the page's words (lab.edit.*).
 
 import { h } from "./dom.js";
 import { decodeArray, num } from "./format.js";
 import { card } from "./lab_dom.js";
 import { readEditNumber, withEdit } from "./lab_state.js";
+import { say } from "./words.js";
 
-const LIMIT = 100;
 const STEP = 0.1;
 const DRAG_STEP = 0.05;
-const ROLES = [
-  ["set", "Embeddings x", "embedding"],
-  ["set_q", "Queries q (head 1)", "query"],
-  ["set_k", "Keys k (head 1)", "key"],
-  ["set_v", "Values v (head 1)", "value"],
-];
 
 /**
  * Drag a number sideways to change it (0.05 per 4 pixels), as well as typing it: a press that
  * does not move focuses the field for typing; a drag sends the new number when released.
  * @param {HTMLInputElement} input
+ * @param {() => number} limit the API's edit limit
  * @param {() => void} done
  */
-function dragToChange(input, done) {
+function dragToChange(input, limit, done) {
   /** @type {{x: number, start: number, moved: boolean} | null} */
   let drag = null;
   input.addEventListener("pointerdown", (e) => {
     if (e.button !== 0 || input.ownerDocument.activeElement === input) return; // typing: no drag
-    const now = readEditNumber(input.value, LIMIT);
+    const now = readEditNumber(input.value, limit(), null);
     if (!now.ok) return;
     e.preventDefault(); // no text selection while dragging
     drag = { x: e.clientX, start: now.value, moved: false };
@@ -42,7 +39,7 @@ function dragToChange(input, done) {
     const dx = e.clientX - drag.x;
     if (!drag.moved && Math.abs(dx) < 4) return;
     drag.moved = true;
-    input.value = num(Math.max(-LIMIT, Math.min(LIMIT, drag.start + Math.round(dx / 4) * DRAG_STEP)));
+    input.value = num(Math.max(-limit(), Math.min(limit(), drag.start + Math.round(dx / 4) * DRAG_STEP)));
   });
   const end = () => {
     if (!drag) return;
@@ -65,22 +62,27 @@ function dragToChange(input, done) {
  *   (scope.js) holds the panel's model subscription for the view's cleanup
  */
 export function editPanel(id, { model, commit, scope }) {
-  const role = h("select", { id: `${id}-role` }, ROLES.map(([v, t]) => h("option", { value: v }, [t])));
+  const role = h("select", { id: `${id}-role` });
   const grid = h("div", { class: "edit-grid" });
-  const reset = h("button", { type: "button" }, ["Reset"]);
+  const reset = h("button", { type: "button", "data-words": "lab.edit.reset" });
   const note = h("p", { class: "lab-note", "aria-live": "polite" });
   const apiError = h("p", { class: "field-error", role: "alert" });
   /** @type {Record<string, any> | null} */
   let data = null;
   /** @type {Record<string, any> | null} */
   let trace = null;
+  const words = () => model.get("words");
+  /** The edit parameters and the roles they edit (set -> embeddings, ...): /api/lab's. */
+  const params = () => model.get("lab")?.edit_params ?? {};
+  const limit = () => model.get("lab")?.edit_limit ?? 0;
 
   /** The vectors edited for a role: the word embeddings, or head 1's q, k, v (before RoPE turns them). */
   function vectorsFor(param) {
-    if (param === "set") return decodeArray(data.positions?.word_embeddings ?? data.embeddings);
+    const which = params()[param];
+    if (which === "embeddings") return decodeArray(data.positions?.word_embeddings ?? data.embeddings);
     const rope = data.positions?.rope;
-    if (param === "set_q") return decodeArray(rope ? rope.queries : data.queries);
-    if (param === "set_k") return decodeArray(rope ? rope.keys : data.keys);
+    if (which === "queries") return decodeArray(rope ? rope.queries : data.queries);
+    if (which === "keys") return decodeArray(rope ? rope.keys : data.keys);
     return trace.values;
   }
 
@@ -88,16 +90,16 @@ export function editPanel(id, { model, commit, scope }) {
     const errId = `${id}-err-${param}-${i}-${d}`;
     const input = h("input", {
       type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false", size: 5,
-      value: num(value), "aria-label": `${tok} ${noun}, ${dim}`, "aria-describedby": errId,
-      "data-token": tok, "data-d": d, class: edited ? "edited" : null, title: "Drag sideways or type a number",
+      value: num(value), "aria-label": say(words(), "lab.edit.field", { token: tok, noun, dim }), "aria-describedby": errId,
+      "data-token": tok, "data-d": d, class: edited ? "edited" : null, title: say(words(), "lab.edit.drag"),
     });
     const err = h("span", { id: errId, class: "field-error cell-error", role: "alert" });
     input.addEventListener("change", () => editOne(param, tok, i, d, input, err));
-    dragToChange(input, () => editOne(param, tok, i, d, input, err));
+    dragToChange(input, limit, () => editOne(param, tok, i, d, input, err));
     input.addEventListener("keydown", (e) => {
       if (e.key !== "ArrowUp" && e.key !== "ArrowDown") return;
       e.preventDefault();
-      const now = readEditNumber(input.value, LIMIT);
+      const now = readEditNumber(input.value, limit(), words());
       if (!now.ok) return;
       input.value = num(now.value + (e.key === "ArrowUp" ? STEP : -STEP));
       editOne(param, tok, i, d, input, err);
@@ -105,11 +107,21 @@ export function editPanel(id, { model, commit, scope }) {
     return { input, err };
   }
 
+  /** The role selector's options, one per edit parameter the API takes. */
+  function showRoles() {
+    const now = role.value;
+    const all = Object.entries(params());
+    role.replaceChildren(...all.map(([param, which]) => h("option", { value: param }, [say(words(), `lab.edit.role.${which}`) || which])));
+    role.value = all.some(([param]) => param === now) ? now : all[0]?.[0] ?? "";
+  }
+
   function show() {
+    showRoles();
     const param = role.value;
-    const noun = ROLES.find(([p]) => p === param)[2];
+    if (!param) return;
+    const noun = say(words(), `lab.edit.noun.${params()[param]}`);
     const xs = vectorsFor(param);
-    const dims = trace.dim_names ?? xs[0].map((_, d) => `dim ${d + 1}`);
+    const dims = trace.dim_names ?? xs[0].map((_, d) => say(words(), "lab.dim", { number: d + 1 }));
     const edits = model.get("edits") ?? {};
     const seen = new Set();
     const rows = [];
@@ -122,26 +134,26 @@ export function editPanel(id, { model, commit, scope }) {
       rows.push(h("tr", { class: "errors" }, [h("td", { colspan: dims.length + 1 }, fields.map((f) => f.err))]));
     });
     grid.replaceChildren(
-      h("table", { class: "edit-table", "aria-label": `${noun} numbers` }, [
-        h("thead", {}, [h("tr", {}, [h("th", { scope: "col" }, ["token"]), ...dims.map((d) => h("th", { scope: "col" }, [d]))])]),
+      h("table", { class: "edit-table", "aria-label": say(words(), "lab.edit.table", { noun }) }, [
+        h("thead", {}, [h("tr", {}, [h("th", { scope: "col" }, [say(words(), "lab.edit.token")]), ...dims.map((d) => h("th", { scope: "col" }, [d]))])]),
         h("tbody", {}, rows),
       ]),
     );
     const count = Object.values(edits).reduce((k, m) => k + Object.keys(m).length, 0);
-    note.textContent = count ? `${count} vector${count > 1 ? "s" : ""} edited; Reset puts the preset back.` : "The preset's numbers.";
+    note.textContent = say(words(), count === 0 ? "lab.edit.preset" : count === 1 ? "lab.edit.edited_one" : "lab.edit.edited_many", { count });
     reset.disabled = count === 0;
     showError();
   }
 
   function showError() {
     const error = model.get("error");
-    apiError.textContent = error && ["set", "set_q", "set_k", "set_v"].includes(error.field) ? `Refused: ${error.message}` : "";
+    apiError.textContent = error && Object.hasOwn(params(), error.field ?? "") ? say(words(), "lab.edit.refused", { error: error.message }) : "";
   }
 
   function editOne(param, tok, i, d, input, err) {
-    const read = readEditNumber(input.value, LIMIT);
+    const read = readEditNumber(input.value, limit(), words());
     if (!read.ok) {
-      err.textContent = `${input.getAttribute("aria-label")}: ${read.message}`;
+      err.textContent = say(words(), "lab.edit.field_error", { field: input.getAttribute("aria-label") ?? "", error: read.message });
       input.setAttribute("aria-invalid", "true");
       return; // nothing is sent: the last good lesson stays on screen
     }
@@ -157,9 +169,9 @@ export function editPanel(id, { model, commit, scope }) {
   reset.addEventListener("click", () => commit({ edits: {} }));
   scope.on(model, "change:error", showError);
 
-  const el = card(`${id}-edit`, "Edit vectors", "lab.edit.help", [
+  const el = card(`${id}-edit`, "lab.edit.title", "lab.edit.help", [
       h("fieldset", { class: "edit", "aria-labelledby": `${id}-edit-h` }, [
-        h("div", { class: "field" }, [h("label", { for: `${id}-role` }, ["Which vectors"]), role]),
+        h("div", { class: "field" }, [h("label", { for: `${id}-role`, "data-words": "lab.edit.which" }), role]),
         grid,
         apiError,
         h("div", { class: "inline-row" }, [reset, note]),

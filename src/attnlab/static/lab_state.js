@@ -4,34 +4,44 @@
 //
 // Pure (no DOM): app.js reads and writes the URL through these, and sends labParams(state) to
 // /api/lesson; a 400 answer's "field" (temperature, set_q, ...) maps back to a model key with
-// FIELD_KEYS, so the model can put the last good value back.
+// modelKey, so the model can put the last good value back. Which position kinds, head counts
+// and edit parameters exist is the API's (/api/lab: "positions", "heads", "edit_params"); the
+// words of a refused number are the page's (words/page.py "lab.edit.*").
 
-export const POSITIONS = ["none", "sinusoidal", "rope"];
-/** Edited vectors travel as set (embeddings), set_q, set_k, set_v: TOKEN=x,y,z,w each. */
-export const EDIT_PARAMS = { set: "embeddings", set_q: "queries", set_k: "keys", set_v: "values" };
+import { num } from "./format.js";
+import { say } from "./words.js";
+
 export const LAB_DEFAULTS = Object.freeze({
   temperature: null, positions: "none", causal: false, heads: 1, shuffle: null, edits: {}, predict: false,
 });
 /** The keys whose change asks the API again. */
 export const LAB_KEYS = ["temperature", "positions", "causal", "heads", "shuffle", "edits"];
-/** An API error's field -> the model key it belongs to. */
-export const FIELD_KEYS = {
-  temperature: "temperature", positions: "positions", causal: "causal", heads: "heads", shuffle: "shuffle",
-  set: "edits", set_q: "edits", set_k: "edits", set_v: "edits",
-};
 
 /**
- * The lab's state a URL asks for; anything unreadable falls back to its default (the API has
- * the last word on the rest, such as a temperature of 0 or an edit with three numbers).
- * @param {URLSearchParams} q
+ * The model key an API error's field belongs to: an edit parameter (set, set_q, ... : /api/lab's
+ * edit_params) is "edits", a lab option is itself; null for a field that is not the lab's.
+ * @param {string | null} field
+ * @param {{edit_params?: Record<string, string>} | null} [lab] /api/lab
  */
-export function readLabURL(q) {
+export function modelKey(field, lab = null) {
+  if (field !== null && Object.hasOwn(lab?.edit_params ?? {}, field)) return "edits";
+  return field !== null && LAB_KEYS.includes(field) ? field : null;
+}
+
+/**
+ * The lab's state a URL asks for; anything unreadable, or not among /api/lab's choices, falls
+ * back to its default (the API has the last word on the rest, such as a temperature of 0 or an
+ * edit with three numbers).
+ * @param {URLSearchParams} q
+ * @param {{positions?: string[], heads?: number[], edit_params?: Record<string, string>} | null} [lab] /api/lab
+ */
+export function readLabURL(q, lab = null) {
   const t = Number.parseFloat(q.get("temperature") ?? "");
-  const heads = q.get("heads") === "2" ? 2 : 1;
+  const heads = Number(q.get("heads"));
   const seed = q.get("shuffle");
   /** @type {Record<string, Record<string, string[]>>} */
   const edits = {};
-  for (const param of Object.keys(EDIT_PARAMS)) {
+  for (const param of Object.keys(lab?.edit_params ?? {})) {
     for (const spec of q.getAll(param)) {
       const at = spec.indexOf("=");
       if (at <= 0) continue;
@@ -40,9 +50,9 @@ export function readLabURL(q) {
   }
   return {
     temperature: Number.isFinite(t) && t > 0 ? t : null,
-    positions: POSITIONS.includes(q.get("positions") ?? "") ? q.get("positions") : "none",
+    positions: (lab?.positions ?? []).includes(q.get("positions") ?? "") ? q.get("positions") : LAB_DEFAULTS.positions,
     causal: ["1", "true", "on"].includes(q.get("causal") ?? ""),
-    heads,
+    heads: (lab?.heads ?? []).includes(heads) ? heads : LAB_DEFAULTS.heads,
     shuffle: seed !== null && /^\d{1,9}$/.test(seed) ? Number(seed) : null,
     edits,
     predict: q.get("predict") === "1",
@@ -63,10 +73,10 @@ export function labParams(state, { url = false } = {}) {
   }
   if (state.positions && state.positions !== "none") out.push(["positions", state.positions]);
   if (state.causal) out.push(["causal", "1"]);
-  if (Number(state.heads) === 2) out.push(["heads", "2"]);
+  if (state.heads !== undefined && Number(state.heads) !== LAB_DEFAULTS.heads) out.push(["heads", String(state.heads)]);
   if (state.shuffle !== null && state.shuffle !== undefined) out.push(["shuffle", String(state.shuffle)]);
-  for (const param of Object.keys(EDIT_PARAMS)) {
-    for (const [token, xs] of Object.entries(state.edits?.[param] ?? {})) out.push([param, `${token}=${xs.join(",")}`]);
+  for (const [param, vectors] of Object.entries(state.edits ?? {})) {
+    for (const [token, xs] of Object.entries(vectors)) out.push([param, `${token}=${xs.join(",")}`]);
   }
   if (url && state.predict) out.push(["predict", "1"]);
   return out;
@@ -89,19 +99,21 @@ export function withEdit(edits, param, token, xs) {
 }
 
 /**
- * Read one number typed by the learner, with the API's limits: a finite number within ±limit.
- * Returns {ok: true, value} or {ok: false, message} (the words shown next to the field).
+ * Read one number typed by the learner, with the API's limits: a finite number within ±limit
+ * (/api/lab's edit_limit). Returns {ok: true, value} or {ok: false, message}, the message the
+ * page's words (lab.edit.*) for what is wrong.
  * @param {string} text
- * @param {number} [limit]
+ * @param {number} limit
+ * @param {Record<string, string> | null | undefined} words the page's words (/api/presets)
  */
-export function readEditNumber(text, limit = 100) {
+export function readEditNumber(text, limit, words) {
   const t = String(text).trim().replace(/^\u2212/, "-");
-  if (!t) return { ok: false, message: "Type a number here, such as 0.5 or -1." };
-  if (/^[+-]?nan$/i.test(t)) return { ok: false, message: "NaN is not a number attention can use; type a finite number." };
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return { ok: false, message: `“${t}” is not a number; type one such as 0.5 or -1.` };
+  if (!t) return { ok: false, message: say(words, "lab.edit.empty") };
+  if (/^[+-]?nan$/i.test(t)) return { ok: false, message: say(words, "lab.edit.nan") };
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return { ok: false, message: say(words, "lab.edit.not_number", { text: t }) };
   const value = Number(t);
   if (!Number.isFinite(value) || Math.abs(value) > limit) {
-    return { ok: false, message: `${t} is beyond ±${limit}; keep each number between −${limit} and ${limit}.` };
+    return { ok: false, message: say(words, "lab.edit.beyond", { text: t, limit: num(limit) }) };
   }
   return { ok: true, value };
 }

@@ -1,6 +1,7 @@
-// The lab's Temperature panel: the softmax divisor as a log-scale slider (0.1 to 10, √dₖ = 2
-// marked), the focus row's entropy, largest weight and softmax-Jacobian size from the lesson's
-// "saturation", and three small plots of the focus row against T from /api/sweep.
+// The lab's Temperature panel: the softmax divisor as a log-scale slider (the range and √dₖ are
+// /api/lab's "temperature", in the model's "lab"), the focus row's entropy, largest weight and
+// softmax-Jacobian size from the lesson's "saturation", and three small plots of the focus row
+// against T from /api/sweep. Every sentence is the page's words (lab.temperature.*).
 //
 // No √dₖ is T = 1 on the slider and Uniform its T → ∞ end; moving the slider asks for mode
 // Scaled with that temperature.
@@ -11,11 +12,9 @@ import { getJSON } from "./http.js";
 import { card, figure, legend, SERIES, svgPlot } from "./lab_dom.js";
 import { labParams } from "./lab_state.js";
 import { extent, fromLogFraction, logFraction } from "./plots.js";
+import { say } from "./words.js";
 
-const T_MIN = 0.1;
-const T_MAX = 10;
-const SQRT_DK = 2;
-const STEPS = 400;
+const STEPS = 400; // the slider's resolution
 const SLIDE_MS = 120;
 
 /**
@@ -28,13 +27,8 @@ export function temperaturePanel(id, { model, commit, base, scope }) {
   const slider = h("input", { id: `${id}-t`, type: "range", min: 0, max: STEPS, step: 1, "aria-describedby": `${id}-t-out` });
   const out = h("output", { id: `${id}-t-out`, for: `${id}-t`, class: "t-out" });
   const marks = h("div", { class: "t-marks", "aria-hidden": "true" });
-  for (const [t, text, more] of [[T_MIN, "0.1", ""], [1, "1", " = No √dₖ"], [SQRT_DK, "2 = √dₖ", ""], [T_MAX, "10", " → Uniform"]]) {
-    const mark = h("span", { class: t === SQRT_DK ? "t-mark sqrt" : "t-mark" }, [text, h("span", { class: "more" }, [more])]);
-    mark.style.left = `${100 * logFraction(t, T_MIN, T_MAX)}%`;
-    marks.append(mark);
-  }
-  const back = h("button", { type: "button", class: "small" }, ["Back to √dₖ"]);
-  const satLine = h("p", { class: "sat-line", "aria-live": "polite" }, ["Loading…"]);
+  const back = h("button", { type: "button", class: "small", "data-words": "lab.temperature.back" });
+  const satLine = h("p", { class: "sat-line", "aria-live": "polite", "data-words": "lab.loading" });
   const plots = h("div", { class: "plots" });
   const plotNote = h("p", { class: "lab-note" });
   /** @type {Record<string, any> | null} */
@@ -46,32 +40,57 @@ export function temperaturePanel(id, { model, commit, base, scope }) {
   let sweep = null;
   let timer = 0;
 
+  const words = () => model.get("words");
+  /** The slider's range and √dₖ: /api/lab's {min, max, steps, sqrt_d_k}; null until it came. */
+  const range = () => model.get("lab")?.temperature ?? null;
   /** The divisor as a temperature: T for Scaled, 1 for No √dₖ, ∞ for Uniform. */
-  const current = () => (trace ? trace.divisor : SQRT_DK);
+  const current = () => (trace ? trace.divisor : range()?.sqrt_d_k ?? NaN);
+  let marked = "";
+
+  /** The marks under the slider: its ends, No √dₖ at T = 1 and √dₖ. */
+  function showMarks({ min, max, sqrt_d_k: root }) {
+    const key = JSON.stringify([min, max, root, words()]);
+    if (key === marked) return;
+    marked = key;
+    const all = [[min, num(min), ""], [1, "1", say(words(), "lab.temperature.mark_unscaled")], [root, say(words(), "lab.temperature.mark_sqrt", { t: num(root) }), ""], [max, num(max), say(words(), "lab.temperature.mark_uniform")]];
+    marks.replaceChildren(...all.map(([t, text, more]) => {
+      const mark = h("span", { class: t === root ? "t-mark sqrt" : "t-mark" }, [text, h("span", { class: "more" }, [more ? ` ${more}` : ""])]);
+      mark.style.left = `${100 * logFraction(t, min, max)}%`;
+      return mark;
+    }));
+  }
 
   function show() {
+    const r = range();
+    slider.disabled = !r;
+    if (!r) return;
+    showMarks(r);
     const t = current();
-    const shown = Number.isFinite(t) ? Math.min(T_MAX, Math.max(T_MIN, t)) : T_MAX;
-    if (slider.ownerDocument.activeElement !== slider) slider.value = String(Math.round(logFraction(shown, T_MIN, T_MAX) * STEPS));
-    const what = trace.mode === "uniform" ? "T = ∞: Uniform, the limit where every weight is 1/n"
-      : trace.mode === "unscaled" ? "T = 1: No √dₖ, the raw dot products"
-      : Math.abs(t - SQRT_DK) < 1e-9 ? "T = 2 = √dₖ: the real formula"
-      : `T = ${num(t, 3)}${t < SQRT_DK ? ", sharper than √dₖ" : ", flatter than √dₖ"}`;
+    const root = r.sqrt_d_k;
+    const shown = Number.isFinite(t) ? Math.min(r.max, Math.max(r.min, t)) : r.max;
+    if (slider.ownerDocument.activeElement !== slider) slider.value = String(Math.round(logFraction(shown, r.min, r.max) * STEPS));
+    const atRoot = Math.abs(t - root) < 1e-9;
+    const key = trace.mode === "uniform" ? "uniform" : trace.mode === "unscaled" ? "unscaled" : atRoot ? "sqrt" : t < root ? "sharper" : "flatter";
+    const what = say(words(), `lab.temperature.${key}`, { t: num(t, 3) });
     out.textContent = what;
     slider.setAttribute("aria-valuetext", what);
-    back.hidden = trace.mode === "scaled" && Math.abs(t - SQRT_DK) < 1e-9;
+    back.hidden = trace.mode === "scaled" && atRoot;
     const sat = data.saturation;
     const f = trace.focus;
     satLine.textContent = sat && sat.per === "row"
-      ? `${trace.tokens[f]}'s row: entropy ${num(sat.entropy_bits[f])} bits (at most ${num(sat.max_entropy_bits[f])}), largest weight ${num(sat.max_weight[f])}. `
-        + `Softmax Jacobian size ${num(sat.jacobian_frobenius, 3)} (Frobenius norm), largest entry ${num(sat.jacobian_max_abs, 3)}: the gradient the softmax passes back, which falls toward 0 as the row saturates.`
-      : "With the softmax down the columns, each column is the budget: see the column sums on the right.";
+      ? say(words(), "lab.temperature.saturation", {
+        token: trace.tokens[f], entropy: num(sat.entropy_bits[f]), max_entropy: num(sat.max_entropy_bits[f]), max_weight: num(sat.max_weight[f]),
+        jacobian: num(sat.jacobian_frobenius, 3), jacobian_max: num(sat.jacobian_max_abs, 3),
+      })
+      : say(words(), "lab.temperature.columns");
     loadSweep();
   }
 
   function slide() {
-    const t = fromLogFraction(Number(slider.value) / STEPS, T_MIN, T_MAX);
-    out.textContent = `T = ${num(t, 3)}…`;
+    const r = range();
+    if (!r) return;
+    const t = fromLogFraction(Number(slider.value) / STEPS, r.min, r.max);
+    out.textContent = say(words(), "lab.temperature.sliding", { t: num(t, 3) });
     clearTimeout(timer);
     timer = window.setTimeout(() => commit({ mode: "scaled", temperature: t }), SLIDE_MS);
   }
@@ -87,17 +106,19 @@ export function temperaturePanel(id, { model, commit, base, scope }) {
     const answer = await getJSON(`${base}/api/sweep?${q}`);
     if (key !== sweepKey) return;
     sweep = answer.ok ? answer.body : null;
-    plotNote.textContent = answer.ok ? "" : `The temperature plots could not be drawn: ${answer.error.message}`;
+    plotNote.textContent = answer.ok ? "" : say(words(), "lab.temperature.plots_failed", { error: answer.error.message });
     draw();
   }
 
   function draw() {
-    if (!sweep || !trace) return;
+    if (!sweep || !trace || !range()) return;
     const ts = sweep.temperatures;
     const t = current();
-    const lines = [{ x: SQRT_DK, label: "√dₖ" }];
-    if (Number.isFinite(t) && Math.abs(t - SQRT_DK) > 0.05) lines.push({ x: t, label: "now" });
-    const x = { domain: [ts[0], ts[ts.length - 1]], log: true, label: "temperature T" };
+    const root = range().sqrt_d_k;
+    const tw = (key, values) => say(words(), `lab.temperature.${key}`, values);
+    const lines = [{ x: root, label: tw("sqrt_mark") }];
+    if (Number.isFinite(t) && Math.abs(t - root) > 0.05) lines.push({ x: t, label: tw("now_mark") });
+    const x = { domain: [ts[0], ts[ts.length - 1]], log: true, label: tw("axis") };
     const size = { width: 228, height: 176 };
     const w = decodeArray(sweep.weights);
     const keys = sweep.tokens.map((tok, j) => ({ name: tok, color: SERIES[j % SERIES.length], points: ts.map((T, k) => [T, w[k][j]]) }));
@@ -105,19 +126,19 @@ export function temperaturePanel(id, { model, commit, base, scope }) {
     const ent = decodeArray(sweep.entropy_bits);
     const jac = decodeArray(sweep.jacobian_frobenius);
     const names = [
-      `${who}'s weight on each key as the temperature goes from ${ts[0]} to ${ts[ts.length - 1]}`,
-      `The entropy of ${who}'s row against the temperature`,
-      `The size of the softmax Jacobian of ${who}'s row against the temperature`,
+      tw("weights_plot", { token: who, t_min: num(ts[0]), t_max: num(ts[ts.length - 1]) }),
+      tw("entropy_plot", { token: who }),
+      tw("jacobian_plot", { token: who }),
     ];
     plots.replaceChildren(
-      figure(names[0], [svgPlot({ x, y: { domain: [0, 1], label: `${who}'s weights` }, series: keys, marks: lines }, size, names[0]), legend(keys)], size.width),
+      figure(names[0], [svgPlot({ x, y: { domain: [0, 1], label: tw("weights_axis", { token: who }) }, series: keys, marks: lines }, size, names[0]), legend(keys)], size.width),
       figure(names[1], [
-        svgPlot({ x, y: { domain: [0, sweep.max_entropy_bits || 1], label: "entropy (bits)" }, series: [{ name: "entropy", color: "#0072b2", points: ts.map((T, k) => [T, ent[k]]) }], marks: lines }, size, names[1]),
-        h("figcaption", {}, ["0 bits: all on one key. The top: spread evenly."]),
+        svgPlot({ x, y: { domain: [0, sweep.max_entropy_bits || 1], label: tw("entropy_axis") }, series: [{ name: tw("entropy_series"), color: "#0072b2", points: ts.map((T, k) => [T, ent[k]]) }], marks: lines }, size, names[1]),
+        h("figcaption", {}, [tw("entropy_caption")]),
       ], size.width),
       figure(names[2], [
-        svgPlot({ x, y: { domain: extent(jac, { zero: true }), label: "Jacobian size (Frobenius)" }, series: [{ name: "Jacobian size", color: "#d55e00", points: ts.map((T, k) => [T, jac[k]]) }], marks: lines }, size, names[2]),
-        h("figcaption", {}, ["Near 0 the softmax passes almost no gradient back."]),
+        svgPlot({ x, y: { domain: extent(jac, { zero: true }), label: tw("jacobian_axis") }, series: [{ name: tw("jacobian_series"), color: "#d55e00", points: ts.map((T, k) => [T, jac[k]]) }], marks: lines }, size, names[2]),
+        h("figcaption", {}, [tw("jacobian_caption")]),
       ], size.width),
     );
   }
@@ -129,8 +150,8 @@ export function temperaturePanel(id, { model, commit, base, scope }) {
     if (model.get("mode") !== "scaled" && model.get("temperature") !== null) model.set("temperature", null);
   });
 
-  const el = card(`${id}-temp`, "Temperature and saturation", "lab.temperature.help", [
-      h("div", { class: "slider-row" }, [h("label", { for: `${id}-t` }, ["Temperature"]), out, back]),
+  const el = card(`${id}-temp`, "lab.temperature.title", "lab.temperature.help", [
+      h("div", { class: "slider-row" }, [h("label", { for: `${id}-t`, "data-words": "lab.temperature.label" }), out, back]),
       h("div", { class: "slider-wrap" }, [slider, marks]),
       satLine,
       plots,

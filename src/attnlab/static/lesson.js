@@ -34,33 +34,33 @@ function build(id) {
   ui.contextErr = h("p", { id: `${id}-context-err`, class: "field-error", role: "alert" });
   ui.own = h("input", {
     id: `${id}-own`, type: "text", autocomplete: "off", spellcheck: "false", maxlength: 500,
-    placeholder: "e.g. near the water bank", "aria-describedby": `${id}-own-err ${id}-own-help`,
+    "data-words-placeholder": "lesson.own_placeholder", "aria-describedby": `${id}-own-err ${id}-own-help`,
   });
   ui.ownErr = h("p", { id: `${id}-own-err`, class: "field-error", role: "alert" });
   ui.ownHelp = h("p", { id: `${id}-own-help` });
   ui.ownForm = h("form", { class: "field own" }, [
-    h("label", { for: `${id}-own` }, ["Your own sentence"]),
-    h("div", { class: "inline" }, [ui.own, h("button", { type: "submit" }, ["Show"])]),
+    h("label", { for: `${id}-own`, "data-words": "lesson.own_label" }),
+    h("div", { class: "inline" }, [ui.own, h("button", { type: "submit", "data-words": "lesson.own_show" })]),
     ui.ownErr,
-    h("details", { class: "help" }, [h("summary", {}, ["Which words can I use?"]), ui.ownHelp]),
+    h("details", { class: "help" }, [h("summary", { "data-words": "lesson.own_which" }), ui.ownHelp]),
   ]);
   ui.mode = h("select", { id: `${id}-mode`, "aria-describedby": `${id}-mode-err ${id}-mode-help` });
   ui.modeHelp = h("p", { id: `${id}-mode-help`, class: "help" });
   ui.modeErr = h("p", { id: `${id}-mode-err`, class: "field-error", role: "alert" });
   ui.tokens = h("div", { class: "tokens" });
   ui.focusErr = h("p", { class: "field-error", role: "alert" });
-  ui.canvas = h("canvas", { role: "img", "aria-label": "The lesson's picture" });
+  ui.canvas = h("canvas", { role: "img", "data-words-label": "canvas.lesson" });
   ui.banner = h("p", { class: "banner", role: "alert", hidden: true });
-  ui.table = h("table", { class: "weights", "aria-label": "Attention weights" });
+  ui.table = h("table", { class: "weights", "data-words-label": "table.name" });
   ui.readout = h("p", { class: "readout", "aria-live": "polite", "data-words": "table.readout_hint" });
   ui.canvasWrap = h("div", { class: "canvas-wrap" }, [ui.canvas]);
   ui.nav = h("div", { class: "nav" });
   ui.side = h("div", { class: "side" });
   ui.root = h("div", { class: "attnlab" }, [
-    h("section", { class: "controls", "aria-label": "Lesson settings" }, [
-      h("div", { class: "field" }, [h("label", { for: `${id}-context` }, ["Context"]), ui.context, ui.contextErr]),
+    h("section", { class: "controls", "data-words-label": "lesson.settings" }, [
+      h("div", { class: "field" }, [h("label", { for: `${id}-context`, "data-words": "lesson.context" }), ui.context, ui.contextErr]),
       ui.ownForm,
-      h("div", { class: "field" }, [h("label", { for: `${id}-mode` }, ["Normalization"]), ui.mode, ui.modeErr, ui.modeHelp]),
+      h("div", { class: "field" }, [h("label", { for: `${id}-mode`, "data-words": "lesson.mode" }), ui.mode, ui.modeErr, ui.modeHelp]),
     ]),
     ui.nav,
     h("div", { class: "stage" }, [h("div", { class: "picture" }, [ui.canvasWrap, ui.banner]), ui.side]),
@@ -90,7 +90,7 @@ function render({ model, el }) {
   ui.nav.append(
     steps.el,
     h("div", { class: "focus-bar", role: "group", "aria-labelledby": `${id}-focus-label` }, [
-      h("span", { id: `${id}-focus-label`, class: "focus-label" }, ["Follow the token:"]),
+      h("span", { id: `${id}-focus-label`, class: "focus-label", "data-words": "steps.focus" }),
       ui.tokens,
       ui.focusErr,
     ]),
@@ -164,7 +164,7 @@ function render({ model, el }) {
   function buildTable() {
     const cols = trace.key_tokens ?? trace.tokens;
     const caption = h("caption", { "data-words": trace.axis === "keys" ? "table.caption" : "table.caption_queries" });
-    const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, ["query ↓ / key →"])]);
+    const head = h("tr", {}, [h("th", { scope: "col", class: "corner", "data-words": "table.corner" })]);
     cols.forEach((tok) => head.append(h("th", { scope: "col" }, [tok])));
     const body = h("tbody");
     trace.tokens.forEach((tok, i) => {

@@ -39,24 +39,24 @@ function build(model, commit, pickHead) {
   // --- settings --------------------------------------------------------------------------------
   ui.text = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000, "aria-describedby": `${id}-text-help` });
   ui.textHelp = h("p", { id: `${id}-text-help`, class: "help" });
-  const textField = field(`${id}-text`, "Text", ui.text);
+  const textField = field(`${id}-text`, "model.text", ui.text);
   ui.textErr = textField.err;
   ui.textForm = h("form", { class: "field own rm-text" }, [
-    h("label", { for: `${id}-text` }, ["Text"]),
-    h("div", { class: "inline" }, [ui.text, h("button", { type: "submit" }, ["Run the model"])]),
+    h("label", { for: `${id}-text`, "data-words": "model.text" }),
+    h("div", { class: "inline" }, [ui.text, h("button", { type: "submit", "data-words": "model.run" })]),
     ui.textErr,
     ui.textHelp,
   ]);
   ui.name = h("select");
-  const nameField = field(`${id}-name`, "Model", ui.name);
+  const nameField = field(`${id}-name`, "model.model", ui.name);
   ui.nameErr = nameField.err;
   ui.layer = h("select");
-  const layerField = field(`${id}-layer`, "Layer", ui.layer);
+  const layerField = field(`${id}-layer`, "model.layer", ui.layer);
   ui.layerErr = layerField.err;
   ui.head = h("select");
-  const headField = field(`${id}-head`, "Head", ui.head);
+  const headField = field(`${id}-head`, "model.head", ui.head);
   ui.headErr = headField.err;
-  ui.status = h("p", { class: "rm-status", role: "status", "aria-label": "Model status" });
+  ui.status = h("p", { class: "rm-status", role: "status", "data-words-label": "model.status" });
   ui.banner = h("p", { class: "banner", role: "alert", hidden: true });
 
   // --- the heads grid ------------------------------------------------------------------------
@@ -67,9 +67,9 @@ function build(model, commit, pickHead) {
   ui.side = h("div", { class: "side" });
   ui.tokens = h("div", { class: "tokens rm-tokens" });
   ui.focusErr = h("p", { class: "field-error", role: "alert" });
-  ui.canvas = h("canvas", { role: "img", "aria-label": "One head of the real model, step by step" });
+  ui.canvas = h("canvas", { role: "img", "data-words-label": "model.canvas.name" });
   ui.canvasWrap = h("div", { class: "canvas-wrap rm-picture" }, [ui.canvas]);
-  ui.table = h("table", { class: "weights rm-weights", "aria-label": "Real attention weights" });
+  ui.table = h("table", { class: "weights rm-weights", "data-words-label": "model.table_name" });
   ui.readout = h("p", { class: "readout", "aria-live": "polite", "data-words": "table.readout_hint" });
   ui.which = h("p", { class: "rm-which" });
   ui.compare = comparePanel(model, id, commit);
@@ -81,11 +81,11 @@ function build(model, commit, pickHead) {
     h("div", { class: "rm-top" }, [
       h("div", { class: "rm-left" }, [
         ui.intro,
-        h("section", { class: "controls", "aria-label": "Real model settings" }, [ui.textForm, nameField.box, layerField.box, headField.box, ui.status]),
+        h("section", { class: "controls", "data-words-label": "model.settings" }, [ui.textForm, nameField.box, layerField.box, headField.box, ui.status]),
         ui.banner,
         ui.nav,
         h("div", { class: "focus-bar rm-focus", role: "group", "aria-labelledby": `${id}-focus-label` }, [
-          h("span", { id: `${id}-focus-label`, class: "focus-label" }, ["Follow the token:"]),
+          h("span", { id: `${id}-focus-label`, class: "focus-label", "data-words": "steps.focus" }),
           ui.tokens,
           ui.focusErr,
         ]),
@@ -199,7 +199,7 @@ function render({ model, el }) {
 
   function layoutNow() {
     const key = `${size.width}x${size.height}:${beat()}:${trace.focus}`;
-    if (laid.trace !== trace || laid.key !== key) laid = { trace, key, out: beatLayout(trace, size, beat(), trace.focus) };
+    if (laid.trace !== trace || laid.key !== key) laid = { trace, key, out: beatLayout(trace, size, beat(), trace.focus, words()) };
     return laid.out;
   }
 
@@ -234,7 +234,7 @@ function render({ model, el }) {
   function buildTable() {
     const m = trace.model;
     const caption = h("caption", {}, [say(words(), "model.table_caption", { layer: m.layer, head: m.head })]);
-    const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, ["query ↓ / key →"])]);
+    const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, [say(words(), "table.corner")])]);
     trace.tokens.forEach((tok) => head.append(h("th", { scope: "col" }, [tok])));
     const body = h("tbody");
     trace.tokens.forEach((tok, i) => {
@@ -270,12 +270,11 @@ function render({ model, el }) {
 
   function showInfo() {
     const info = model.get("info");
-    const names = info?.known_models ?? [model.get("name") ?? "minilm"];
-    options(ui.name, names, (v) => (modelName(words(), v) === v ? v : `${modelName(words(), v)} (${v})`), names.includes(model.get("name")) ? model.get("name") : names[0]);
-    const L = info?.n_layers ?? 6;
-    const H = info?.n_heads ?? 12;
-    options(ui.layer, [...Array(L).keys()], (v) => `layer ${v}`, model.get("layer"));
-    options(ui.head, [...Array(H).keys()], (v) => `head ${v}`, model.get("head"));
+    // the models, layers and heads are /api/model/info's; none are offered before it answers
+    const names = info?.known_models ?? [];
+    options(ui.name, names, (v) => (modelName(words(), v) === v ? v : say(words(), "model.name_option", { model: modelName(words(), v), id: v })), names.includes(model.get("name")) ? model.get("name") : names[0] ?? "");
+    options(ui.layer, [...Array(info?.n_layers ?? 0).keys()], (v) => say(words(), "model.layer_option", { layer: v }), model.get("layer"));
+    options(ui.head, [...Array(info?.n_heads ?? 0).keys()], (v) => say(words(), "model.head_option", { head: v }), model.get("head"));
     if (info) ui.intro.textContent = say(words(), "model.intro", { model: modelName(words(), info.model), n_layers: info.n_layers, n_heads: info.n_heads, d_model: info.d_model });
     if (info) ui.textHelp.textContent = say(words(), "model.text_help", { max_tokens: info.max_tokens, d_k: info.d_k });
     ui.heads.build();

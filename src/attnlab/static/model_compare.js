@@ -9,6 +9,7 @@ import { h, s } from "./dom.js";
 import { num } from "./format.js";
 import { field, paintSVG } from "./model_dom.js";
 import { cosinePlot } from "./model_layout.js";
+import { say } from "./words.js";
 
 /**
  * Build the panel. The model holds "word", "a", "b", "layer", "head", "compare" and
@@ -19,23 +20,24 @@ import { cosinePlot } from "./model_layout.js";
  */
 export function comparePanel(model, id, commit) {
   const ui = {};
+  const words = () => model.get("words");
   ui.word = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 100 });
   ui.a = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000 });
   ui.b = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000 });
-  const wordField = field(`${id}-word`, "Word", ui.word);
-  const aField = field(`${id}-a`, "Sentence A", ui.a);
-  const bField = field(`${id}-b`, "Sentence B", ui.b);
+  const wordField = field(`${id}-word`, "model.compare.word", ui.word);
+  const aField = field(`${id}-a`, "model.compare.a", ui.a);
+  const bField = field(`${id}-b`, "model.compare.b", ui.b);
   Object.assign(ui, { wordErr: wordField.err, aErr: aField.err, bErr: bField.err });
-  ui.cmpForm = h("form", { class: "rm-cmp-form" }, [wordField.box, aField.box, bField.box, h("button", { type: "submit", class: "primary" }, ["Compare"])]);
+  ui.cmpForm = h("form", { class: "rm-cmp-form" }, [wordField.box, aField.box, bField.box, h("button", { type: "submit", class: "primary", "data-words": "model.compare.button" })]);
   ui.cmpBanner = h("p", { class: "banner", role: "alert", hidden: true });
   ui.rowsTitle = h("h3", { class: "rm-rows-title" });
   ui.rowA = h("table", { class: "weights rm-row" });
   ui.rowB = h("table", { class: "weights rm-row" });
   ui.plot = s("svg", { role: "img", class: "rm-plot" });
-  ui.cosTable = h("table", { class: "rm-cos", "aria-label": "Cosine similarity by layer" });
+  ui.cosTable = h("table", { class: "rm-cos", "data-words-label": "model.compare.table_name" });
   ui.note = h("p", { class: "rm-note" });
   const el = h("section", { class: "rm-compare", "aria-labelledby": `${id}-cmp-title` }, [
-    h("h2", { id: `${id}-cmp-title` }, ["Compare contexts"]),
+    h("h2", { id: `${id}-cmp-title`, "data-words": "model.compare.title" }),
     h("p", { class: "help", "data-words": "model.compare.help" }),
     ui.cmpForm,
     ui.cmpBanner,
@@ -50,7 +52,7 @@ export function comparePanel(model, id, commit) {
     const H = Number(model.get("head"));
     const row = side.rows?.[L]?.[H] ?? [];
     const word = model.get("compare").word;
-    table.setAttribute("aria-label", `Attention row of ${word} in sentence ${which}`);
+    table.setAttribute("aria-label", say(words(), "model.compare.row_name", { word, which }));
     const head = h("tr", {}, side.tokens.map((tok, j) => h("th", { scope: "col", class: j === side.index ? "rm-self" : "" }, [tok])));
     const cells = h("tr", {}, row.map((w) => {
       const td = h("td", {}, [num(w)]);
@@ -58,7 +60,7 @@ export function comparePanel(model, id, commit) {
       td.style.color = inkOn(w);
       return td;
     }));
-    table.replaceChildren(h("caption", {}, [`Sentence ${which}: “${sentence}”`]), h("thead", {}, [head]), h("tbody", {}, [cells]));
+    table.replaceChildren(h("caption", {}, [say(words(), "model.compare.row_caption", { which, sentence })]), h("thead", {}, [head]), h("tbody", {}, [cells]));
   }
 
   function showCompare() {
@@ -66,16 +68,17 @@ export function comparePanel(model, id, commit) {
     if (!cmp) return;
     const L = Number(model.get("layer"));
     const H = Number(model.get("head"));
-    ui.rowsTitle.textContent = `Where “${cmp.word}” looks in layer ${L}, head ${H} (change the head above): its attention row in each sentence, the word itself shaded`;
+    ui.rowsTitle.textContent = say(words(), "model.compare.rows_title", { word: cmp.word, layer: L, head: H });
     rowTable(ui.rowA, cmp.a, "A", cmp.a.tokens.slice(1, -1).join(" "));
     rowTable(ui.rowB, cmp.b, "B", cmp.b.tokens.slice(1, -1).join(" "));
     const plotSize = { width: Math.max(280, Math.min(560, ui.plot.parentElement?.clientWidth || 520)), height: 230 };
-    const plot = cosinePlot(cmp.cosine, cmp.cosine_labels, plotSize);
+    const plot = cosinePlot(cmp.cosine, cmp.cosine_labels, plotSize, words());
     paintSVG(ui.plot, plot.shapes, plotSize);
-    ui.plot.setAttribute("aria-label", `Line plot: cosine similarity of the two ${cmp.word} vectors, layer by layer: ${cmp.cosine_labels.map((l, k) => `${l} ${num(cmp.cosine[k])}`).join(", ")}.`);
-    const head = h("tr", {}, [h("th", { scope: "col" }, ["layer"]), h("th", { scope: "col" }, ["cosine similarity"])]);
-    const body = h("tbody", {}, cmp.cosine_labels.map((label, k) => h("tr", {}, [h("th", { scope: "row" }, [label === "embeddings" ? "in (embeddings)" : label]), h("td", {}, [num(cmp.cosine[k])])])));
-    ui.cosTable.replaceChildren(h("caption", {}, [`Cosine similarity of “${cmp.word}” in A and B`]), h("thead", {}, [head]), body);
+    const values = cmp.cosine_labels.map((label, k) => say(words(), "model.compare.plot_value", { label, value: num(cmp.cosine[k]) })).join(", ");
+    ui.plot.setAttribute("aria-label", say(words(), "model.compare.plot_name", { word: cmp.word, values }));
+    const head = h("tr", {}, ["table_layer", "table_cosine"].map((k) => h("th", { scope: "col" }, [say(words(), `model.compare.${k}`)])));
+    const body = h("tbody", {}, cmp.cosine_labels.map((label, k) => h("tr", {}, [h("th", { scope: "row" }, [label === "embeddings" ? say(words(), "model.compare.table_in") : label]), h("td", {}, [num(cmp.cosine[k])])])));
+    ui.cosTable.replaceChildren(h("caption", {}, [say(words(), "model.compare.table_caption", { word: cmp.word })]), h("thead", {}, [head]), body);
     ui.note.textContent = cmp.note;
   }
 

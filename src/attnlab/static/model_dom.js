@@ -4,12 +4,15 @@
 
 import { h, s as svgNode } from "./dom.js";
 
-/** A labelled control with an error slot (role alert) that the control names in aria-describedby. */
+/**
+ * A labelled control with an error slot (role alert) that the control names in aria-describedby;
+ * `label` is a key of the page's words (dom.fillWords fills it in).
+ */
 export function field(id, label, control, extra = []) {
   const err = h("p", { id: `${id}-err`, class: "field-error", role: "alert" });
   control.setAttribute("id", id);
   control.setAttribute("aria-describedby", [`${id}-err`, control.getAttribute("aria-describedby")].filter(Boolean).join(" "));
-  return { box: h("div", { class: "field" }, [h("label", { for: id }, [label]), control, err, ...extra]), err };
+  return { box: h("div", { class: "field" }, [h("label", { for: id, "data-words": label }), control, err, ...extra]), err };
 }
 
 /** Paint layout shapes into an <svg> (rect, text, line): the plot stays crisp and its text is text. */

@@ -17,28 +17,30 @@ const MINI = 26; // a cell's heatmap, CSS pixels
  */
 export function headsGrid(model, id, pick) {
   const ui = {};
-  ui.grid = h("div", { class: "rm-grid", role: "group", "aria-label": "Heads: layers × heads" });
+  ui.grid = h("div", { class: "rm-grid", role: "group", "data-words-label": "model.grid.name" });
   ui.gridHelp = h("p", { class: "help rm-grid-help" });
   const el = h("section", { class: "rm-heads", "aria-labelledby": `${id}-heads-title` }, [
-    h("h2", { id: `${id}-heads-title` }, ["Every head at a glance"]),
+    h("h2", { id: `${id}-heads-title`, "data-words": "model.grid.title" }),
     ui.gridHelp,
     h("div", { class: "rm-grid-wrap" }, [ui.grid]),
   ]);
   let gridButtons = [];
   function buildGridFrame() {
     const info = model.get("info");
-    const L = info?.n_layers ?? 6;
-    const H = info?.n_heads ?? 12;
-    if (gridButtons.length === L * H) return markGrid();
+    const L = info?.n_layers ?? 0; // /api/model/info's sizes: no grid before it answers
+    const H = info?.n_heads ?? 0;
+    const words = model.get("words");
+    if (gridButtons.length === L * H && ui.grid.dataset.words === String(Boolean(words))) return markGrid();
+    ui.grid.dataset.words = String(Boolean(words));
     ui.grid.style.setProperty("--heads", String(H));
-    const cells = [h("span", { class: "rm-corner", "aria-hidden": "true" }, ["layer ↓ head →"])];
+    const cells = [h("span", { class: "rm-corner", "aria-hidden": "true" }, [say(words, "model.grid.corner")])];
     for (let hd = 0; hd < H; hd++) cells.push(h("span", { class: "rm-col", "aria-hidden": "true" }, [String(hd)]));
     gridButtons = [];
     for (let l = 0; l < L; l++) {
-      cells.push(h("span", { class: "rm-rowlabel", "aria-hidden": "true" }, [`layer ${l}`]));
+      cells.push(h("span", { class: "rm-rowlabel", "aria-hidden": "true" }, [say(words, "model.layer_option", { layer: l })]));
       for (let hd = 0; hd < H; hd++) {
         const canvas = h("canvas", { "aria-hidden": "true" });
-        const b = h("button", { type: "button", class: "rm-cell", "aria-label": `layer ${l} head ${hd}`, "aria-pressed": "false", tabindex: -1, "data-layer": l, "data-head": hd }, [canvas]);
+        const b = h("button", { type: "button", class: "rm-cell", "aria-label": say(words, "model.grid.cell", { layer: l, head: hd }), "aria-pressed": "false", tabindex: -1, "data-layer": l, "data-head": hd }, [canvas]);
         b.addEventListener("click", () => pick(l, hd));
         gridButtons.push(b);
         cells.push(b);
@@ -92,8 +94,8 @@ export function headsGrid(model, id, pick) {
     if (!b || !move) return;
     e.preventDefault();
     e.stopPropagation();
-    const L = model.get("info")?.n_layers ?? 6;
-    const H = model.get("info")?.n_heads ?? 12;
+    const L = model.get("info")?.n_layers ?? 0;
+    const H = model.get("info")?.n_heads ?? 0;
     const l = Math.min(L - 1, Math.max(0, Number(b.dataset.layer) + move[0]));
     const hd = Math.min(H - 1, Math.max(0, Number(b.dataset.head) + move[1]));
     const target = gridButtons[l * H + hd];

@@ -7,10 +7,16 @@
 // strip of small coloured cells, and only the focus token's numbers are printed. Every number
 // printed comes from the /api/model/trace answer; this module only places and formats them.
 // Row i, column j of a matrix is query token i attending to key token j.
+//
+// It writes no sentence of its own: each beat's heading and description (the canvas's accessible
+// name), the Score beat's formula and the Parallel beat's pair are the trace's captions
+// (words/captions.py); the subtitles and column headings are the page's words (model.canvas.*,
+// words/page.py), templates filled with the trace's tokens and numbers.
 
 import { COLORS, heat, inkOn } from "./colors.js";
 import { num } from "./format.js";
 import { argmax, beatKeys } from "./layout.js";
+import { say } from "./words.js";
 
 export { argmax, beatKeys }; // the lesson's, re-exported for the Real model's callers
 
@@ -92,7 +98,7 @@ function cellSide(n, width) {
  * @param {string} beat the beat's key
  */
 export function pictureHeight(n, width, beat) {
-  if (beat === "parallel") return HEAD + 8 + n * cellSide(n, width) + 40;
+  if (beat === "parallel") return HEAD + 8 + n * cellSide(n, width) + 58; // the pair's two lines
   return HEAD + n * rowHeight(n) + (beat === "blend" ? 76 : 16);
 }
 
@@ -110,14 +116,16 @@ function strip(out, xs, x, y, w, h, reach, at) {
  * @param {{width: number, height: number}} size CSS pixels (height from pictureHeight)
  * @param {number | string} beat an index into the trace's beats (its narration), or a key
  * @param {number} focus the query row followed
+ * @param {Record<string, string> | null} [words] the page's words by key (/api/presets "words");
+ *   a subtitle or heading whose key is missing is left empty
  * @returns {{beat: string, shapes: any[], description: string, ray: {from: number, to: number} | null,
  *   rows: {index: number, y: number, h: number}[]}}
  */
-export function beatLayout(trace, size, beat, focus) {
+export function beatLayout(trace, size, beat, focus, words = null) {
   const key = typeof beat === "number" ? beatKeys(trace)[beat] : beat;
   if (!DRAW[key]) throw new RangeError(`unknown beat ${beat}`);
-  const heading = trace.captions?.beats?.[key]?.heading;
-  if (heading === undefined) throw new TypeError(`the trace has no captions for the ${key} beat`);
+  const captions = trace.captions?.beats?.[key];
+  if (captions?.heading === undefined) throw new TypeError(`the trace has no captions for the ${key} beat`);
   const n = trace.tokens.length;
   if (!(focus >= 0 && focus < n)) throw new RangeError(`focus ${focus} is outside 0..${n - 1}`);
   const W = size.width;
@@ -125,17 +133,18 @@ export function beatLayout(trace, size, beat, focus) {
   const LW = labelWidth(W);
   const G = {
     trace, W, H: size.height, n, r, LW, x0: PAD + LW, x1: W - PAD, focus,
-    who: trace.tokens[focus], fs: Math.max(10, Math.min(13, r - 5)), heading,
+    who: trace.tokens[focus], fs: Math.max(10, Math.min(13, r - 5)), heading: captions.heading,
+    say: (k, values) => say(words, `model.canvas.${k}`, values),
   };
-  const out = { beat: key, shapes: [], description: "", ray: null, rows: [] };
+  const out = { beat: key, shapes: [], description: captions.description, ray: null, rows: [] };
   out.shapes.push({ kind: "rect", x: 0, y: 0, w: W, h: size.height, fill: COLORS.paper });
   DRAW[key](G, out);
   return out;
 }
 
-/** The beat's heading (the trace's caption, words/captions.py) and a line about this head's numbers. */
 const DRAW = { tokens: tokensBeat, project: projectBeat, score: scoreBeat, softmax: softmaxBeat, blend: blendBeat, parallel: parallelBeat };
 
+/** The beat's heading (the trace's caption, words/captions.py) and a line about this head's numbers. */
 function titles(G, out, subtitle, title = G.heading) {
   const small = G.W < 560 ? 1 : 0; // a phone: a size smaller, then squeezed to fit
   out.shapes.push({ kind: "text", x: PAD, y: 18, text: title, size: 14 - small, weight: "700", color: COLORS.ink, maxWidth: G.W - 2 * PAD });
@@ -166,43 +175,38 @@ const textY = (G, j) => HEAD + j * G.r + G.r / 2 + G.fs * 0.36;
 function tokensBeat(G, out) {
   const { trace, n, focus } = G;
   const d = trace.embeddings[0].length;
-  titles(G, out, `${G.who} = ${shortVec(trace.embeddings[focus])}. Teal cells are above 0, orange below, deeper = larger.`);
-  heading(G, out, G.x0, `each token's ${d} numbers, one thin cell each`);
+  titles(G, out, G.say("tokens", { token: G.who, vector: shortVec(trace.embeddings[focus]) }));
+  heading(G, out, G.x0, G.say("tokens_head", { d }));
   rowLabels(G, out);
   const reach = reachOf(trace.embeddings);
   for (let j = 0; j < n; j++) strip(out.shapes, trace.embeddings[j], G.x0, rowY(G, j), G.x1 - G.x0, G.r - 4, reach, (0.6 * j) / n);
-  const listed = n <= 12 ? trace.tokens.join(" ") : `${trace.tokens.slice(0, 10).join(" ")} …`;
-  out.description = `Step 1, Tokens: ${n} tokens (${listed}), each ${d} numbers wide; the focus is ${G.who}.`;
 }
 
 function projectBeat(G, out) {
   const { trace, n, focus } = G;
-  const dk = trace.d_k;
-  titles(G, out, `${G.who}: q = ${shortVec(trace.queries[focus])}, k = ${shortVec(trace.keys[focus])}`);
+  titles(G, out, G.say("project", { token: G.who, query: shortVec(trace.queries[focus]), key: shortVec(trace.keys[focus]) }));
   rowLabels(G, out);
   const gap = 14;
   const w = (G.x1 - G.x0 - 2 * gap) / 3;
-  const parts = [["queries", "query q (what it looks for)"], ["keys", "key k (what it offers)"], ["values", "value v (what it hands over)"]];
-  parts.forEach(([name, label], c) => {
+  ["queries", "keys", "values"].forEach((name, c) => {
     const x = G.x0 + c * (w + gap);
-    heading(G, out, x, label);
+    heading(G, out, x, G.say(`project_${name}`));
     const reach = reachOf(trace[name]);
     for (let j = 0; j < n; j++) strip(out.shapes, trace[name][j], x, rowY(G, j), w, G.r - 4, reach, 0.15 + 0.25 * c);
   });
-  out.description = `Step 2, Project: each of the ${n} tokens as a query, a key and a value of ${dk} numbers; ${G.who}'s query is ${shortVec(trace.queries[focus])}.`;
 }
 
 function scoreBeat(G, out) {
   const { trace, n, focus } = G;
   const raw = trace.raw_scores[focus];
   const s = trace.scores[focus];
-  const div = num(trace.divisor);
+  const div = trace.captions.divisor; // the divisor as the captions write it
   const best = argmax(s);
   titles(G, out, trace.captions.beats.score.notes[0] ?? ""); // the formula with this head's divisor, in the captions' words
   rowLabels(G, out);
   const kw = Math.min(260, (G.x1 - G.x0) * 0.34);
-  heading(G, out, G.x0, "key k");
-  heading(G, out, G.x0 + kw + 16, `q·k / ${div} = score`);
+  heading(G, out, G.x0, G.say("score_keys"));
+  heading(G, out, G.x0 + kw + 16, G.say("score_head", { divisor: div }));
   const reach = reachOf(trace.keys);
   const sReach = absMax(s);
   const said = raw.map((x, j) => `${num(x)} / ${div} = ${num(s[j])}`);
@@ -221,10 +225,9 @@ function scoreBeat(G, out) {
     }
   }
   if (G.x1 - barX > 110) {
-    heading(G, out, barX + (G.x1 - barX) / 2, "← below 0 | above 0 →", "center");
+    heading(G, out, barX + (G.x1 - barX) / 2, G.say("score_sign"), "center");
     out.shapes.push({ kind: "line", x1: barX + (G.x1 - barX) / 2, y1: HEAD - 2, x2: barX + (G.x1 - barX) / 2, y2: HEAD + n * G.r, color: COLORS.grid, width: 1 });
   }
-  out.description = `Step 3, Score: ${G.who}'s query dotted with ${n} keys and divided by ${div}; the best match is ${trace.tokens[best]} (${num(s[best])}).`;
 }
 
 function softmaxBeat(G, out) {
@@ -232,13 +235,13 @@ function softmaxBeat(G, out) {
   const w = trace.weights[focus];
   const s = trace.scores[focus];
   const best = argmax(w);
-  titles(G, out, `A budget: ${G.who} gives ${trace.tokens[best]} the most, ${num(w[best])}. Bar length = weight.`);
+  titles(G, out, G.say("softmax", { token: G.who, best: trace.tokens[best], weight: num(w[best]) }));
   rowLabels(G, out);
   const sx = G.x0 + 70;
   const bx = sx + 26;
   const bw = Math.max(40, G.x1 - bx - 56);
-  heading(G, out, sx, "score", "right");
-  heading(G, out, bx, "weight (bar and number)");
+  heading(G, out, sx, G.say("softmax_scores"), "right");
+  heading(G, out, bx, G.say("softmax_weights"));
   for (let j = 0; j < n; j++) {
     const at = 0.1 + (0.6 * j) / n;
     out.shapes.push({ kind: "text", x: sx, y: textY(G, j), text: num(s[j]), size: G.fs, mono: MONO, align: "right", color: COLORS.muted, at, until: undefined });
@@ -247,7 +250,6 @@ function softmaxBeat(G, out) {
     out.shapes.push({ kind: "rect", x: bx, y: rowY(G, j) + 1, w: Math.max(1, bw * w[j]), h: G.r - 6, fill: heat(w[j]), stroke: COLORS.grid, lineWidth: 0.5, at: at + 0.1 });
     out.shapes.push({ kind: "text", x: bx + bw + 6, y: textY(G, j), text: num(w[j]), size: G.fs, mono: MONO, weight: j === best ? "700" : "400", color: COLORS.ink, at: at + 0.1 });
   }
-  out.description = `Step 4, Softmax: ${G.who}'s weights over ${n} keys; the largest is ${trace.tokens[best]} with ${num(w[best])}.`;
 }
 
 function blendBeat(G, out) {
@@ -255,15 +257,15 @@ function blendBeat(G, out) {
   const w = trace.weights[focus];
   const best = argmax(w);
   const dk = trace.d_k;
-  titles(G, out, `The violet arrow points at ${trace.tokens[best]}, the largest weight (${num(w[best])}). A pale right-hand strip adds little.`);
+  titles(G, out, G.say("blend", { best: trace.tokens[best], weight: num(w[best]) }));
   rowLabels(G, out);
   const wx = G.x0 + 44;
   const vx = wx + 14;
   const sw = Math.max(40, Math.min(260, (G.x1 - vx - 34 - 40) / 2));
   const cx = vx + sw + 34;
-  heading(G, out, wx, "weight", "right");
-  heading(G, out, vx, sw < 130 ? "value v" : `value v (${dk} numbers)`);
-  heading(G, out, cx, sw < 130 ? "weight × v" : "weight × v: what it adds");
+  heading(G, out, wx, G.say("blend_weight"), "right");
+  heading(G, out, vx, G.say(sw < 130 ? "blend_value" : "blend_value_wide", { d: dk }));
+  heading(G, out, cx, G.say(sw < 130 ? "blend_scaled" : "blend_scaled_wide"));
   const reach = reachOf(trace.values); // one scale for v, weight × v and the sum, so they compare
   for (let j = 0; j < n; j++) {
     const at = 0.05 + (0.45 * j) / n;
@@ -292,22 +294,21 @@ function blendBeat(G, out) {
   out.ray = { from: focus, to: best };
   const y = HEAD + n * G.r + 12;
   out.shapes.push({ kind: "line", x1: cx, y1: y - 6, x2: cx + sw, y2: y - 6, color: COLORS.ink, width: 1, at: 0.8 });
-  out.shapes.push({ kind: "text", x: cx - 8, y: y + 28, text: `sum = new ${trace.tokens[focus]}`, size: 12, weight: "700", align: "right", color: c, maxWidth: cx - PAD - 8, at: 0.8 });
+  out.shapes.push({ kind: "text", x: cx - 8, y: y + 28, text: G.say("blend_sum", { token: trace.tokens[focus] }), size: 12, weight: "700", align: "right", color: c, maxWidth: cx - PAD - 8, at: 0.8 });
   strip(out.shapes, trace.outputs[focus], cx, y + 16, sw, 16, reach, 0.8);
-  out.shapes.push({ kind: "text", x: G.x0, y: y + 54, text: `${G.who}'s new vector = ${shortVec(trace.outputs[focus], 5)} (${dk} numbers)`, size: 12, mono: MONO, color: COLORS.ink, maxWidth: G.x1 - G.x0, at: 0.8 });
-  out.description = `Step 5, Blend: a violet arrow from ${G.who} to ${trace.tokens[best]}, the largest weight (${num(w[best])}); ${G.who}'s new vector is ${shortVec(trace.outputs[focus], 5)}.`;
+  out.shapes.push({ kind: "text", x: G.x0, y: y + 54, text: G.say("blend_output", { token: G.who, vector: shortVec(trace.outputs[focus], 5), d: dk }), size: 12, mono: MONO, color: COLORS.ink, maxWidth: G.x1 - G.x0, at: 0.8 });
 }
 
 function parallelBeat(G, out) {
   const { trace, n, focus } = G;
   const c = cellSide(n, G.W);
   const [pi, pj] = trace.pair ?? [focus, argmax(trace.weights[focus])];
-  titles(G, out, `Row i is token i's budget (the query), column j the token it attends to (the key). Orange: one pair read both ways.`);
+  titles(G, out, G.say("parallel"));
   const top = HEAD + 8;
   const x0 = G.x0;
   if (c >= 14) {
     trace.tokens.forEach((tok, j) => out.shapes.push({ kind: "text", x: x0 + j * c + c / 2, y: top - 4, text: tok, size: Math.min(11, c / 2.4), align: "center", color: j === focus ? COLORS.violet : COLORS.muted, maxWidth: c - 2 }));
-  } else heading(G, out, x0, c < 10 ? "keys → (columns in text order; some rows labelled, the focus always)" : "keys → (columns in text order)");
+  } else heading(G, out, x0, G.say(c < 10 ? "parallel_keys_some" : "parallel_keys"));
   const fs = Math.max(8, Math.min(12, c - 4));
   const every = Math.ceil(10 / c); // small cells: label every k-th row (and the focus) so labels never overlap
   for (let i = 0; i < n; i++) {
@@ -328,11 +329,12 @@ function parallelBeat(G, out) {
   for (const [i, j] of [[pi, pj], [pj, pi]]) {
     out.shapes.push({ kind: "rect", x: x0 + j * c - 1, y: top + i * c - 1, w: c + 1, h: c + 1, stroke: COLORS.pair, lineWidth: 2.5, at: 0.7 });
   }
-  const a = trace.tokens[pi];
-  const b = trace.tokens[pj];
-  const pairText = pi === pj ? "" : `${a} → ${b} is ${num(trace.weights[pi][pj])} but ${b} → ${a} is ${num(trace.weights[pj][pi])}: each row is its own budget.`;
-  if (pairText) out.shapes.push({ kind: "text", x: PAD, y: top + n * c + 24, text: pairText, size: 12, color: COLORS.pair, weight: "600", maxWidth: G.W - 2 * PAD, at: 0.7 });
-  out.description = `Step 6, Parallel: the full ${n}×${n} weight matrix, ${G.who}'s row outlined. ${pairText}`.trim();
+  // the pair read both ways, and why they differ: the trace's captions
+  const lines = pi === pj ? [] : [trace.captions.pair.join("; "), ...trace.captions.beats.parallel.notes];
+  lines.forEach((text, k) => out.shapes.push({
+    kind: "text", x: PAD, y: top + n * c + 24 + 17 * k, text, size: 12, color: k === 0 ? COLORS.pair : COLORS.ink,
+    weight: k === 0 ? "600" : "400", maxWidth: G.W - 2 * PAD, at: 0.7,
+  }));
 }
 
 /**
@@ -374,8 +376,9 @@ export function miniHeat(m, size, focus = null) {
  * @param {number[]} cosine from /api/model/compare, [0] entering layer 0, [l + 1] leaving layer l
  * @param {string[]} labels its cosine_labels ("embeddings", "layer 0", ...)
  * @param {{width: number, height: number}} size
+ * @param {Record<string, string> | null} [words] the page's words (model.cosine.*)
  */
-export function cosinePlot(cosine, labels, size) {
+export function cosinePlot(cosine, labels, size, words = null) {
   const { width: W, height: H } = size;
   const L = { left: 52, right: 24, top: 40, bottom: 48 };
   const lo = cosine.some((c) => c < 0) ? -1 : 0;
@@ -389,10 +392,10 @@ export function cosinePlot(cosine, labels, size) {
   }
   shapes.push({ kind: "line", x1: L.left, y1: L.top - 6, x2: L.left, y2: H - L.bottom, color: COLORS.ink, width: 1 });
   shapes.push({ kind: "line", x1: L.left, y1: H - L.bottom, x2: W - L.right, y2: H - L.bottom, color: COLORS.ink, width: 1 });
-  const short = (label) => (label === "embeddings" ? "in" : label.replace(/^layer /, ""));
+  const short = (label) => (label === "embeddings" ? say(words, "model.cosine.in") : label.replace(/^layer /, ""));
   labels.forEach((label, k) => shapes.push({ kind: "text", x: px(k), y: H - L.bottom + 16, text: short(label), size: 11, align: "center", color: COLORS.ink, role: "x-tick" }));
-  shapes.push({ kind: "text", x: L.left + (W - L.left - L.right) / 2, y: H - 8, text: "layer (in = entering layer 0; k = leaving layer k)", size: 11, align: "center", color: COLORS.muted, role: "x-title" });
-  shapes.push({ kind: "text", x: 8, y: 14, text: `cosine similarity (y axis ${num(lo)} to 1; 1 = same direction)`, size: 11, color: COLORS.muted, role: "y-title" });
+  shapes.push({ kind: "text", x: L.left + (W - L.left - L.right) / 2, y: H - 8, text: say(words, "model.cosine.x_axis"), size: 11, align: "center", color: COLORS.muted, role: "x-title" });
+  shapes.push({ kind: "text", x: 8, y: 14, text: say(words, "model.cosine.y_axis", { low: num(lo) }), size: 11, color: COLORS.muted, role: "y-title" });
   const points = cosine.map((v, k) => ({ x: px(k), y: py(v), value: v, label: labels[k] }));
   for (let k = 1; k < points.length; k++) {
     shapes.push({ kind: "line", x1: points[k - 1].x, y1: points[k - 1].y, x2: points[k].x, y2: points[k].y, color: COLORS.violet, width: 2 });

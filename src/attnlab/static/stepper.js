@@ -2,32 +2,16 @@
 // Previous / Next, a pill per step, Play / Pause (one step every stepMs, stopping on the last),
 // the arrow keys to step and the space bar to play.
 //
-// stepControls builds the buttons; createStepper wires them. The step itself lives in the
+// The view builds the buttons (step_view.js); createStepper wires them. The step itself lives in the
 // widget's model ("beat"): the stepper reads it with current() and asks for another with
 // commit(b), so the picture, the words and the URL follow the model. It takes its clock as
 // options, so Node's tests drive it with plain EventTargets and a fake clock.
-
-import { h } from "./dom.js";
 
 /** Where the keys belong to the control (typing, choosing), not to the steps. */
 export const TYPING = "input, select, textarea, [contenteditable]";
 
 /**
- * The steps' buttons in their section (a landmark named "Steps"): Previous, a pill per step,
- * Next, Play.
- * @param {string[]} titles one per step
- */
-export function stepControls(titles) {
-  const prev = h("button", { type: "button", class: "step" }, ["Previous step"]);
-  const next = h("button", { type: "button", class: "step primary" }, ["Next step"]);
-  const play = h("button", { type: "button", class: "play" }, ["Play"]);
-  const pills = titles.map((title, b) => h("button", { type: "button", class: "pill", "aria-label": `Step ${b + 1}: ${title}` }, [`${b + 1} ${title}`]));
-  const el = h("section", { class: "stepper", "aria-label": "Steps" }, [prev, h("div", { class: "pills" }, pills), next, play]);
-  return { el, prev, next, play, pills };
-}
-
-/**
- * Wire the step buttons (stepControls') and return the stepper's verbs.
+ * Wire the step buttons and return the stepper's verbs.
  * @param {{
  *   count: number | (() => number),
  *   current: () => number,
@@ -38,9 +22,11 @@ export function stepControls(titles) {
  *   setTimeout?: (f: () => void, ms: number) => any,
  *   clearTimeout?: (timer: any) => void,
  *   keysActive?: () => boolean,
- * }} options `count`: how many steps (a function when they arrive later); `keysSkip`: a
+ *   playLabel?: (playing: boolean) => string,
+ * }} options `playLabel`: the play button's words while playing or not (the page's words); `count`: how many steps (a function when they arrive later); `keysSkip`: a
  *   selector for the elements whose keys onKey leaves alone; `keysActive`: false while the
- *   view is hidden, so its keys belong to whatever shows
+ *   view is hidden, so its keys belong to whatever shows; `playLabel`: the play button's words
+ *   while playing or not (the page's words)
  */
 export function createStepper({
   count,
@@ -50,6 +36,7 @@ export function createStepper({
   buttons: { prev, next, play, pills = [] },
   keysSkip = TYPING,
   keysActive = () => true,
+  playLabel = () => "",
   setTimeout: later = (f, ms) => globalThis.setTimeout(f, ms),
   clearTimeout: cancel = (timer) => globalThis.clearTimeout(timer),
 }) {
@@ -76,14 +63,14 @@ export function createStepper({
   /** Play from here, or from the first step when already on the last. */
   function start() {
     playing = true;
-    play.textContent = "Pause";
+    play.textContent = playLabel(true);
     if (current() >= total() - 1) goTo(0, { fromPlay: true });
     schedule();
   }
   function stop() {
     playing = false;
     cancel(timer);
-    play.textContent = "Play";
+    play.textContent = playLabel(false);
   }
   const toggle = () => (playing ? stop() : start());
 

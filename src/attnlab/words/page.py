@@ -2,7 +2,8 @@
 
 Served with the presets (`/api/presets` → "words", "choices") so the page writes none of its own
 sentences and the narration and the controls cannot drift apart. Words that depend on a trace's
-numbers are written from the trace instead (captions.py, narration.py, notes.py). A few words
+numbers are written from the trace instead (captions.py, narration.py, notes.py). The lab's
+words (lab.*) are page_lab.py's. A few words
 are templates: `{name}` is filled by the page with a value the API sent (a token, a count, a
 number already written by numfmt's rule); `placeholders(key)` lists them and the tests check
 that each one is documented in `TEMPLATE_VALUES`.
@@ -14,6 +15,7 @@ import string
 from collections.abc import Mapping
 
 from attnlab.words.narration import BEATS
+from attnlab.words.page_lab import LAB_WORDS
 
 __all__ = ["BEAT_TITLES", "MODE_CHOICES", "PAGE_WORDS", "TEMPLATE_VALUES", "placeholders"]
 
@@ -37,6 +39,7 @@ _CANVAS = {
     "canvas.masked": "masked",
     "canvas.sum": "sum",
     "canvas.failed": "Could not draw this step: {error}",
+    "canvas.lesson": "The lesson's picture",
 }
 
 _STEPS = {
@@ -52,6 +55,17 @@ _STEPS = {
         "Attention weights: row i is the query token, column j the key token it attends to; "
         "each row sums to 1."
     ),
+    "table.corner": "query ↓ / key →",
+    "table.name": "Attention weights",
+    "table.masked_title": "masked: {query} may not look at {key}, so the weight is 0",
+    "table.pair_title": "{query} → {key}: {weight}",
+    "steps.name": "Steps",
+    "steps.previous": "Previous step",
+    "steps.next": "Next step",
+    "steps.play": "Play",
+    "steps.pause": "Pause",
+    "steps.pill": "Step {number}: {title}",
+    "steps.focus": "Follow the token:",
     "table.caption_queries": (
         "Attention weights: row i is the query, column j the key (this softmax ran down the "
         "columns)."
@@ -63,92 +77,94 @@ _LESSON = {
     "lesson.failed": "This lesson could not be shown: {error}",
     "lesson.own_help": "Up to {max_tokens} words from the toy head's vocabulary: {vocabulary}.",
     "lesson.own_sentence": "(your own sentence)",
+    "lesson.settings": "Lesson settings",
+    "lesson.context": "Context",
+    "lesson.mode": "Normalization",
+    "lesson.own_label": "Your own sentence",
+    "lesson.own_show": "Show",
+    "lesson.own_which": "Which words can I use?",
+    "lesson.own_placeholder": "e.g. near the water bank",
 }
 
-_LAB = {
-    "lab.intro": (
-        "Each control changes one piece of softmax(QKᵀ/√dₖ)V. The picture and the table above "
-        "follow every change; the link in the address bar keeps it."
+_MODEL_CANVAS = {
+    "model.canvas.tokens": (
+        "{token} = {vector}. Teal cells are above 0, orange below, deeper = larger."
     ),
-    "lab.axis.keys": "Keys (correct)",
-    "lab.axis.queries": "Queries (mistake)",
-    "lab.axis.help": (
-        "The softmax must run across the keys, so each query's row is a budget of 1. Run it "
-        "down the queries instead and the numbers still look plausible."
+    "model.canvas.tokens_head": "each token's {d} numbers, one thin cell each",
+    "model.canvas.project": "{token}: q = {query}, k = {key}",
+    "model.canvas.project_queries": "query q (what it looks for)",
+    "model.canvas.project_keys": "key k (what it offers)",
+    "model.canvas.project_values": "value v (what it hands over)",
+    "model.canvas.score_keys": "key k",
+    "model.canvas.score_head": "q·k / {divisor} = score",
+    "model.canvas.score_sign": "← below 0 | above 0 →",
+    "model.canvas.softmax": (
+        "A budget: {token} gives {best} the most, {weight}. Bar length = weight."
     ),
-    "lab.axis.now": (
-        "Right now every row sums to 1 ({row_sums}). Pick Queries (mistake) to see what the "
-        "wrong axis does."
+    "model.canvas.softmax_scores": "score",
+    "model.canvas.softmax_weights": "weight (bar and number)",
+    "model.canvas.blend": (
+        "The violet arrow points at {best}, the largest weight ({weight}). A pale right-hand "
+        "strip adds little."
     ),
-    "lab.axis.wrong": "Columns now sum to 1 ({column_sums}); rows do not ({row_sums}).",
-    "lab.causal.help": (
-        "A decoder may not look ahead: each token attends only to itself and the tokens before "
-        "it. The hidden scores become −∞, their weights 0."
+    "model.canvas.blend_weight": "weight",
+    "model.canvas.blend_value": "value v",
+    "model.canvas.blend_value_wide": "value v ({d} numbers)",
+    "model.canvas.blend_scaled": "weight × v",
+    "model.canvas.blend_scaled_wide": "weight × v: what it adds",
+    "model.canvas.blend_sum": "sum = new {token}",
+    "model.canvas.blend_output": "{token}'s new vector = {vector} ({d} numbers)",
+    "model.canvas.parallel": (
+        "Row i is token i's budget (the query), column j the token it attends to (the key). "
+        "Orange: one pair read both ways."
     ),
-    "lab.causal.on": (
-        "The upper triangle is greyed: weight 0. Each row still sums to 1: {row_sums}."
+    "model.canvas.parallel_keys": "keys → (columns in text order)",
+    "model.canvas.parallel_keys_some": (
+        "keys → (columns in text order; some rows labelled, the focus always)"
     ),
-    "lab.causal.off": "Off: every token may look at every other, even those after it.",
-    "lab.positions.help": (
-        "Attention alone never reads where a token stands. Shuffle the tokens, each with its "
-        "own embedding, and check each one's output; then add positions and shuffle again."
-    ),
-    "lab.positions.none": "None",
-    "lab.positions.sinusoidal": "Sinusoidal",
-    "lab.positions.rope": "Rotary (RoPE)",
-    "lab.positions.rope_note": (
-        "Keys turn by the same angles. A rotation keeps each vector's length, so only the angle "
-        "between a query and a key, which depends on how far apart they stand, changes their "
-        "score."
-    ),
-    "lab.shuffle.none": "Not shuffled yet.",
-    "lab.reading.help": (
-        "Click any cell of the Attention weights table, the picture's matrix or the table on "
-        "the right: row i is the query, column j the key."
-    ),
-    "lab.heads.help": (
-        "A second hand-set head attends by sentence structure instead of meaning. Real models "
-        "run many heads side by side and join their outputs."
-    ),
-    "lab.predict.help": (
-        "Before the Softmax step, guess which token the followed word will attend to most. The "
-        "weights stay hidden until you guess."
-    ),
-    "lab.predict.off": "Off: the weights show from the start.",
-    "lab.predict.ask": (
-        "Which token will {token} attend to most? Look at the queries and keys, or the scores, "
-        "then click your guess (here, or a token in the picture)."
-    ),
-    "lab.now.help": (
-        "Every control changes these numbers: each row with its sum, its entropy in bits (0 "
-        "when all on one key, 2 when spread over four) and its largest weight; the column sums "
-        "below."
-    ),
-    "lab.now.keys": (
-        "Each row sums to 1: a query's budget over the keys. The column sums are whatever they "
-        "happen to be."
-    ),
-    "lab.now.queries": (
-        "Softmax down the columns: now each column sums to 1 and the rows do not, so a query no "
-        "longer spends a budget of 1."
-    ),
-    "lab.edit.help": (
-        "Change any number (drag it sideways, type it, or use the up and down arrow keys) and "
-        "every step recomputes through the API. Numbers must lie between −100 and 100."
-    ),
-    "lab.temperature.help": (
-        "The softmax divides every score by a temperature T. The real formula uses T = √dₖ = 2. "
-        "Lower T sharpens each row toward one key; higher T flattens it toward the uniform row."
-    ),
-    "lab.cost.help": (
-        "With n tokens the score matrix QKᵀ has n² entries, so time and memory grow like n²·d. "
-        "Measure one head (d = 64, random vectors) on this machine, from n = 4 to 2048; it takes "
-        "a few seconds."
-    ),
+    "model.canvas.name": "One head of the real model, step by step",
+    "model.cosine.in": "in",
+    "model.cosine.x_axis": "layer (in = entering layer 0; k = leaving layer k)",
+    "model.cosine.y_axis": "cosine similarity (y axis {low} to 1; 1 = same direction)",
 }
 
 _MODEL = {
     "model.name.minilm": "all-MiniLM-L6-v2",
+    "model.settings": "Real model settings",
+    "model.text": "Text",
+    "model.run": "Run the model",
+    "model.model": "Model",
+    "model.layer": "Layer",
+    "model.head": "Head",
+    "model.status": "Model status",
+    "model.table_name": "Real attention weights",
+    "model.layer_option": "layer {layer}",
+    "model.head_option": "head {head}",
+    "model.name_option": "{model} ({id})",
+    "model.grid.title": "Every head at a glance",
+    "model.grid.name": "Heads: layers × heads",
+    "model.grid.corner": "layer ↓ head →",
+    "model.grid.cell": "layer {layer} head {head}",
+    "model.compare.title": "Compare contexts",
+    "model.compare.word": "Word",
+    "model.compare.a": "Sentence A",
+    "model.compare.b": "Sentence B",
+    "model.compare.button": "Compare",
+    "model.compare.row_name": "Attention row of {word} in sentence {which}",
+    "model.compare.row_caption": "Sentence {which}: “{sentence}”",
+    "model.compare.rows_title": (
+        "Where “{word}” looks in layer {layer}, head {head} (change the head above): its "
+        "attention row in each sentence, the word itself shaded"
+    ),
+    "model.compare.plot_name": (
+        "Line plot: cosine similarity of the two {word} vectors, layer by layer: {values}."
+    ),
+    "model.compare.plot_value": "{label} {value}",
+    "model.compare.table_name": "Cosine similarity by layer",
+    "model.compare.table_layer": "layer",
+    "model.compare.table_cosine": "cosine similarity",
+    "model.compare.table_in": "in (embeddings)",
+    "model.compare.table_caption": "Cosine similarity of “{word}” in A and B",
     "model.intro": (
         "The lesson's six steps inside a real pretrained transformer, {model} ({n_layers} layers "
         "× {n_heads} heads, {d_model} numbers per token): type a text, pick a head, follow a "
@@ -185,7 +201,9 @@ _MODEL = {
     ),
 }
 
-PAGE_WORDS: Mapping[str, str] = {**_CANVAS, **_STEPS, **_LESSON, **_LAB, **_MODEL}
+PAGE_WORDS: Mapping[str, str] = {
+    **_CANVAS, **_STEPS, **_LESSON, **LAB_WORDS, **_MODEL, **_MODEL_CANVAS,
+}  # fmt: skip
 """Fixed sentences by a dotted key (view.place); the page looks each one up by its key."""
 
 TEMPLATE_VALUES: Mapping[str, str] = {
@@ -212,6 +230,40 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "head": "a head's index, from 0",
     "n": "how many tokens",
     "divisor": "the score divisor as the captions write it (5.66)",
+    "position": "a token's position, from 0",
+    "distance": "how far an output moved, written by numfmt's rule",
+    "shuffled": "the shuffled tokens, space-separated",
+    "tokens": "the tokens in their first order, space-separated",
+    "name": "a head's name (the lesson's heads)",
+    "blurb": "a head's one-line description (the lesson's heads)",
+    "dim": "a dimension's name (the API's dim_names, or lab.dim)",
+    "noun": "what is edited, one of lab.edit.noun.*",
+    "field": "an edited number's accessible name (lab.edit.field)",
+    "text": "what the learner typed",
+    "limit": "the API's edit limit, written by numfmt's rule",
+    "angle": "an angle in radians, written by numfmt's rule",
+    "t": "a temperature, written by numfmt's rule",
+    "t_min": "the sweep's lowest temperature, written by numfmt's rule",
+    "t_max": "the sweep's highest temperature, written by numfmt's rule",
+    "entropy": "the focus row's entropy in bits, written by numfmt's rule",
+    "max_entropy": "the most entropy the row can have, in bits",
+    "max_weight": "the focus row's largest weight, written by numfmt's rule",
+    "jacobian": "the softmax Jacobian's Frobenius norm, written by numfmt's rule",
+    "jacobian_max": "the Jacobian's largest entry in size, written by numfmt's rule",
+    "max_n": "the largest n measured",
+    "min_n": "the smallest n measured",
+    "d": "the width of the measured head's vectors",
+    "what": "what a cost plot shows (lab.cost.time or lab.cost.memory)",
+    "vector": "a vector's first numbers, written by numfmt's rule: [1.37, -1.04, …, 0.2]",
+    "best": "the key token with the largest weight",
+    "low": "the cosine plot's lowest tick, 0 or -1",
+    "word": "the word compared",
+    "id": "a model's name in the registry (minilm)",
+    "which": "a sentence's letter, A or B",
+    "sentence": "a sentence as typed",
+    "values": "each layer's label and cosine, comma-separated",
+    "label": "a layer's label (the API's cosine_labels)",
+    "value": "a number written by numfmt's rule",
 }
 """What each `{name}` in a template stands for: the page fills it with the API's value."""
 
