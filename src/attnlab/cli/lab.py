@@ -11,6 +11,7 @@ import argparse
 import json
 from typing import Any
 
+from attnlab.core.cost import DEFAULT_MAX_N, MAX_N
 from attnlab.core.positions import KINDS
 from attnlab.core.saturation import T_STEPS, Sweep, sweep, temperatures
 from attnlab.encode.lesson_json import encode_lesson
@@ -126,7 +127,9 @@ def _cell(spec: str, rows: tuple[str, ...], cols: tuple[str, ...]) -> tuple[int,
 def add_cost_command(sub: Any) -> None:
     """`attnlab cost`: time and memory of attention against n, with the fitted n² curve."""
     c = sub.add_parser("cost", help="time and memory of attention for n = 4 .. a few thousand")
-    c.add_argument("--max-n", type=int, default=2048, help="the largest n (at most 4096)")
+    c.add_argument(
+        "--max-n", type=int, default=DEFAULT_MAX_N, help=f"the largest n (at most {MAX_N})"
+    )
     c.add_argument("--d", type=int, default=64, help="the vector width (default 64)")
     c.add_argument("--json", action="store_true", help="print the points and fit as JSON")
     c.set_defaults(run=_cost)

@@ -23,12 +23,14 @@ from attnlab.core.softmax import softmax
 from attnlab.errors import ShapeError
 from attnlab.types import FloatArray
 
-__all__ = ["MAX_N", "Cost", "D", "attention", "measure", "sizes"]
+__all__ = ["DEFAULT_MAX_N", "MAX_N", "Cost", "D", "attention", "measure", "sizes"]
 
 D = 64
 """The vector width measured, a common per-head dimension."""
 MAX_N = 4096
 """The largest n `measure` accepts (float32 scores of 4096² are 64 MB)."""
+DEFAULT_MAX_N = 2048
+"""The largest n measured unless asked otherwise (the CLI's and the page's default)."""
 BUDGET_SECONDS = 3.0
 """Stop measuring larger n once this much time has been spent."""
 
@@ -39,7 +41,7 @@ def attention(q: FloatArray, k: FloatArray, v: FloatArray) -> FloatArray:
     return softmax(scores, axis=-1) @ v  # (n, d)
 
 
-def sizes(max_n: int = 2048, *, min_n: int = 4, per_octave: int = 2) -> list[int]:
+def sizes(max_n: int = DEFAULT_MAX_N, *, min_n: int = 4, per_octave: int = 2) -> list[int]:
     """Sequence lengths from `min_n` to `max_n`, `per_octave` of them per doubling."""
     if not 2 <= min_n <= max_n <= MAX_N or not 1 <= per_octave <= 8:
         raise ShapeError(

@@ -15,13 +15,14 @@ declared answer (schemas_lesson.py, schemas_trace.py).
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Annotated
 
 from fastapi import APIRouter, Query
 
 from attnlab import lesson
-from attnlab.core.cost import MAX_N, D, measure, sizes
+from attnlab.core.cost import DEFAULT_MAX_N, MAX_N, D, measure, sizes
 from attnlab.core.positions import KINDS
 from attnlab.core.saturation import T_MAX, T_MIN, T_STEPS, sweep, temperatures
 from attnlab.encode.lesson_json import encode_lesson, encode_shuffle
@@ -123,11 +124,16 @@ def lab(params: Annotated[NoParams, Query()]) -> LabAnswer:
             "positions": list(KINDS),
             "heads": [1, 2],
             "head_names": [h.name for h in lesson.HEADS],
-            "temperature": {"min": T_MIN, "max": T_MAX, "steps": T_STEPS, "sqrt_d_k": 2.0},
+            "temperature": {
+                "min": T_MIN,
+                "max": T_MAX,
+                "steps": T_STEPS,
+                "sqrt_d_k": math.sqrt(lesson.D_MODEL),
+            },
             "edit_limit": LIMIT,
             "edit_params": {name: role for role, name in FIELDS.items()},
             "sinusoidal_scale": lesson.SINUSOIDAL_SCALE,
             "rope_speed": lesson.ROPE_SPEED,
-            "cost": {"max_n": MAX_N, "d": D, "default_max_n": 2048},
+            "cost": {"max_n": MAX_N, "d": D, "default_max_n": DEFAULT_MAX_N},
         }
     )
