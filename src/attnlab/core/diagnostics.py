@@ -47,12 +47,12 @@ class HeadStats:
     top1: FloatArray  # (...) mean of each row's largest weight
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            a = np.asarray(getattr(self, f.name))
+        for name in _STAT_NAMES:
+            a = np.asarray(getattr(self, name))
             if a.dtype != np.float64 or not a.flags.owndata:  # else: fresh from a reduction
                 a = np.array(a, dtype=np.float64)  # a private float64 copy
             a.flags.writeable = False
-            object.__setattr__(self, f.name, a)
+            object.__setattr__(self, name, a)
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -62,7 +62,11 @@ class HeadStats:
     @classmethod
     def stack(cls, parts: Sequence[HeadStats]) -> HeadStats:
         """One layer's (H,) statistics after another: (L, H)."""
-        return cls(*(np.stack([getattr(p, f.name) for p in parts]) for f in fields(cls)))
+        return cls(*(np.stack([getattr(p, name) for p in parts]) for name in _STAT_NAMES))
+
+
+_STAT_NAMES = tuple(f.name for f in fields(HeadStats))
+"""HeadStats' field names, read once: a forward pass makes one HeadStats per layer."""
 
 
 def head_stats(weights: FloatArray) -> HeadStats:
@@ -77,45 +81,46 @@ def head_stats(weights: FloatArray) -> HeadStats:
 def trace_stats(t: Trace) -> HeadStats:
     """The diagnostics of every head in a Trace whose rows are softmaxes over the keys, the
     entropy read off its scores: Hᵢ = max s − log max w − Σⱼ wᵢⱼ rawᵢⱼ / divisor, in nats.
-    The raw scores are finite where the scores are -inf (masked), and weigh 0 there."""
+    The raw scores are finite where the scores are -inf (masked), and weigh 0 there. A forward
+    pass calls this once per layer, so it makes as few NumPy calls as it can."""
     if t.axis != "keys":
         return head_stats(t.weights)  # columns normalised: the definition, as for any weights
     w = t.weights  # (..., n, m)
     w_top = np.maximum.reduce(w, axis=-1)  # (..., n) each row's top weight
-    s_top = np.maximum.reduce(t.scores, axis=-1)  # (..., n) at the same key: softmax is monotone
-    expected = np.matmul(w[..., None, :], t.raw_scores[..., :, None])[..., 0, 0]  # (..., n)
-    if math.isinf(t.divisor):  # uniform: every score is 0
-        expected *= 0
-    else:
-        expected /= t.divisor  # (..., n) Σⱼ wᵢⱼ sᵢⱼ
-    nats = s_top - np.log(w_top)  # (..., n) lseᵢ = log Σⱼ exp sᵢⱼ
-    nats -= expected  # (..., n) Hᵢ
-    bits: FloatArray = np.maximum(nats, 0) * (1 / math.log(2))  # (..., n) rounding can dip < 0
-    return _assemble(w, w_top, bits)
+    nats = np.maximum.reduce(t.scores, axis=-1)  # (..., n) at the same key: softmax is monotone
+    nats -= np.log(w_top)  # (..., n) lseᵢ = log Σⱼ exp sᵢⱼ
+    if not math.isinf(t.divisor):  # uniform: every score is 0, so Σⱼ wᵢⱼ sᵢⱼ = 0
+        expected = np.einsum("...ij,...ij->...i", w, t.raw_scores)  # (..., n) Σⱼ wᵢⱼ rawᵢⱼ
+        expected /= w.dtype.type(t.divisor)  # (..., n) Σⱼ wᵢⱼ sᵢⱼ
+        nats -= expected  # (..., n) Hᵢ
+    return _assemble(w, w_top, nats, to_bits=1 / math.log(2))
 
 
-def _assemble(w: FloatArray, w_top: FloatArray, bits: FloatArray) -> HeadStats:
-    """Means over the query rows of the row entropies, first-key weights and top weights, and
-    of the two diagonals of every head."""
+def _assemble(
+    w: FloatArray, w_top: FloatArray, entropy: FloatArray, *, to_bits: float = 1.0
+) -> HeadStats:
+    """Means over the query rows of the row entropies (times `to_bits`), first-key weights and
+    top weights, and of the two diagonals of every head."""
     n, m = w.shape[-2:]
-    entropy, first, top1 = (
-        np.add.reduce(np.stack([bits, w[..., 0], w_top]), axis=-1, dtype=np.float64) / n
-    )  # (3, ...)
+    means = np.add.reduce(np.stack([entropy, w[..., 0], w_top]), axis=-1, dtype=np.float64)
+    means /= n  # (3, ...)
     offset = m - n  # query i is key i + offset
     return HeadStats(
-        entropy_bits=entropy,  # (...)
-        first=first,  # (...)
+        entropy_bits=np.maximum(means[0] * to_bits, 0),  # (...) rounding can dip below 0
+        first=means[1],  # (...)
         previous=_diagonal_mean(w, offset - 1),  # (...)
         itself=_diagonal_mean(w, offset),  # (...)
-        top1=top1,  # (...)
+        top1=means[2],  # (...)
     )
 
 
 def _diagonal_mean(w: FloatArray, offset: int) -> FloatArray:
-    """The mean of the (n, m) diagonal `offset` of every head; NaN where it is empty."""
+    """The mean of the (n, m) diagonal `offset` of every head; NaN where it is empty, or where
+    there are more queries than keys (then queries are not the last keys)."""
     n, m = w.shape[-2:]
-    if offset <= -n or offset >= m or (offset < 0 and m < n):
+    count = min(n, m - offset) if offset >= 0 else min(n + offset, m)  # entries on it
+    if count <= 0 or m < n:
         return np.full(w.shape[:-2], np.nan)  # (...) no query has that key
-    diagonal = np.diagonal(w, offset=offset, axis1=-2, axis2=-1)  # (..., rows with one)
-    mean: FloatArray = np.add.reduce(diagonal, axis=-1, dtype=np.float64) / diagonal.shape[-1]
-    return mean  # (...)
+    total = np.trace(w, offset, axis1=-2, axis2=-1, dtype=np.float64)  # (...)
+    mean: FloatArray = total / count
+    return mean
