@@ -67,14 +67,7 @@ def attend(
     rows: the common mistake, computed for real so that it can be shown. `temperature`, with
     mode "scaled" only, replaces √dₖ as the divisor: softmax(QKᵀ/T).
     """
-    if mode not in MODES:
-        raise UnknownModeError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
-    if axis not in AXES:
-        raise UnknownModeError(
-            f"unknown softmax axis {axis!r}: expected one of {', '.join(AXES)}", field="axis"
-        )
-    if temperature is not None:
-        temperature = check_temperature(temperature, mode=mode)
+    temperature = _check_options(mode, axis, temperature)
     q_, k_, v_ = _as_float(q, "queries"), _as_float(k, "keys"), _as_float(v, "values")
     _check_shapes(q_, k_, v_)
     if check_finite:
@@ -88,19 +81,7 @@ def attend(
 
     # 1. Score: how well each query matches each key, divided by the mode's divisor.
     raw = q_ @ np.swapaxes(k_, -1, -2)  # (..., n, m) QKᵀ
-    divisor = {"scaled": math.sqrt(d_k), "unscaled": 1.0, "uniform": math.inf}[mode]
-    if temperature is not None:
-        divisor = temperature  # T replaces √dₖ
-    if mode == "uniform":
-        scores = np.zeros_like(raw)  # (..., n, m) the scores are ignored: every key ties
-    else:
-        with np.errstate(over="ignore"):
-            scores = raw / np.asarray(divisor, dtype=raw.dtype)  # (..., n, m)
-        if temperature is not None and not np.isfinite(scores).all():
-            raise TemperatureError(
-                f"temperature {temperature!r} is so small that the scores overflow "
-                f"(the largest raw score is {float(np.max(np.abs(raw))):.3g}): use a larger one"
-            )
+    scores, divisor = _scores(raw, mode=mode, d_k=d_k, temperature=temperature)  # (..., n, m)
     if allowed is not None:
         scores = np.where(allowed, scores, -np.inf)  # (..., n, m) masked keys can never win
 
@@ -130,6 +111,37 @@ def attend(
         temperature=temperature,
         mask=None if allowed is None else np.broadcast_to(allowed, raw.shape),
     )
+
+
+def _check_options(mode: Mode, axis: Axis, temperature: float | None) -> float | None:
+    """The temperature as a float (or None) once the mode and the axis are known ones."""
+    if mode not in MODES:
+        raise UnknownModeError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
+    if axis not in AXES:
+        raise UnknownModeError(
+            f"unknown softmax axis {axis!r}: expected one of {', '.join(AXES)}", field="axis"
+        )
+    return None if temperature is None else check_temperature(temperature, mode=mode)
+
+
+def _scores(
+    raw: FloatArray, *, mode: Mode, d_k: int, temperature: float | None
+) -> tuple[FloatArray, float]:
+    """QKᵀ divided by the mode's divisor (√dₖ, 1, or T), and that divisor; ∞ for Uniform,
+    whose scores are all 0 (every key ties)."""
+    divisor = {"scaled": math.sqrt(d_k), "unscaled": 1.0, "uniform": math.inf}[mode]
+    if temperature is not None:
+        divisor = temperature  # T replaces √dₖ
+    if mode == "uniform":
+        return np.zeros_like(raw), divisor  # (..., n, m) the scores are ignored
+    with np.errstate(over="ignore"):
+        scores = raw / np.asarray(divisor, dtype=raw.dtype)  # (..., n, m)
+    if temperature is not None and not np.isfinite(scores).all():
+        raise TemperatureError(
+            f"temperature {temperature!r} is so small that the scores overflow "
+            f"(the largest raw score is {float(np.max(np.abs(raw))):.3g}): use a larger one"
+        )
+    return scores, divisor
 
 
 def check_temperature(temperature: object, *, mode: Mode = "scaled") -> float:
