@@ -18,7 +18,7 @@ from pydantic import Field, FiniteFloat, model_validator
 from pydantic_core import PydanticCustomError
 
 from attnlab import lesson
-from attnlab.core.cost import DEFAULT_MAX_N, MAX_N
+from attnlab.core.cost import DEFAULT_MAX_N, MAX_N, D
 from attnlab.core.positions import PositionKind
 from attnlab.core.saturation import T_MAX, T_MIN, T_STEPS
 from attnlab.lesson.edits import FIELDS, ROLES, Edits
@@ -141,7 +141,7 @@ class CostQuery(Params):
     """`GET /api/cost`: how far to measure attention's time and memory against n."""
 
     max_n: Blank[Annotated[int, Between(8, MAX_N)]] = DEFAULT_MAX_N
-    d: Blank[Annotated[int, Between(1, 512)]] = 64
+    d: Blank[Annotated[int, Between(1, 512)]] = D
     per_octave: Blank[Annotated[int, Between(1, 8)]] = 2
 
 
