@@ -17,8 +17,10 @@ import numpy as np
 
 from attnlab.types import Axis, BoolArray, FloatArray, Mode
 
+__all__ = ["Trace", "frozen"]
 
-def _frozen(a: np.ndarray) -> np.ndarray:
+
+def frozen(a: np.ndarray) -> np.ndarray:
     """`a` as a private read-only array: copied, unless it already owns read-only memory (as the
     arrays `attend` computes do), which no one can change without unlocking it on purpose."""
     if a.flags.owndata and not a.flags.writeable:
@@ -59,7 +61,7 @@ class Trace:
         for name in _FIELDS:
             value = getattr(self, name)
             if isinstance(value, np.ndarray):
-                object.__setattr__(self, name, _frozen(value))
+                object.__setattr__(self, name, frozen(value))
 
     @property
     def n(self) -> int:

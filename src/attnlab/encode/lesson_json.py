@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from attnlab.encode.arrays import encode_array
 from attnlab.encode.trace_json import encode_beat, encode_explanation, encode_rotary, encode_trace
 from attnlab.lesson.edits import ROLES, Edits
@@ -26,7 +24,7 @@ __all__ = ["encode_edits", "encode_lesson", "encode_shuffle"]
 def encode_lesson(ex: LessonExplanation) -> dict[str, Any]:
     """The whole lesson as `/api/lesson` answers it."""
     out = encode_explanation(ex)
-    first, f, n = ex.runs[0], ex.focus, ex.notes
+    first, n = ex.runs[0], ex.notes
     heads = []
     for run, beats in zip(ex.runs, ex.head_beats, strict=True):
         d = encode_trace(run.trace)
@@ -57,17 +55,16 @@ def encode_lesson(ex: LessonExplanation) -> dict[str, Any]:
                 "answer_token": ex.trace.columns[ex.answer],
                 "notes": list(n.predictions),
             },
-            "wrong_axis": _wrong_axis(ex, f),
+            "wrong_axis": _wrong_axis(ex),
         }
     )
     return out
 
 
-def _wrong_axis(ex: LessonExplanation, f: int) -> dict[str, Any] | None:
-    right, t = ex.right_axis, ex.trace
-    if right is None:
+def _wrong_axis(ex: LessonExplanation) -> dict[str, Any] | None:
+    right, moved = ex.right_axis, ex.axis_moved
+    if right is None or moved is None:
         return None
-    moved = np.linalg.norm(t.outputs - right.outputs, axis=-1)  # (n,)
     return {
         "right_weights": encode_array(right.weights),
         "right_outputs": encode_array(right.outputs),

@@ -54,6 +54,15 @@ class LessonExplanation(Explanation):
     notes: LessonNotes
 
     @property
+    def axis_moved(self) -> FloatArray | None:
+        """How far each token's output moved with the softmax down the wrong axis: (n,) L2
+        distances from the right-axis run's outputs, or None when the axis was right."""
+        if self.right_axis is None:
+            return None
+        moved: FloatArray = np.linalg.norm(self.trace.outputs - self.right_axis.outputs, axis=-1)
+        return moved  # (n,)
+
+    @property
     def answer(self) -> int:
         """The key the focus row weights most: the answer to Predict first."""
         return int(np.argmax(self.trace.weights[self.focus]))
@@ -123,10 +132,10 @@ def _notes(
         heads = notes.heads_note(who, names, favourites, concat[f].tolist())
     wrong = None
     if right is not None:
-        moved = np.linalg.norm(t.outputs - right.outputs, axis=-1)  # (n,)
+        moved = float(np.linalg.norm(t.outputs[f] - right.outputs[f]))  # the focus row's move
         wrong = notes.wrong_axis_note(
             who, t.outputs[f].tolist(), right.outputs[f].tolist(),
-            float(t.weights[f].sum()), float(moved[f]),
+            float(t.weights[f].sum()), moved,
         )  # fmt: skip
     w = t.weights[f]
     answer = int(np.argmax(w))

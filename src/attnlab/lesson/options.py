@@ -13,7 +13,7 @@ refusal is the named error whose `field` tells the page which control it concern
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -82,10 +82,6 @@ class LessonOptions:
             object.__setattr__(self, "shuffle", int(s))
         if self.mask is not None:
             object.__setattr__(self, "mask", _as_mask(self.mask))
-
-    def with_mask(self, mask: npt.ArrayLike | None) -> LessonOptions:
-        """The same options with a custom mask (checked against the sentence when it runs)."""
-        return replace(self, mask=None if mask is None else _as_mask(mask))
 
 
 def _as_mask(mask: npt.ArrayLike) -> BoolArray:

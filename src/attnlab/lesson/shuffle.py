@@ -83,7 +83,7 @@ def shuffle_check(
     moved_options = options
     if options.mask is not None and options.mask.shape == (len(tokens),) * 2:
         idx = np.asarray(perm)
-        moved_options = options.with_mask(options.mask[np.ix_(idx, idx)])  # (n, n) PMPᵀ
+        moved_options = replace(options, mask=options.mask[np.ix_(idx, idx)])  # (n, n) PMPᵀ
     before = run(sentence, options).outputs  # (n, d_v)
     moved = run(" ".join(shuffled), moved_options).outputs  # (n, d_v) in shuffled order
     after = np.empty_like(moved)  # (n, d_v)

@@ -18,24 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-import numpy as np
-
 from attnlab.core.attention import attend, causal_mask
 from attnlab.core.diagnostics import HeadStats, trace_stats
 from attnlab.core.grouped import group_size, kv_heads
+from attnlab.core.trace import frozen
 from attnlab.types import BoolArray, FloatArray
 
 MaskKind: TypeAlias = Literal["none", "causal"]
 """Which keys a query may see: all of them (an encoder) or those up to itself (a decoder)."""
-
-
-def _private(a: FloatArray) -> FloatArray:
-    """`a` itself when it already owns read-only memory (a Trace's arrays), else a frozen copy."""
-    if a.flags.owndata and not a.flags.writeable:
-        return a
-    a = np.array(a)
-    a.flags.writeable = False
-    return a
 
 
 @dataclass(frozen=True)
@@ -49,7 +39,7 @@ class LayerKeep:
 
     def __post_init__(self) -> None:
         for name in ("queries", "keys", "values"):
-            object.__setattr__(self, name, _private(getattr(self, name)))
+            object.__setattr__(self, name, frozen(getattr(self, name)))
         group_size(self.n_heads, self.n_kv_heads)  # ShapeError unless h_kv divides h
 
     @property
