@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnlab.core.softmax import softmax
+from attnlab.core.softmax import stable_softmax
 from attnlab.errors import ShapeError
 from attnlab.types import FloatArray
 
@@ -38,7 +38,7 @@ BUDGET_SECONDS = 3.0
 def attention(q: FloatArray, k: FloatArray, v: FloatArray) -> FloatArray:
     """softmax(QKᵀ/√dₖ)V with nothing kept: the computation whose cost is measured."""
     scores = q @ k.T / np.float32(math.sqrt(q.shape[-1]))  # (n, n)
-    return softmax(scores, axis=-1) @ v  # (n, d)
+    return stable_softmax(scores, axis=-1) @ v  # (n, d)
 
 
 def sizes(max_n: int = DEFAULT_MAX_N, *, min_n: int = 4, per_octave: int = 2) -> list[int]:
