@@ -144,9 +144,9 @@ def _raw_scores(q: FloatArray, k: FloatArray) -> FloatArray:
 
 def _check_options(mode: Mode, axis: Axis, temperature: float | None) -> float | None:
     """The temperature as a float (or None) once the mode and the axis are known ones."""
-    if mode not in MODES:
+    if not isinstance(mode, str) or mode not in MODES:
         raise UnknownModeError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
-    if axis not in AXES:
+    if not isinstance(axis, str) or axis not in AXES:
         raise UnknownModeError(
             f"unknown softmax axis {axis!r}: expected one of {', '.join(AXES)}", field="axis"
         )
@@ -240,6 +240,7 @@ def split_heads(x: npt.ArrayLike, n_heads: int) -> FloatArray:
     x_ = _as_float(x, "hidden states")
     if x_.ndim < 2:
         raise ShapeError(f"hidden states must be (n, d_model), got shape {x_.shape}")
+    _check_finite(x_, "hidden states")
     d_model = x_.shape[-1]
     n_heads = whole_number(n_heads, "n_heads", lo=1, hi=max(d_model, 1), error=ShapeError)
     if d_model % n_heads:
@@ -253,6 +254,7 @@ def merge_heads(x: npt.ArrayLike) -> FloatArray:
     x_ = _as_float(x, "head outputs")
     if x_.ndim < 3:
         raise ShapeError(f"head outputs must be (n_heads, n, d_head), got shape {x_.shape}")
+    _check_finite(x_, "head outputs")
     *lead, h, n, d_head = x_.shape
     return np.swapaxes(x_, -3, -2).reshape(*lead, n, h * d_head)  # (..., n, h·d_head)
 

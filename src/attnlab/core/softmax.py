@@ -41,7 +41,7 @@ def stable_softmax(s: FloatArray, *, axis: int = -1) -> FloatArray:
 def entropy_bits(w: FloatArray, *, axis: int = -1) -> FloatArray:
     """Shannon entropy of each distribution in `w`, in bits; 0·log 0 counts as 0."""
     w = as_float(w, "weights")
-    if w.ndim == 0:
+    if w.ndim == 0 or w.size == 0:
         raise ShapeError(f"weights must be at least one row, got shape {w.shape}")
     if not np.isfinite(w).all() or (w < 0).any():
         raise NonFiniteError("weights must be finite and non-negative to have an entropy")
