@@ -5,7 +5,8 @@
     POST /api/lesson   the same from a JSON object, edits as an object (LessonBody)
     GET  /api/sweep    the focus row per temperature (SweepQuery)
     GET  /api/shuffle  one shuffle under every positions kind (ShuffleQuery)
-    GET  /api/cost     time and memory of attention against n (CostQuery)
+    GET  /api/cost     time and memory of attention against n, and the key/value cache's
+                       one new row against recomputing n × n (CostQuery)
     GET  /api/lab      the lab's choices and limits
 
 Each handler is a plain function (FastAPI runs it in its thread pool) that turns its request
@@ -22,7 +23,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from attnlab import lesson
-from attnlab.core.cost import DEFAULT_MAX_N, MAX_N, D, measure, sizes
+from attnlab.core.cost import DEFAULT_MAX_N, MAX_N, D, measure, measured_kv_cache, sizes
 from attnlab.core.positions import KINDS
 from attnlab.core.saturation import T_MAX, T_MIN, T_STEPS, sweep, temperatures
 from attnlab.encode.lesson_json import encode_lesson, encode_shuffle
@@ -113,7 +114,8 @@ def shuffle(params: Annotated[ShuffleQuery, Query()]) -> ShuffleAnswer:
 def cost(params: Annotated[CostQuery, Query()]) -> CostAnswer:
     """Measured time and memory of one attention head against n, and the fitted curves."""
     n = sizes(params.max_n, per_octave=params.per_octave)
-    return CostAnswer.model_validate(encode_cost(measure(n, d=params.d)))
+    kv = measured_kv_cache(params.d) if params.kv_cache else None  # measured once per d
+    return CostAnswer.model_validate(encode_cost(measure(n, d=params.d), kv))
 
 
 @router.get("/lab")
