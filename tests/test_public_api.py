@@ -118,6 +118,15 @@ def test_bad_inputs_raise_a_named_attnlab_error(name: str, number: int, call) ->
     assert not wrong, wrong
 
 
+def test_the_models_folder_functions_answer_bad_types_by_name() -> None:
+    from attnlab.models import architecture_of, model_folder, read_checkpoint
+
+    for call in (read_checkpoint, architecture_of, model_folder):
+        for bad in (None, 5, b"x", [], 1.5):
+            with pytest.raises(AttnlabError):
+                call(bad)  # type: ignore[arg-type]
+
+
 def test_wrong_types_are_also_type_errors() -> None:
     """ArgumentTypeError is a TypeError too, so `except TypeError` in a caller still works."""
     from attnlab.errors import ArgumentTypeError

@@ -16,6 +16,7 @@ broadcasting error. `safetensors` and `tokenizers` (the `models` extra) are impo
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,8 +141,12 @@ def read_checkpoint(folder: str | Path) -> Checkpoint:
     return Checkpoint(folder=root, config=config, tensors=tensors, tokenizer=tokenizer)
 
 
-def check_folder(folder: str | Path, files: tuple[str, ...] = FILES) -> Path:
+def check_folder(folder: str | os.PathLike[str], files: tuple[str, ...] = FILES) -> Path:
     """`folder` as a Path once it is a folder holding `files`; WeightsError naming what lacks."""
+    if not isinstance(folder, str | os.PathLike):
+        raise WeightsError(
+            f"a weights folder is a path, got {type(folder).__name__} {folder!r}"[:120]
+        )
     root = Path(folder)
     if not root.is_dir():
         raise WeightsError(f"no weights folder at {str(root)!r}")

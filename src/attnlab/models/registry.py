@@ -87,7 +87,7 @@ def model_folder(name_or_path: str | os.PathLike[str]) -> tuple[str, Path]:
 
 def architecture_of(folder: str | os.PathLike[str]) -> str:
     """The `model_type` config.json names, once it is one attnlab reads; WeightsError otherwise."""
-    root = check_folder(Path(folder))
+    root = check_folder(folder)
     config = read_json(root / "config.json")
     supported = ", ".join(repr(a) for a in ARCHITECTURES)
     kind = config.get("model_type")
