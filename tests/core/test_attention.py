@@ -302,8 +302,8 @@ def test_zero_width_queries_are_a_named_error(dtype) -> None:
 def test_key_tokens_of_the_wrong_length_are_refused() -> None:
     q = np.ones((2, 4))
     k = np.ones((3, 4))
-    with pytest.raises(ShapeError, match="got 2 key_tokens for 3 rows"):
+    with pytest.raises(ShapeError, match="got 2 key_tokens for 3 keys"):
         attend(q, k, k, key_tokens=["a", "b"])
     assert attend(q, k, k, key_tokens=["a", "b", "c"]).columns == ("a", "b", "c")
-    with pytest.raises(ShapeError, match="got 3 tokens for 2 rows"):
+    with pytest.raises(ShapeError, match="got 3 tokens for 2 queries"):
         attend(q, k, k, tokens=["a", "b", "c"])

@@ -80,8 +80,12 @@ def attend(
             _check_finite(a, name)
     n, m, d_k = q_.shape[-2], k_.shape[-2], q_.shape[-1]
     allowed = _check_mask(mask, n, m)
-    names = labels(tokens, n, "tokens") if tokens is not None else tuple(map(str, range(n)))
-    key_names = None if key_tokens is None else labels(key_tokens, m, "key_tokens")
+    names = (
+        labels(tokens, n, "tokens", per="queries")
+        if tokens is not None
+        else tuple(map(str, range(n)))
+    )
+    key_names = None if key_tokens is None else labels(key_tokens, m, "key_tokens", per="keys")
     if d_k == 0:
         raise ShapeError(
             f"queries and keys have width d_k = 0 (shapes {q_.shape}, {k_.shape}): "

@@ -47,7 +47,7 @@ def whole_number(
     return int(x)
 
 
-def labels(tokens: object, n: int, name: str = "tokens") -> tuple[str, ...]:
+def labels(tokens: object, n: int, name: str = "tokens", *, per: str = "rows") -> tuple[str, ...]:
     """`tokens` as a tuple of n texts; ShapeError for another length, ArgumentTypeError for a
     text (one string is not a list of labels), a number or a list holding non-texts."""
     if isinstance(tokens, str | bytes) or not isinstance(tokens, Sequence | np.ndarray):
@@ -57,7 +57,7 @@ def labels(tokens: object, n: int, name: str = "tokens") -> tuple[str, ...]:
     if odd:
         raise ArgumentTypeError(f"{name} must be texts, got {_shown(odd[0])} among them")
     if len(out) != n:
-        raise ShapeError(f"got {len(out)} {name} for {n} rows: one label per row")
+        raise ShapeError(f"got {len(out)} {name} for {n} {per}: one label each")
     return out
 
 

@@ -145,8 +145,8 @@ def check_finite_weights(
     """Every entry of tensor `name` finite and within ±bound; TensorValueError otherwise."""
     if a.size == 0:
         return
-    peak = float(np.max(np.abs(a)))  # NaN if any entry is NaN
-    if math.isfinite(peak) and peak <= bound:
+    lo, hi = float(a.min()), float(a.max())  # NaN if any entry is NaN; no temporary array
+    if -bound <= lo and hi <= bound:
         return
     bad = ~np.isfinite(a) | (np.abs(a) > bound)
     at = tuple(int(i) for i in np.argwhere(bad)[0])
