@@ -1,7 +1,5 @@
 """The price of attention: measured points grow like n², fitted within a time budget."""
 
-import time
-
 import numpy as np
 import pytest
 
@@ -24,10 +22,10 @@ def test_bare_attention_is_the_formula() -> None:
     assert np.allclose(attention(q, k, v), softmax(q @ k.T / 2) @ v, atol=1e-6)
 
 
-def test_measure_is_quadratic_in_memory_and_bounded_in_time() -> None:
-    start = time.perf_counter()
-    c = measure(sizes(1024, per_octave=1), budget_seconds=2.0)
-    assert time.perf_counter() - start < 5
+def test_measure_is_quadratic_in_memory() -> None:
+    # A budget no run reaches: the stopping rule has its own test below, and a wall-clock bound
+    # here failed on a loaded machine.
+    c = measure(sizes(1024, per_octave=1), budget_seconds=120.0)
     assert c.complete and c.n.tolist() == [4, 8, 16, 32, 64, 128, 256, 512, 1024]
     assert (np.diff(c.bytes) > 0).all() and (c.seconds > 0).all()
     assert 4 <= c.memory_fit[1] <= 40  # bytes per n² entry: a few float32 n×n buffers
