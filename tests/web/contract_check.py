@@ -59,7 +59,7 @@ class ContractClient:
     """TestClient's get and post, each answer checked against the app's /openapi.json."""
 
     def __init__(self, **options: Any) -> None:
-        self.http = TestClient(create_app(), **options)
+        self.http = TestClient(create_app(), base_url="http://127.0.0.1", **options)
         self.doc: dict[str, Any] = self.http.get("/openapi.json").json()
         self.checked = 0
 
