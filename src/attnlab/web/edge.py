@@ -36,7 +36,8 @@ __all__ = ["SECURITY_HEADERS", "Edge", "allowed_hosts", "host_name"]
 
 SECURITY_HEADERS = {
     "content-security-policy": (
-        "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; "
+        "frame-ancestors 'none'"
     ),
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
@@ -54,8 +55,8 @@ def host_name(header: str) -> str | None:
     """The name in a Host header ("[::1]:8000" -> "::1"), or None if it is malformed."""
     header = header.strip().lower()
     if header.startswith("["):
-        name, _, rest = header[1:].partition("]")
-        port = rest[1:] if rest.startswith(":") else None if rest else ""
+        name, bracket, rest = header[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else None if rest or not bracket else ""
     else:
         name, colon, port = header.partition(":")
         port = port if colon else ""
