@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import sys
 import threading
 import webbrowser
 from collections.abc import AsyncIterator
@@ -75,7 +76,10 @@ def create_app(options: ServerOptions | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        before = sys.getswitchinterval()
+        sys.setswitchinterval(options.switch_interval)
         yield
+        sys.setswitchinterval(before)
         workers.close()
 
     app = _App(

@@ -13,6 +13,9 @@ The sizes are the server's only knobs for load:
     max_json_depth  a JSON body nested deeper than this answers 400
     host            the host the server listens on; requests must name it (or a loopback name)
                     in their Host header
+    switch_interval how often (seconds) Python hands its lock between threads while the server
+                    runs (sys.setswitchinterval; Python's default is 0.005): shorter lets the
+                    event loop answer a cheap request sooner while workers compute
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 class ServerOptions:
     """The server's pool sizes and limits (see the module's docstring)."""
 
-    workers: int = 8
+    workers: int = 6
     heavy_workers: int = 1
     heavy_queue: int = 4
     heavy_tokens: int = 24
@@ -37,6 +40,7 @@ class ServerOptions:
     max_body_bytes: int = 64 * 1024
     max_json_depth: int = 32
     host: str = "127.0.0.1"
+    switch_interval: float = 0.001
 
     def __post_init__(self) -> None:
         if self.heavy_workers < 1 or self.heavy_queue < 0 or self.heavy_tokens < 1:
