@@ -8,7 +8,9 @@ shedding heavy work as designed: the client waits its Retry-After and goes on; i
 apart from errors (a transport failure, a 5xx other than 503, or a 4xx to a request that is
 valid).
 
-Prints requests/s, p50/p99 per route, p50/p99 of /api/presets while a /api/cost was running
+First, the issue's own probe: /api/presets asked one at a time, idle and then while one
+/api/cost runs alone (median and max of each). Then the load run, which prints requests/s,
+p50/p99 per route, p50/p99 of /api/presets while a /api/cost was running
 (a presets request whose time overlaps a cost request that was computed), the error count and
 the server's RSS before (after warm-up) and after. Targets: 0 errors, presets p99 < 50 ms while
 heavy routes run, RSS growth < 50 MB.
@@ -103,6 +105,27 @@ async def _wait_ready(base: str) -> None:
         await c.get("/api/cost", params={"max_n": "64"})
 
 
+async def _probe(base: str) -> None:
+    """/api/presets one at a time: idle, then while a single /api/cost runs."""
+    async with httpx.AsyncClient(base_url=base, timeout=120) as c:
+
+        async def presets(n: int | None, running: asyncio.Task[object] | None) -> list[float]:
+            times: list[float] = []
+            while (n is not None and len(times) < n) or (running and not running.done()):
+                t0 = time.monotonic()
+                await c.get("/api/presets")
+                times.append(time.monotonic() - t0)
+                await asyncio.sleep(0.02)
+            return times
+
+        idle = await presets(20, None)
+        cost = asyncio.create_task(c.get("/api/cost"))
+        await asyncio.sleep(0.2)
+        during = await presets(None, cost)
+    for name, t in (("idle", idle), ("while one /api/cost runs", during)):
+        print(f"probe /api/presets {name}: n={len(t)} median {_ms(t, 0.5)} ms, max {_ms(t, 1)} ms")
+
+
 async def _client(
     c: httpx.AsyncClient, rng: random.Random, until: float, think: float, out: list[Sample]
 ) -> None:
@@ -169,6 +192,7 @@ async def _run(args: argparse.Namespace) -> None:
     proc, base = _start_server(args.src)
     try:
         await _wait_ready(base)
+        await _probe(base)
         before = _rss_mb(proc.pid)
         samples: list[Sample] = []
         limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)

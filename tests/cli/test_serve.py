@@ -39,6 +39,7 @@ def test_a_host_beyond_loopback_warns_that_the_network_can_reach_it(capsys, no_u
     assert main(["serve", "--host", host, "--port", "8123"]) == 0
     out = capsys.readouterr().out
     assert "warning" in out and "anyone on your network" in out
+    assert app.serve_url(host, 8123) in out and (host != "::" or "http://[::]:8123/" in out)
     asgi, kw = no_uvicorn[0]
     assert kw["host"] == host and kw["port"] == 8123
     assert asgi.state.options.host == host  # the allowlist takes the host served
