@@ -22,6 +22,13 @@ class AttnlabError(ValueError):
             self.field = field
 
 
+class ArgumentTypeError(AttnlabError, TypeError):
+    """An argument of the wrong kind: None, a number where a text goes, a text where a count goes.
+
+    Also a TypeError, so a caller that already catches TypeError for a wrong type keeps working.
+    """
+
+
 class ShapeError(AttnlabError):
     """Arrays whose shapes do not fit together (e.g. queries and keys of different widths)."""
 
@@ -34,6 +41,10 @@ class EmptySequenceError(AttnlabError):
 
 class NonFiniteError(AttnlabError):
     """NaN or infinity in an input vector."""
+
+
+class ScoreOverflowError(NonFiniteError):
+    """Scores QKᵀ too large for floating point even in float64: the softmax would be NaN."""
 
 
 class MaskError(AttnlabError):
@@ -70,6 +81,14 @@ class WeightsError(AttnlabError):
     """A weights folder that cannot be read: a missing file, tensor, shape or dtype, bad JSON."""
 
     field = "model"
+
+
+class ConfigError(WeightsError):
+    """A config.json value out of its range, or one that disagrees with the tensors."""
+
+
+class TensorValueError(WeightsError):
+    """A stored tensor holding NaN, infinity, or values too large for the forward pass."""
 
 
 class UnknownModelError(AttnlabError):

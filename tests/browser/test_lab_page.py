@@ -386,6 +386,30 @@ def test_cost_panel_measures_and_plots_against_n_squared(new_page, base_url, art
         re.compile(r"^time per head \(\d.* (µs|ms|s) to .* (µs|ms|s), log scale\)$")
     )
     expect()(cost.get_by_role("button", name="Measure again")).to_be_enabled()
+    # the price, continued: one more token, recomputed against one row on a key/value cache
+    kv = api(base_url, "/api/cost", {"max_n": "16", "kv_cache": "true"})["kv_cache"]
+    fig = cost.get_by_role(
+        "figure", name="One more token: recomputing n × n against one row on a key/value cache"
+    )
+    expect()(fig.locator(".x-label")).to_have_text(
+        re.compile(r"^tokens n \(128 to \S+, log scale\)$")  # 2048 is written 2.05k
+    )
+    expect()(fig.locator(".y-label")).to_contain_text("time for one more token (")
+    legend_items = fig.locator(".legend li")
+    expect()(legend_items).to_have_text(
+        ["recompute the n × n matrix", "one new row against n cached keys"]
+    )
+    assert fig.locator("path").count() == 2
+    assert fig.locator("circle").count() == 2 * len(kv["points"])
+    table = fig.get_by_role("table", name="One more token, measured")
+    rows = table.locator("tbody tr")
+    expect()(rows).to_have_count(len(kv["points"]))
+    for i, p in enumerate(kv["points"]):  # the page's numbers are the API's, as it formats them
+        cells = rows.nth(i).locator("th, td").all_inner_texts()
+        assert cells[0] == str(p["n"])
+        assert cells[3] == f"{p['ratio']:.0f}×" and cells[4] == f"{p['flop_ratio']:.0f}×"
+        assert cells[1].endswith(("µs", "ms", "s")) and cells[2].endswith(("µs", "ms", "s"))
+    expect()(fig.locator("figcaption")).to_contain_text("4·n·d + 5·n")
     shot(cost, artifacts, "cost")
 
 

@@ -75,6 +75,19 @@ def test_cost_table_and_json(capsys) -> None:
     assert code == 2 and "max_n=99999" in err
 
 
+def test_cost_prints_the_kv_cache_beside_the_n_squared_table(capsys) -> None:
+    code, out, _ = run("cost", "--max-n", "16", capsys=capsys)
+    assert code == 0 and "one more token after n, d = 64" in out
+    rows = [ln.split() for ln in out.splitlines() if ln.split()[:1] in (["128"], ["2048"])]
+    # n, recompute (ms), cached row (µs), measured ratio, FLOP ratio, bytes n×n, bytes row
+    assert rows[0][0] == "128" and rows[0][6] == "128×" and rows[0][7:9] == ["0.25", "MiB"], rows
+    _, out, _ = run("cost", "--max-n", "16", "--json", capsys=capsys)
+    kv = json.loads(out)["kv_cache"]
+    assert kv["points"][0]["n"] == 128 and kv["points"][0]["flop_ratio"] == pytest.approx(
+        128, rel=0.02
+    )
+
+
 def test_temperature_heads_the_score_table_as_t(capsys) -> None:
     _, out, _ = run("explain", "--temperature", "0.5", capsys=capsys)
     header = next(ln.split() for ln in out.splitlines() if "q·k" in ln and "score" in ln)

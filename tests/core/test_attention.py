@@ -263,3 +263,47 @@ def test_the_trace_keeps_private_copies_of_what_the_caller_can_change() -> None:
     assert t.queries[0, 0] == 1.0 and not np.shares_memory(t.queries, q)
     again = Trace(**{**t.__dict__})  # what attend computed is read-only and kept, not copied
     assert again.weights is t.weights and again.queries is t.queries
+
+
+# Issue 9: scores that overflow their dtype, d_k = 0, labels of the wrong length.
+
+
+@pytest.mark.parametrize(("dtype", "scale"), [(np.float32, 1e19), (np.float16, 100.0)])
+def test_scores_beyond_the_dtype_are_computed_without_nan(dtype, scale) -> None:
+    """float32 entries of 1e19 (or float16 entries of 100) overflow QKᵀ in their dtype; the
+    weights are those of the same vectors in float64, finite and summing to 1."""
+    rng = np.random.default_rng(9)
+    q, k, v = (rng.uniform(0.5, 1.0, size=(4, 16)) * scale for _ in range(3))
+    q_, k_, v_ = (a.astype(dtype) for a in (q, k, v))
+    with np.errstate(over="ignore"):
+        assert not np.isfinite(q_ @ k_.T).all()  # the failure this guards against is real
+    t = attend(q_, k_, v_)
+    reference = attend(*(a.astype(np.float64) for a in (q_, k_, v_)))
+    assert np.isfinite(t.weights).all() and np.isfinite(t.outputs).all()
+    np.testing.assert_allclose(t.weights, reference.weights, atol=1e-6)
+    np.testing.assert_allclose(t.weights.sum(axis=-1), 1.0)
+
+
+def test_scores_beyond_float64_are_a_named_error() -> None:
+    from attnlab.errors import ScoreOverflowError
+
+    big = np.full((2, 4), 1e200)
+    with pytest.raises(ScoreOverflowError, match="overflow even in float64"):
+        attend(big, big, big)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+def test_zero_width_queries_are_a_named_error(dtype) -> None:
+    empty = np.ones((3, 0), dtype=dtype)
+    with pytest.raises(ShapeError, match="d_k = 0"):
+        attend(empty, empty, np.ones((3, 2), dtype=dtype))
+
+
+def test_key_tokens_of_the_wrong_length_are_refused() -> None:
+    q = np.ones((2, 4))
+    k = np.ones((3, 4))
+    with pytest.raises(ShapeError, match="got 2 key_tokens for 3 keys"):
+        attend(q, k, k, key_tokens=["a", "b"])
+    assert attend(q, k, k, key_tokens=["a", "b", "c"]).columns == ("a", "b", "c")
+    with pytest.raises(ShapeError, match="got 3 tokens for 2 queries"):
+        attend(q, k, k, tokens=["a", "b", "c"])

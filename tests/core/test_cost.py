@@ -41,3 +41,45 @@ def test_measure_is_quadratic_in_memory_and_bounded_in_time() -> None:
 def test_budget_stops_early() -> None:
     c = measure([4, 8, 16, 2048], budget_seconds=0.0)
     assert not c.complete and c.n.tolist() == [4]
+
+
+# The price, continued: one more token with a key/value cache (issue 10).
+
+
+def test_a_cached_row_is_the_last_row_of_the_full_matrix() -> None:
+    from attnlab.core.cost import cached_row
+
+    rng = np.random.default_rng(1)
+    q, k, v = rng.normal(size=(3, 9, 8)).astype(np.float32)
+    np.testing.assert_allclose(cached_row(q[-1:], k, v), attention(q, k, v)[-1:], atol=1e-6)
+
+
+def test_the_kv_cache_is_measured_at_128_to_2048_within_its_budget() -> None:
+    from attnlab.core.cost import KV_SIZES, measure_kv_cache
+
+    c = measure_kv_cache(budget_seconds=1.0)
+    assert c.budget_seconds == 1.0
+    assert KV_SIZES == (128, 256, 512, 1024, 2048)
+    assert list(c.n) == list(KV_SIZES[: len(c.n)]) and c.complete == (len(c.n) == 5)
+    assert (c.recompute_seconds > 0).all() and (c.cached_seconds > 0).all()
+    np.testing.assert_allclose(c.ratio, c.recompute_seconds / c.cached_seconds)
+    # the model: n² against n, so its ratio is close to n; bytes the same way
+    np.testing.assert_allclose(c.recompute_flops / c.cached_flops, c.n, rtol=0.02)
+    assert (c.recompute_bytes > c.cached_bytes).all()
+    assert c.recompute_flops[0] == 4 * 128**2 * 64 + 5 * 128**2
+    assert c.cached_bytes[0] == 4 * (2 * 128 * 64 + 2 * 64 + 2 * 128)
+
+
+def test_the_kv_cache_measurement_refuses_bad_sizes() -> None:
+    from attnlab.core.cost import measure_kv_cache
+
+    with pytest.raises(ShapeError, match="d=0"):
+        measure_kv_cache(d=0)
+    with pytest.raises(ShapeError, match="8192"):
+        measure_kv_cache((128, 8192))
+
+
+def test_measured_once_per_width() -> None:
+    from attnlab.core.cost import measured_kv_cache
+
+    assert measured_kv_cache(16) is measured_kv_cache(16)

@@ -18,3 +18,22 @@ test("the measurement runs in stages four times apart, ending on the API's large
     assert.ok(stages.every((n, k) => k === 0 || n > stages[k - 1]), `${last}: rising`);
   }
 });
+
+test("the key/value-cache plot draws the API's two measured curves on log-log axes", async () => {
+  const { kvCacheSpec } = await import("../../src/attnlab/static/lab_cost.js");
+  const { plot } = await import("../../src/attnlab/static/plots.js");
+  const kv = { points: [128, 256, 512].map((n, k) => ({ n, recompute_seconds: 1e-4 * 4 ** k, cached_seconds: [1e-5, 2e-5, 3e-5][k] })) };
+  const labels = { n: "tokens n", time: "time for one more token", recompute: "recompute", cached: "cached" };
+  const spec = kvCacheSpec(kv, labels);
+  assert.deepEqual(spec.x.domain, [128, 512]);
+  assert.deepEqual(spec.y.domain, [1e-5, 1.6e-3]);
+  assert.ok(spec.x.log && spec.y.log);
+  assert.deepEqual(spec.series.map((s) => s.name), ["recompute", "cached"]);
+  assert.deepEqual(spec.series[0].points, [[128, 1e-4], [256, 4e-4], [512, 1.6e-3]]);
+  assert.deepEqual(spec.series[1].points, [[128, 1e-5], [256, 2e-5], [512, 3e-5]]);
+  const g = plot(spec, { width: 340, height: 220 });
+  assert.equal(g.paths.length, 2);
+  assert.ok(g.paths.every((p) => p.dots.length === 3));
+  assert.match(g.xLabel.text, /^tokens n \(128 to 512, log scale\)$/);
+  assert.match(g.yLabel.text, /^time for one more token \(10 µs to 1\.6 ms, log scale\)$/);
+});

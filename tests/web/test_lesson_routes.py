@@ -128,6 +128,22 @@ def test_cost(client) -> None:
     assert r.status_code == 400 and r.json()["field"] == "max_n"
 
 
+def test_cost_with_the_kv_cache(client) -> None:
+    """kv_cache=true adds one more token after n = 128 … 2048: recompute against a cached row."""
+    assert get(client, "/api/cost", max_n="16", per_octave="1")["kv_cache"] is None
+    d = get(client, "/api/cost", max_n="16", per_octave="1", kv_cache="true")
+    kv = d["kv_cache"]
+    ns = [p["n"] for p in kv["points"]]
+    assert ns == [128, 256, 512, 1024, 2048][: len(ns)] and kv["d"] == 64
+    for p in kv["points"]:
+        assert p["ratio"] == pytest.approx(p["recompute_seconds"] / p["cached_seconds"])
+        assert p["flop_ratio"] == pytest.approx(p["n"], rel=0.02)
+        assert p["recompute_bytes"] > p["cached_bytes"]
+    assert kv["model"]["recompute_flops"] == "4·n²·d + 5·n²"
+    again = get(client, "/api/cost", max_n="16", per_octave="1", kv_cache="true")["kv_cache"]
+    assert again == kv  # measured once per process, not per request
+
+
 def test_lab_choices(client) -> None:
     d = get(client, "/api/lab")
     assert d["positions"] == ["none", "sinusoidal", "rope"] and d["heads"] == [1, 2]
@@ -156,7 +172,7 @@ def test_an_unknown_query_parameter_is_refused_by_name(client, path, params) -> 
 
 def test_an_unknown_query_parameter_lists_the_known_ones(client) -> None:
     error = client.get("/api/cost", params={"n": "64"}).json()["error"]
-    assert error == "unknown parameter 'n': expected one of max_n, d, per_octave"
+    assert error == "unknown parameter 'n': expected one of max_n, d, per_octave, kv_cache"
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any
 
-from attnlab.core.cost import DEFAULT_MAX_N, MAX_N
+from attnlab.core.cost import DEFAULT_MAX_N, MAX_N, KVCacheCost
 from attnlab.core.positions import KINDS
 from attnlab.core.saturation import T_STEPS, Sweep, sweep, temperatures
 from attnlab.encode.lesson_json import encode_lesson
@@ -136,11 +136,12 @@ def add_cost_command(sub: Any) -> None:
 
 
 def _cost(args: argparse.Namespace) -> int:
-    from attnlab.core.cost import measure, sizes
+    from attnlab.core.cost import measure, measure_kv_cache, sizes
 
     cost = measure(sizes(args.max_n, per_octave=1), d=args.d)
+    kv = measure_kv_cache(d=args.d)
     if args.json:
-        print(json.dumps(encode_cost(cost)))
+        print(json.dumps(encode_cost(cost, kv)))
         return 0
     a, c = cost.time_fit
     ma, mc = cost.memory_fit
@@ -153,4 +154,31 @@ def _cost(args: argparse.Namespace) -> int:
     print("\n".join(table(["n", "time", "n² fit", "memory", "n² fit"], rows)))
     if not cost.complete:
         print(f"(stopped at n = {int(cost.n[-1])}: the {cost.budget_seconds:g} s budget ran out)")
+    print()
+    print(kv_cache_text(kv))
     return 0
+
+
+def kv_cache_text(kv: KVCacheCost) -> str:
+    """The key/value-cache table: one more token after n, recomputed or one cached row."""
+    rows = [
+        [str(int(n)), f"{full * 1e3:.3f} ms", f"{row * 1e6:.1f} µs", f"{r:.0f}×",
+         f"{ff / cf:.0f}×", f"{fb / 2**20:.2f} MiB", f"{cb / 2**10:.1f} KiB"]
+        for n, full, row, r, ff, cf, fb, cb in zip(
+            kv.n, kv.recompute_seconds, kv.cached_seconds, kv.ratio, kv.recompute_flops,
+            kv.cached_flops, kv.recompute_bytes, kv.cached_bytes, strict=True)
+    ]  # fmt: skip
+    head = ["n", "recompute n×n", "cached row", "measured ratio", "FLOP ratio",
+            "bytes n×n", "bytes row"]  # fmt: skip
+    lines = [
+        f"one more token after n, d = {kv.d}: recompute softmax(QKᵀ/√dₖ)V for every row, or "
+        "one new query row against n cached keys and values",
+        *table(head, rows),
+        "model: recompute 4·n²·d + 5·n² FLOPs, cached row 4·n·d + 5·n; "
+        "bytes 4·(4·n·d + 2·n²) and 4·(2·n·d + 2·d + 2·n)",
+    ]
+    if not kv.complete:
+        lines.append(
+            f"(stopped at n = {int(kv.n[-1])}: the {kv.budget_seconds:g} s budget ran out)"
+        )
+    return "\n".join(lines)

@@ -10,6 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from attnlab.cli.lab import (
     SWEEP_ROWS,
@@ -26,10 +27,21 @@ from attnlab.lesson.toy import DEFAULT_SENTENCE, PRESETS, VOCABULARY
 from attnlab.types import AXES, MODES
 
 EXIT_BAD_INPUT = 2
+EXIT_BUG = 1
+TRACEBACK_ENV = "ATTNLAB_TRACEBACK"
+"""Set to 1 to see the traceback of an unexpected error instead of its one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its usage errors on one line: `attnlab explain: --layer: invalid int ...`."""
+
+    def error(self, message: str) -> NoReturn:
+        line = " ".join(w if len(w) <= 40 else w[:40] + "…" for w in message.split())
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {line} (see {self.prog} --help)\n")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="attnlab",
         description="Scaled dot-product attention, softmax(QKᵀ/√dₖ)V, step by step.",
     )
@@ -178,16 +190,36 @@ def _vocab(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (0 ok, 2 bad input)."""
-    args = _parser().parse_args(argv)
+    """Run the CLI; returns the exit code (0 ok, 2 bad input, 1 a bug in attnlab).
+
+    Bad input is an AttnlabError, printed as its one line. Anything else is a bug: one line
+    saying so (the traceback with ATTNLAB_TRACEBACK=1), never a wall of Python.
+    """
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as stop:  # --help (0) or a usage error (2), already printed
+        return stop.code if isinstance(stop.code, int) else EXIT_BAD_INPUT
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)
     except AttnlabError as exc:
-        print(f"attnlab: {exc}", file=sys.stderr)
+        print(f"attnlab: {_one_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # the safety net: a bug, said in one line
+        if os.environ.get(TRACEBACK_ENV) == "1":
+            raise
+        print(
+            f"attnlab: unexpected {type(exc).__name__}: {_one_line(exc)} (a bug in attnlab; "
+            f"run again with {TRACEBACK_ENV}=1 to see where)",
+            file=sys.stderr,
+        )
+        return EXIT_BUG
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:2000]
 
 
 if __name__ == "__main__":

@@ -25,12 +25,14 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from attnlab.core.softmax import softmax
+from attnlab.core.checks import as_float, labels, whole_number
+from attnlab.core.softmax import stable_softmax
 from attnlab.core.trace import Trace
 from attnlab.errors import (
     EmptySequenceError,
     MaskError,
     NonFiniteError,
+    ScoreOverflowError,
     ShapeError,
     TemperatureError,
     UnknownModeError,
@@ -45,6 +47,9 @@ __all__ = [
     "self_attend",
     "split_heads",
 ]
+
+MAX_MASK = 16_384
+"""The largest n `causal_mask` builds: n² booleans, 256 MiB at this size."""
 
 
 def attend(
@@ -75,18 +80,26 @@ def attend(
             _check_finite(a, name)
     n, m, d_k = q_.shape[-2], k_.shape[-2], q_.shape[-1]
     allowed = _check_mask(mask, n, m)
-    labels = tuple(tokens) if tokens is not None else tuple(str(i) for i in range(n))
-    if len(labels) != n:
-        raise ShapeError(f"got {len(labels)} token labels for {n} queries")
+    names = (
+        labels(tokens, n, "tokens", per="queries")
+        if tokens is not None
+        else tuple(map(str, range(n)))
+    )
+    key_names = None if key_tokens is None else labels(key_tokens, m, "key_tokens", per="keys")
+    if d_k == 0:
+        raise ShapeError(
+            f"queries and keys have width d_k = 0 (shapes {q_.shape}, {k_.shape}): "
+            "there is nothing to compare, and √dₖ = 0 would divide by zero"
+        )
 
     # 1. Score: how well each query matches each key, divided by the mode's divisor.
-    raw = q_ @ np.swapaxes(k_, -1, -2)  # (..., n, m) QKᵀ
+    raw = _raw_scores(q_, k_)  # (..., n, m) QKᵀ, in float64 where float32/16 would overflow
     scores, divisor = _scores(raw, mode=mode, d_k=d_k, temperature=temperature)  # (..., n, m)
     if allowed is not None:
         scores = np.where(allowed, scores, -np.inf)  # (..., n, m) masked keys can never win
 
     # 2. Softmax: turn each row of scores into weights that sum to 1 (or each column, by mistake).
-    weights = softmax(scores, axis=-1 if axis == "keys" else -2)  # (..., n, m)
+    weights = stable_softmax(scores, axis=-1 if axis == "keys" else -2)  # (..., n, m)
 
     # 3. Blend: each output is the weights' mixture of the values.
     outputs = weights @ v_  # (..., n, d_v)
@@ -95,8 +108,8 @@ def attend(
         fresh.flags.writeable = False
 
     return Trace(
-        tokens=labels,
-        key_tokens=tuple(key_tokens) if key_tokens is not None else None,
+        tokens=names,
+        key_tokens=key_names,
         queries=q_,
         keys=k_,
         values=v_,
@@ -113,11 +126,31 @@ def attend(
     )
 
 
+def _raw_scores(q: FloatArray, k: FloatArray) -> FloatArray:
+    """QKᵀ (..., n, m) in the inputs' dtype; recomputed in float64 when that overflows.
+
+    Finite float32 entries of 1e19 (or float16 entries of 100) give products beyond the dtype's
+    largest number (3.4e38, 65504): the scores turn to ±inf and the softmax to NaN. float64 holds
+    any product of finite float32 numbers; beyond float64 (entries near 1e154) no softmax can be
+    computed, and ScoreOverflowError says so."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        raw = q @ np.swapaxes(k, -1, -2)  # (..., n, m)
+        if np.isfinite(raw).all():
+            return raw
+        raw = q.astype(np.float64) @ np.swapaxes(k, -1, -2).astype(np.float64)  # (..., n, m)
+    if not np.isfinite(raw).all():
+        raise ScoreOverflowError(
+            f"the scores QKᵀ overflow even in float64 (queries up to {float(np.abs(q).max()):.3g}, "
+            f"keys up to {float(np.abs(k).max()):.3g}): scale the vectors down"
+        )
+    return raw
+
+
 def _check_options(mode: Mode, axis: Axis, temperature: float | None) -> float | None:
     """The temperature as a float (or None) once the mode and the axis are known ones."""
-    if mode not in MODES:
+    if not isinstance(mode, str) or mode not in MODES:
         raise UnknownModeError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
-    if axis not in AXES:
+    if not isinstance(axis, str) or axis not in AXES:
         raise UnknownModeError(
             f"unknown softmax axis {axis!r}: expected one of {', '.join(AXES)}", field="axis"
         )
@@ -153,9 +186,13 @@ def check_temperature(temperature: object, *, mode: Mode = "scaled") -> float:
         )
     if isinstance(temperature, bool) or not isinstance(temperature, int | float | np.number):
         raise TemperatureError(f"temperature must be a number, got {temperature!r}")
-    t = float(temperature)
+    try:
+        t = float(temperature)
+    except OverflowError:  # a whole number beyond float's range
+        t = math.inf
     if not math.isfinite(t) or t <= 0:
-        raise TemperatureError(f"temperature must be positive and finite, got {temperature!r}")
+        shown = repr(temperature) if len(repr(temperature)) <= 24 else f"{repr(temperature)[:20]}…"
+        raise TemperatureError(f"temperature must be positive and finite, got {shown}")
     return t
 
 
@@ -176,8 +213,7 @@ def self_attend(
     x_ = _as_float(x, "embeddings")
     if x_.ndim != 2:
         raise ShapeError(f"expected embeddings of shape (n, d_model), got {x_.shape}")
-    if x_.shape[0] != len(tokens):
-        raise ShapeError(f"got {x_.shape[0]} embeddings for {len(tokens)} tokens")
+    tokens = labels(tokens, x_.shape[0], "tokens")
     _check_finite(x_, "embeddings", tokens)
     projections = [_as_float(w, name) for w, name in ((w_q, "W_Q"), (w_k, "W_K"), (w_v, "W_V"))]
     for w, name in zip(projections, ("W_Q", "W_K", "W_V"), strict=True):
@@ -199,14 +235,19 @@ def _with_inputs(trace: Trace, x: FloatArray, dim_names: Sequence[str] | None) -
 
 def causal_mask(n: int) -> BoolArray:
     """A decoder's mask (n, n): token i may attend to tokens 0..i only."""
+    n = whole_number(n, "a causal mask's n", lo=1, hi=MAX_MASK)
     return np.tril(np.ones((n, n), dtype=np.bool_))  # (n, n)
 
 
 def split_heads(x: npt.ArrayLike, n_heads: int) -> FloatArray:
     """(n, d_model) -> (n_heads, n, d_model / n_heads): each head takes a slice of the width."""
     x_ = _as_float(x, "hidden states")
+    if x_.ndim < 2:
+        raise ShapeError(f"hidden states must be (n, d_model), got shape {x_.shape}")
+    _check_finite(x_, "hidden states")
     d_model = x_.shape[-1]
-    if n_heads < 1 or d_model % n_heads:
+    n_heads = whole_number(n_heads, "n_heads", lo=1, hi=max(d_model, 1), error=ShapeError)
+    if d_model % n_heads:
         raise ShapeError(f"cannot split width {d_model} into {n_heads} heads evenly")
     heads = x_.reshape(*x_.shape[:-1], n_heads, d_model // n_heads)  # (..., n, h, d_head)
     return np.swapaxes(heads, -3, -2)  # (..., h, n, d_head)
@@ -215,20 +256,15 @@ def split_heads(x: npt.ArrayLike, n_heads: int) -> FloatArray:
 def merge_heads(x: npt.ArrayLike) -> FloatArray:
     """(n_heads, n, d_head) -> (n, n_heads * d_head): the inverse of `split_heads`."""
     x_ = _as_float(x, "head outputs")
+    if x_.ndim < 3:
+        raise ShapeError(f"head outputs must be (n_heads, n, d_head), got shape {x_.shape}")
+    _check_finite(x_, "head outputs")
     *lead, h, n, d_head = x_.shape
     return np.swapaxes(x_, -3, -2).reshape(*lead, n, h * d_head)  # (..., n, h·d_head)
 
 
 def _as_float(a: npt.ArrayLike, name: str) -> FloatArray:
-    try:
-        arr = np.asarray(a)
-    except (TypeError, ValueError) as exc:
-        raise ShapeError(f"{name} is not a numeric array: {exc}") from None
-    if arr.dtype.kind in "biu":
-        return arr.astype(np.float64)
-    if arr.dtype.kind != "f":
-        raise ShapeError(f"{name} must hold numbers, got dtype {arr.dtype}")
-    return arr
+    return as_float(a, name)
 
 
 def _check_shapes(q: FloatArray, k: FloatArray, v: FloatArray) -> None:

@@ -8,6 +8,22 @@ a + c·n² to both, so the quadratic is seen rather than told.
 
 The formula measured is the bare one, without the Trace's copies: what a model pays per head.
 A time budget keeps the whole measurement to a few seconds; sizes not reached are left out.
+
+The price, continued: a decoder that generates one more token after n needs that token's
+attention row only. With the keys and values of the n tokens before it kept (a key/value
+cache), that is one new query row against n cached keys: q·Kᵀ (1, n), a softmax over n, then
+w·V. Without the cache the whole n × n matrix is computed again. Per head, in float32:
+
+                   FLOPs                     bytes moved (4 per number)
+    recompute      4·n²·d + 5·n²             4·(4·n·d + 2·n²)  Q, K, V in, the output out,
+                                                               the n² scores written and read
+    cached row     4·n·d + 5·n               4·(2·n·d + 2·d + 2·n)  the cached K and V read,
+                                                               q and the output, n scores
+
+(QKᵀ and WV are 2·n²·d each, a multiply and an add per term; the softmax about 5 per score:
+max, subtract, exp, sum, divide.) The projections that make q, k and v are left out of both:
+they are the same per new token with a cache, n times that without. `measure_kv_cache` times
+both in NumPy at n = 128 … 2048, so the ratio, close to n, is seen rather than told.
 """
 
 from __future__ import annotations
@@ -19,11 +35,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnlab.core.softmax import softmax
+from attnlab.core.softmax import stable_softmax
 from attnlab.errors import ShapeError
 from attnlab.types import FloatArray
 
-__all__ = ["DEFAULT_MAX_N", "MAX_N", "Cost", "D", "attention", "measure", "sizes"]
+__all__ = [
+    "DEFAULT_MAX_N",
+    "KV_SIZES",
+    "MAX_N",
+    "Cost",
+    "D",
+    "KVCacheCost",
+    "attention",
+    "cached_row",
+    "measure",
+    "measure_kv_cache",
+    "measured_kv_cache",
+    "sizes",
+]
 
 D = 64
 """The vector width measured, a common per-head dimension."""
@@ -38,7 +67,14 @@ BUDGET_SECONDS = 3.0
 def attention(q: FloatArray, k: FloatArray, v: FloatArray) -> FloatArray:
     """softmax(QKᵀ/√dₖ)V with nothing kept: the computation whose cost is measured."""
     scores = q @ k.T / np.float32(math.sqrt(q.shape[-1]))  # (n, n)
-    return softmax(scores, axis=-1) @ v  # (n, d)
+    return stable_softmax(scores, axis=-1) @ v  # (n, d)
+
+
+def cached_row(q_new: FloatArray, k: FloatArray, v: FloatArray) -> FloatArray:
+    """One new token's attention with a key/value cache: its query (1, d) against the n cached
+    keys (n, d), blending the n cached values: softmax(q Kᵀ/√dₖ) V, (1, d)."""
+    scores = q_new @ k.T / np.float32(math.sqrt(q_new.shape[-1]))  # (1, n)
+    return stable_softmax(scores, axis=-1) @ v  # (1, d)
 
 
 def sizes(max_n: int = DEFAULT_MAX_N, *, min_n: int = 4, per_octave: int = 2) -> list[int]:
@@ -125,3 +161,109 @@ def measure(
         budget_seconds=budget_seconds,
         complete=len(done) == len(ns),
     )
+
+
+KV_SIZES = (128, 256, 512, 1024, 2048)
+"""The lengths n the key/value-cache comparison measures."""
+KV_BUDGET_SECONDS = 2.5
+"""Stop the comparison at larger n once this much time has been spent (on an idle 2-core
+machine all five sizes take about half a second; measured once per process)."""
+
+
+ROW_REPS = 20
+"""Cached rows timed together per run (one takes microseconds, near the clock's resolution)."""
+
+
+@dataclass(frozen=True)
+class KVCacheCost:
+    """One more token after n: the n × n matrix recomputed against one row on a cache, per head.
+
+    seconds are the fastest of alternating runs; flops and bytes come from the cost model in
+    the module docstring."""
+
+    d: int
+    n: FloatArray  # (p,) the lengths measured
+    recompute_seconds: FloatArray  # (p,) softmax(QKᵀ/√dₖ)V for all n rows
+    cached_seconds: FloatArray  # (p,) one new row against n cached keys
+    budget_seconds: float
+    complete: bool  # False when the budget stopped before the largest n
+
+    @property
+    def ratio(self) -> FloatArray:
+        """How many times longer recomputing takes than one cached row (about n)."""
+        return self.recompute_seconds / self.cached_seconds
+
+    @property
+    def recompute_flops(self) -> FloatArray:
+        return 4 * self.n**2 * self.d + 5 * self.n**2
+
+    @property
+    def cached_flops(self) -> FloatArray:
+        return 4 * self.n * self.d + 5 * self.n
+
+    @property
+    def recompute_bytes(self) -> FloatArray:
+        return 4 * (4 * self.n * self.d + 2 * self.n**2)
+
+    @property
+    def cached_bytes(self) -> FloatArray:
+        return 4 * (2 * self.n * self.d + 2 * self.d + 2 * self.n)
+
+
+def _time_both(n: int, d: int, rng: np.random.Generator) -> tuple[float, float]:
+    """The fastest recompute and cached-row times at n, their runs alternating."""
+    q, k, v = (rng.standard_normal((n, d), dtype=np.float32) for _ in range(3))  # (n, d) each
+    q_new = q[-1:]  # (1, d) the newest token's query
+    attention(q, k, v), cached_row(q_new, k, v)  # warm up
+    full = row = math.inf
+    runs, start = 0, time.perf_counter()
+    while runs < 3 or (time.perf_counter() - start < 0.1 and runs < 200):
+        t0 = time.perf_counter()
+        attention(q, k, v)
+        t1 = time.perf_counter()
+        for _ in range(ROW_REPS):  # one row is microseconds: time several at a time
+            cached_row(q_new, k, v)
+        t2 = time.perf_counter()
+        full, row, runs = min(full, t1 - t0), min(row, (t2 - t1) / ROW_REPS), runs + 1
+    return full, row
+
+
+def measure_kv_cache(
+    ns: tuple[int, ...] = KV_SIZES,
+    *,
+    d: int = D,
+    budget_seconds: float = KV_BUDGET_SECONDS,
+    seed: int = 0,
+) -> KVCacheCost:
+    """Time one more token after each n in `ns`: recomputing the n × n matrix, and one new row
+    against n cached keys (float32, d wide). Stops early once `budget_seconds` are spent."""
+    ns = tuple(sorted(ns))
+    if not 1 <= d <= 512 or not ns or ns[0] < 2 or ns[-1] > MAX_N:
+        raise ShapeError(f"the cache comparison needs 1 <= d <= 512 and 2 <= n <= {MAX_N}; "
+                         f"got d={d}, n={list(ns)}")  # fmt: skip
+    rng = np.random.default_rng(seed)
+    done: list[tuple[int, float, float]] = []
+    start = time.perf_counter()
+    for n in ns:
+        if done and time.perf_counter() - start > budget_seconds:
+            break
+        done.append((n, *_time_both(n, d, rng)))
+    n_arr, full, row = (np.array(col, dtype=np.float64) for col in zip(*done, strict=True))
+    return KVCacheCost(d=d, n=n_arr, recompute_seconds=full, cached_seconds=row,
+                       budget_seconds=budget_seconds, complete=len(done) == len(ns))  # fmt: skip
+
+
+_MEASURED: dict[int, KVCacheCost] = {}
+
+
+def measured_kv_cache(d: int = D) -> KVCacheCost:
+    """`measure_kv_cache` at KV_SIZES, once per width per process (about a second), so that a
+    page asking again, or a server asked by many, does not measure again. Two threads asking
+    at once may both measure; the last answer is kept, both are real measurements."""
+    kept = _MEASURED.get(d)
+    if kept is None:
+        kept = measure_kv_cache(d=d)
+        if len(_MEASURED) >= 8:  # widths are 1..512: keep a few, not all
+            _MEASURED.clear()
+        _MEASURED[d] = kept
+    return kept

@@ -57,7 +57,7 @@ BASE = 10000.0
 
 def check_kind(kind: object) -> PositionKind:
     """`kind` if it names a positional scheme; PositionsError quoting it otherwise."""
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise PositionsError(f"unknown positions {kind!r}: expected one of {', '.join(KINDS)}")
     return kind
 

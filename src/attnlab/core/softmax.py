@@ -9,11 +9,29 @@ from __future__ import annotations
 
 import numpy as np
 
+from attnlab.core.checks import as_float
+from attnlab.errors import NonFiniteError, ShapeError
 from attnlab.types import FloatArray
 
 
-def softmax(s: FloatArray, *, axis: int = -1) -> FloatArray:
-    """Numerically stable softmax of `s` along `axis`; every slice needs one finite entry."""
+def softmax(s: object, *, axis: int = -1) -> FloatArray:
+    """Numerically stable softmax of `s` along `axis`, its input checked first: an array of
+    numbers, no NaN or +inf, and one finite entry in every slice (-inf is a masked key)."""
+    a = as_float(s, "scores")
+    if isinstance(axis, bool) or not isinstance(axis, int) or not -a.ndim <= axis < max(a.ndim, 1):
+        raise ShapeError(f"axis {axis!r} does not exist for scores of shape {a.shape}")
+    if a.ndim == 0 or a.shape[axis] == 0:
+        raise ShapeError(f"softmax needs at least one score along axis {axis}, got {a.shape}")
+    if np.isnan(a).any() or np.isposinf(a).any():
+        raise NonFiniteError("scores hold NaN or +inf: the softmax of such a row is undefined")
+    if not np.isfinite(a).any(axis=axis).all():
+        raise NonFiniteError("a slice of the scores is all -inf: every key is masked")
+    return stable_softmax(a, axis=axis)
+
+
+def stable_softmax(s: FloatArray, *, axis: int = -1) -> FloatArray:
+    """Numerically stable softmax of `s` along `axis`, unchecked (attend checks its own scores);
+    every slice needs one finite entry."""
     peak = np.maximum.reduce(s, axis=axis, keepdims=True)  # (..., 1, ...) the largest score
     e = np.exp(s - peak)  # (...,) in (0, 1], exactly 0 where s is -inf
     e /= np.add.reduce(e, axis=axis, keepdims=True)  # (...,) np.sum's own reduction, in place
@@ -22,6 +40,11 @@ def softmax(s: FloatArray, *, axis: int = -1) -> FloatArray:
 
 def entropy_bits(w: FloatArray, *, axis: int = -1) -> FloatArray:
     """Shannon entropy of each distribution in `w`, in bits; 0·log 0 counts as 0."""
+    w = as_float(w, "weights")
+    if w.ndim == 0 or w.size == 0:
+        raise ShapeError(f"weights must be at least one row, got shape {w.shape}")
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise NonFiniteError("weights must be finite and non-negative to have an entropy")
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(w > 0, -w * np.log2(np.where(w > 0, w, 1.0)), 0.0)
     return np.sum(terms, axis=axis)  # type: ignore[no-any-return]

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.core.cost import Cost
+from attnlab.core.cost import Cost, KVCacheCost
 from attnlab.core.positions import Rotary
 from attnlab.core.saturation import Saturation, Sweep
 from attnlab.core.trace import Trace
@@ -30,6 +30,7 @@ __all__ = [
     "encode_beat",
     "encode_cost",
     "encode_explanation",
+    "encode_kv_cache",
     "encode_rotary",
     "encode_saturation",
     "encode_sweep",
@@ -177,7 +178,33 @@ def encode_sweep(s: Sweep) -> dict[str, Any]:
     }
 
 
-def encode_cost(c: Cost) -> dict[str, Any]:
+def encode_kv_cache(c: KVCacheCost) -> dict[str, Any]:
+    """One more token after n: recompute vs one cached row, measured and modelled, per n."""
+    columns = zip(c.n, c.recompute_seconds, c.cached_seconds, c.ratio, c.recompute_flops,
+                  c.cached_flops, c.recompute_bytes, c.cached_bytes, strict=True)  # fmt: skip
+    keys = ("n", "recompute_seconds", "cached_seconds", "ratio", "recompute_flops",
+            "cached_flops", "recompute_bytes", "cached_bytes")  # fmt: skip
+    points = [
+        {k: (int(x) if k == "n" else float(x)) for k, x in zip(keys, row, strict=True)}
+        for row in columns
+    ]
+    for p in points:
+        p["flop_ratio"] = p["recompute_flops"] / p["cached_flops"]
+    return {
+        "d": c.d,
+        "points": points,
+        "model": {
+            "recompute_flops": "4·n²·d + 5·n²",
+            "cached_flops": "4·n·d + 5·n",
+            "recompute_bytes": "4·(4·n·d + 2·n²)",
+            "cached_bytes": "4·(2·n·d + 2·d + 2·n)",
+        },
+        "budget_seconds": c.budget_seconds,
+        "complete": c.complete,
+    }
+
+
+def encode_cost(c: Cost, kv_cache: KVCacheCost | None = None) -> dict[str, Any]:
     """Measured points, the fitted a + c·n² curves, and a smooth grid of the fit to draw."""
     grid = np.geomspace(c.n[0], c.n[-1], 64) if len(c.n) > 1 else c.n
     return {
@@ -201,4 +228,5 @@ def encode_cost(c: Cost) -> dict[str, Any]:
         ],
         "budget_seconds": c.budget_seconds,
         "complete": c.complete,
+        "kv_cache": None if kv_cache is None else encode_kv_cache(kv_cache),
     }

@@ -47,11 +47,11 @@ class LessonOptions:
     shuffle: int | None = None  # a seed: also run a shuffled sentence and compare
 
     def __post_init__(self) -> None:
-        if self.mode not in MODES:
+        if not isinstance(self.mode, str) or self.mode not in MODES:
             raise UnknownModeError(
                 f"unknown mode {self.mode!r}: expected one of {', '.join(MODES)}"
             )
-        if self.axis not in AXES:
+        if not isinstance(self.axis, str) or self.axis not in AXES:
             raise UnknownModeError(
                 f"unknown softmax axis {self.axis!r}: expected one of {', '.join(AXES)}",
                 field="axis",
@@ -63,7 +63,11 @@ class LessonOptions:
         check_kind(self.positions)
         if not isinstance(self.causal, bool):
             raise AttnlabError(f"causal must be true or false, got {self.causal!r}", field="causal")
-        if isinstance(self.heads, bool) or self.heads not in HEAD_COUNTS:
+        if (
+            not isinstance(self.heads, int)
+            or isinstance(self.heads, bool)
+            or self.heads not in HEAD_COUNTS
+        ):
             raise UnknownHeadError(
                 f"the toy has 1 or 2 heads, got heads={self.heads!r}", field="heads"
             )

@@ -36,7 +36,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnlab.errors import EmptySequenceError, FocusError, TooLongError, UnknownWordError
+from attnlab.core.checks import as_index
+from attnlab.errors import (
+    ArgumentTypeError,
+    EmptySequenceError,
+    FocusError,
+    TooLongError,
+    UnknownWordError,
+)
 from attnlab.types import FloatArray
 
 DIM_NAMES: tuple[str, ...] = ("geographic", "financial", "function", "ambiguity")
@@ -131,6 +138,8 @@ DEFAULT_SENTENCE = PRESETS[0].sentence
 
 def tokenize(sentence: str) -> tuple[str, ...]:
     """Lower-case words of `sentence`; every word must be in the vocabulary."""
+    if not isinstance(sentence, str):
+        raise ArgumentTypeError(f"a sentence is a text, got {sentence!r}"[:120], field="sentence")
     words = tuple(re.findall(r"[^\s.,;:!?\"]+", sentence.lower()))
     if not words:
         raise EmptySequenceError(
@@ -159,6 +168,8 @@ def focus_index(tokens: tuple[str, ...], focus: str | int | None) -> int:
 
     The default is the first word of two senses in the sentence, else the last token.
     """
+    if isinstance(tokens, str) or not isinstance(tokens, tuple | list):
+        raise ArgumentTypeError(f"tokens must be a tuple of words, got {tokens!r}"[:120])
     if focus is None:
         for i, t in enumerate(tokens):
             if t in VOCABULARY and VOCABULARY[t][3] > 0:
@@ -166,18 +177,12 @@ def focus_index(tokens: tuple[str, ...], focus: str | int | None) -> int:
         return len(tokens) - 1
     if isinstance(focus, bool) or not isinstance(focus, int | str):
         raise FocusError(f"a focus is a word or an index, got {focus!r}")
-    if isinstance(focus, int) or _INDEX.fullmatch(focus.strip()):
-        text = str(focus).strip()
-        if len(text) > 6:
-            raise FocusError(f"focus index {text[:12]}… is far outside 0..{len(tokens) - 1}")
-        i = int(text)
-        if not 0 <= i < len(tokens):
-            raise FocusError(f"focus index {i} is outside 0..{len(tokens) - 1} for {tokens}")
-        return i
-    if focus.lower() not in tokens:
+    index = as_index(focus)
+    if index is not None:
+        if not 0 <= index < len(tokens):
+            raise FocusError(f"focus index {index} is outside 0..{len(tokens) - 1} for {tokens}")
+        return index
+    word = str(focus).lower()
+    if word not in tokens:
         raise FocusError(f"focus {focus!r} is not in the sentence: choose one of {list(tokens)}")
-    return tokens.index(focus.lower())
-
-
-_INDEX = re.compile(r"-?[0-9]+")
-"""An index as the CLI and the API spell it: ASCII digits only ('²' is a digit to str.isdigit)."""
+    return tokens.index(word)

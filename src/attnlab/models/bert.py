@@ -29,7 +29,7 @@ import numpy as np
 
 from attnlab.core.attention import merge_heads, split_heads
 from attnlab.core.diagnostics import HeadStats
-from attnlab.errors import EmptySequenceError, TooLongError
+from attnlab.errors import ArgumentTypeError, EmptySequenceError, TooLongError
 from attnlab.models.checkpoint import BertConfig, Checkpoint
 from attnlab.models.layer_keep import LayerKeep, attend_layer
 from attnlab.models.memory import keep_freed_memory
@@ -113,6 +113,8 @@ class BertEncoder:
 
     def tokenize(self, text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """The tokens and ids of `text` as the tokenizer writes them, [CLS] … [SEP]."""
+        if not isinstance(text, str):
+            raise ArgumentTypeError(f"a text to trace is a str, got {text!r}"[:120], field="text")
         enc = self.tokenizer.encode(text)
         if not any(m == 0 for m in enc.special_tokens_mask):
             raise EmptySequenceError(

@@ -16,6 +16,7 @@ broadcasting error. `safetensors` and `tokenizers` (the `models` extra) are impo
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from attnlab.errors import AttnlabError, WeightsError
+from attnlab.models.config_checks import (
+    check_divides,
+    check_finite_weights,
+    check_layer_count,
+    check_matches_tensor,
+    config_eps,
+    config_int,
+)
 from attnlab.types import FloatArray
 
 if TYPE_CHECKING:
@@ -81,24 +90,11 @@ class BertConfig:
             "n_heads": "num_attention_heads", "d_ff": "intermediate_size",
             "max_positions": "max_position_embeddings", "type_vocab_size": "type_vocab_size",
         }  # fmt: skip
-        missing = [key for key in names.values() if key not in data]
-        if missing:
-            raise WeightsError(f"{where} lacks {', '.join(missing)}")
-        ints = {}
-        for ours, theirs in names.items():
-            value = data[theirs]
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise WeightsError(f"{where}: {theirs} must be a positive integer, got {value!r}")
-            ints[ours] = value
-        eps = data.get("layer_norm_eps", 1e-12)
-        if not isinstance(eps, int | float) or isinstance(eps, bool) or eps <= 0:
-            raise WeightsError(f"{where}: layer_norm_eps must be a positive number, got {eps!r}")
-        config = cls(layer_norm_eps=float(eps), **ints)
-        if config.d_model % config.n_heads:
-            raise WeightsError(
-                f"{where}: hidden_size {config.d_model} does not split into "
-                f"{config.n_heads} heads evenly"
-            )
+        ints = {ours: config_int(data, theirs, where=where) for ours, theirs in names.items()}
+        eps = config_eps(data, "layer_norm_eps", where=where, default=1e-12)
+        config = cls(layer_norm_eps=eps, **ints)
+        check_divides(config.d_model, config.n_heads, whole_key="hidden_size",
+                      part_key="num_attention_heads", where=where)  # fmt: skip
         return config
 
     def expected_shapes(self) -> dict[str, tuple[int, ...]]:
@@ -145,8 +141,12 @@ def read_checkpoint(folder: str | Path) -> Checkpoint:
     return Checkpoint(folder=root, config=config, tensors=tensors, tokenizer=tokenizer)
 
 
-def check_folder(folder: str | Path, files: tuple[str, ...] = FILES) -> Path:
+def check_folder(folder: str | os.PathLike[str], files: tuple[str, ...] = FILES) -> Path:
     """`folder` as a Path once it is a folder holding `files`; WeightsError naming what lacks."""
+    if not isinstance(folder, str | os.PathLike):
+        raise WeightsError(
+            f"a weights folder is a path, got {type(folder).__name__} {folder!r}"[:120]
+        )
     root = Path(folder)
     if not root.is_dir():
         raise WeightsError(f"no weights folder at {str(root)!r}")
@@ -181,6 +181,7 @@ def _read_tensors(path: Path, config: BertConfig) -> dict[str, FloatArray]:
         raise WeightsError(f"{path.name} cannot be read as safetensors: {exc}") from None
     if any(name.startswith("bert.") for name in raw):  # e.g. BertForMaskedLM's checkpoint
         raw = {name.removeprefix("bert."): a for name, a in raw.items()}
+    _check_config_against(raw, config, path.name)
     expected = config.expected_shapes()
     missing = [name for name in expected if name not in raw]
     if missing:
@@ -199,12 +200,28 @@ def _read_tensors(path: Path, config: BertConfig) -> dict[str, FloatArray]:
             raise WeightsError(
                 f"{path.name}: tensor {name} has shape {a.shape}; expected {shape} from config.json"
             )
-        a = a.astype(np.float32, copy=False)
-        if not np.isfinite(a).all():
-            where = tuple(int(i) for i in np.argwhere(~np.isfinite(a))[0])
-            raise WeightsError(f"{path.name}: tensor {name} holds {a[where]} at {where}")
-        tensors[name] = a
+        check_finite_weights(name, a, file=path.name)  # before float32 can overflow it to inf
+        tensors[name] = a.astype(np.float32, copy=False)
     return tensors
+
+
+def _check_config_against(raw: Mapping[str, np.ndarray], c: BertConfig, file: str) -> None:
+    """config.json's sizes against the stored tensors, each refusal naming the key."""
+    check_layer_count(raw, c.n_layers, prefix="encoder.layer.", file=file)
+    sizes = (  # (key, value, tensor, axis, what the axis counts)
+        ("vocab_size", c.vocab_size, "embeddings.word_embeddings.weight", 0, "rows (tokens)"),
+        ("hidden_size", c.d_model, "embeddings.word_embeddings.weight", 1, "columns (d_model)"),
+        ("max_position_embeddings", c.max_positions, "embeddings.position_embeddings.weight", 0,
+         "rows (positions)"),
+        ("type_vocab_size", c.type_vocab_size, "embeddings.token_type_embeddings.weight", 0,
+         "rows (segments)"),
+        ("intermediate_size", c.d_ff, "encoder.layer.0.intermediate.dense.weight", 0,
+         "rows (d_ff)"),
+    )  # fmt: skip
+    for key, value, tensor, axis, what in sizes:
+        if tensor in raw:  # an absent tensor is named by the missing-tensor check
+            check_matches_tensor(value, key=key, tensor=tensor, shape=raw[tensor].shape,
+                                 axis=axis, what=what, file=file)  # fmt: skip
 
 
 def _read_tokenizer(path: Path, config: BertConfig) -> Tokenizer:

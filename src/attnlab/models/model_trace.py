@@ -23,6 +23,7 @@ import numpy as np
 
 from attnlab.core.attention import attend
 from attnlab.core.attention_maps import AttentionMaps
+from attnlab.core.checks import as_index
 from attnlab.core.diagnostics import HeadStats
 from attnlab.core.grouped import kv_head
 from attnlab.core.trace import Trace
@@ -96,6 +97,8 @@ class ModelTrace:
 
     def rows(self, focus: int) -> FloatArray:
         """The focus token's attention row in every head: (L, H, n), one query row each."""
+        if isinstance(focus, bool) or not isinstance(focus, int | np.integer):
+            raise FocusError(f"a focus row is an index, got {focus!r}")
         if not 0 <= focus < self.n:
             raise FocusError(f"focus index {focus} is outside 0..{self.n - 1}")
         one = slice(focus, focus + 1)
@@ -121,12 +124,14 @@ class ModelTrace:
         if focus is None:
             words = [i for i, t in enumerate(self.tokens) if t not in self.special]
             return words[-1] if words else 0
-        if isinstance(focus, int) or focus.strip().lstrip("-").isdigit():
-            i = int(focus)
-            if not 0 <= i < self.n:
-                raise FocusError(f"focus index {i} is outside 0..{self.n - 1}")
-            return i
-        wanted = focus.strip().lower()
+        if isinstance(focus, bool) or not isinstance(focus, int | str):
+            raise FocusError(f"a focus is a token or an index, got {focus!r}")
+        index = as_index(focus)
+        if index is not None:
+            if not 0 <= index < self.n:
+                raise FocusError(f"focus index {index} is outside 0..{self.n - 1}")
+            return index
+        wanted = str(focus).strip().lower()
         for strip in ("", "#"):  # an exact match first, then one ignoring WordPiece's "##"
             for i, t in enumerate(self.tokens):
                 if t.lower().lstrip(strip) == wanted:
@@ -143,6 +148,9 @@ class ModelTrace:
         return w  # (h, rows, n)
 
     def _check(self, layer: int, head: int) -> None:
+        for name, i in (("layer", layer), ("head", head)):
+            if isinstance(i, bool) or not isinstance(i, int | np.integer):
+                raise UnknownHeadError(f"{name} must be a whole number, got {i!r}", field=name)
         if not 0 <= layer < self.n_layers:
             raise UnknownHeadError(f"layer {layer} is outside 0..{self.n_layers - 1}")
         if not 0 <= head < self.n_heads:

@@ -57,7 +57,16 @@ KNOWN_MODELS: dict[str, KnownModel] = {
 
 def model_folder(name_or_path: str | os.PathLike[str]) -> tuple[str, Path]:
     """The display name and weights folder for a known model name or a folder path."""
+    if not isinstance(name_or_path, str | os.PathLike):
+        raise UnknownModelError(
+            f"a model is a name ({', '.join(KNOWN_MODELS)}) or a folder path, "
+            f"got {type(name_or_path).__name__} {name_or_path!r}"[:160]
+        )
     text = os.fspath(name_or_path)
+    if not isinstance(text, str) or not text.strip():
+        raise UnknownModelError(
+            f"a model is a name ({', '.join(KNOWN_MODELS)}) or a folder path, got {text!r}"
+        )
     known = KNOWN_MODELS.get(text.strip().lower())
     if known is not None:
         spec = importlib.util.find_spec(known.package)
@@ -78,7 +87,7 @@ def model_folder(name_or_path: str | os.PathLike[str]) -> tuple[str, Path]:
 
 def architecture_of(folder: str | os.PathLike[str]) -> str:
     """The `model_type` config.json names, once it is one attnlab reads; WeightsError otherwise."""
-    root = check_folder(Path(folder))
+    root = check_folder(folder)
     config = read_json(root / "config.json")
     supported = ", ".join(repr(a) for a in ARCHITECTURES)
     kind = config.get("model_type")

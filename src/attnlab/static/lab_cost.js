@@ -3,9 +3,13 @@
 //
 // The measurement takes seconds, so it runs in stages, each one request, and the plot and a
 // progress bar follow each stage: n up to 64, then four times as far each stage, up to /api/lab's
-// cost.default_max_n (in the model's "lab"). Every sentence is the page's words (lab.cost.*).
+// cost.default_max_n (in the model's "lab"). The last stage also asks for the key/value cache
+// (kv_cache=true): one more token after n, the n × n matrix recomputed against one new row on
+// the cached keys, both measured by the API; a third plot and a table show them side by side.
+// Every sentence is the page's words (lab.cost.*).
 
 import { h } from "./dom.js";
+import { num } from "./format.js";
 import { getJSON } from "./http.js";
 import { card, figure, legend, svgPlot } from "./lab_dom.js";
 import { bytes, extent, seconds } from "./plots.js";
@@ -19,6 +23,26 @@ export function costStages(last) {
   const stages = [];
   for (let n = 64; n < last; n *= 4) stages.push(n);
   return [...stages, last];
+}
+
+/**
+ * The key/value-cache plot's spec from /api/cost's kv_cache (pure: no DOM), time against n
+ * on log-log axes, one series per way of computing one more token.
+ * @param {{points: {n: number, recompute_seconds: number, cached_seconds: number}[]}} kv
+ * @param {{n: string, time: string, recompute: string, cached: string}} labels
+ * @returns {import("./plots.js").PlotSpec}
+ */
+export function kvCacheSpec(kv, labels) {
+  const ns = kv.points.map((p) => p.n);
+  const ys = kv.points.flatMap((p) => [p.recompute_seconds, p.cached_seconds]);
+  return {
+    x: { domain: [Math.min(...ns), Math.max(...ns)], log: true, label: labels.n },
+    y: { domain: extent(ys, { log: true }), log: true, label: labels.time, format: seconds },
+    series: [
+      { name: labels.recompute, color: "#d55e00", dots: true, points: kv.points.map((p) => [p.n, p.recompute_seconds]) },
+      { name: labels.cached, color: "#009e73", dots: true, dash: [5, 3], points: kv.points.map((p) => [p.n, p.cached_seconds]) },
+    ],
+  };
 }
 
 /**
@@ -47,7 +71,8 @@ export function costPanel(id, { model, base }) {
     progress.value = 0;
     for (const [k, maxN] of stages.entries()) {
       status.textContent = say(words(), "lab.cost.measuring", { max_n: maxN, number: k + 1, count: stages.length });
-      const answer = await getJSON(`${base}/api/cost?max_n=${maxN}`);
+      const last = k === stages.length - 1;
+      const answer = await getJSON(`${base}/api/cost?max_n=${maxN}${last ? "&kv_cache=true" : ""}`);
       if (!answer.ok) {
         status.textContent = say(words(), "lab.cost.failed", { error: answer.error.message });
         break;
@@ -84,6 +109,31 @@ export function costPanel(id, { model, base }) {
       return figure(name, [svgPlot({ x, y, series }, size, name), legend(series)], size.width);
     };
     plots.replaceChildren(one("seconds", say(words(), "lab.cost.time"), seconds, "#0072b2"), one("bytes", say(words(), "lab.cost.memory"), bytes, "#d55e00"));
+    if (data.kv_cache) plots.append(kvFigure(data.kv_cache));
+  }
+
+  /** The key/value-cache plot, its legend, the measured numbers and what they mean. */
+  function kvFigure(kv) {
+    const w = (key, vars) => say(words(), `lab.cost.${key}`, vars);
+    const spec = kvCacheSpec(kv, { n: w("n_axis"), time: w("kv_time"), recompute: w("kv_recompute"), cached: w("kv_cached") });
+    const size = { width: 340, height: 220 };
+    const name = w("kv_plot");
+    const head = [w("kv_n"), w("kv_col_recompute"), w("kv_col_cached"), w("kv_ratio"), w("kv_flop_ratio")];
+    const rows = kv.points.map((p) =>
+      h("tr", {}, [
+        h("th", { scope: "row" }, [String(p.n)]),
+        h("td", {}, [seconds(p.recompute_seconds)]),
+        h("td", {}, [seconds(p.cached_seconds)]),
+        h("td", {}, [w("kv_times", { ratio: num(p.ratio, 0) })]),
+        h("td", {}, [w("kv_times", { ratio: num(p.flop_ratio, 0) })]),
+      ]),
+    );
+    const table = h("table", { class: "lab-table", "aria-label": w("kv_table") }, [
+      h("thead", {}, [h("tr", {}, head.map((t) => h("th", { scope: "col" }, [t])))]),
+      h("tbody", {}, rows),
+    ]);
+    const caption = h("figcaption", {}, [w("kv_caption", { cached: kv.model.cached_flops, recompute: kv.model.recompute_flops, d: kv.d })]);
+    return figure(name, [svgPlot(spec, size, name), legend(spec.series), table, caption], size.width);
   }
 
   measureButton.addEventListener("click", measure);

@@ -5,7 +5,8 @@
     POST /api/lesson   the same from a JSON object, edits as an object (LessonBody)
     GET  /api/sweep    the focus row per temperature (SweepQuery)
     GET  /api/shuffle  one shuffle under every positions kind (ShuffleQuery)
-    GET  /api/cost     time and memory of attention against n (CostQuery)
+    GET  /api/cost     time and memory of attention against n, and the key/value cache's
+                       one new row against recomputing n × n (CostQuery)
     GET  /api/lab      the lab's choices and limits
 
 Each handler hands a plain function to the app's worker pool (workers.py) that turns its request
@@ -27,7 +28,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from attnlab import lesson
-from attnlab.core.cost import DEFAULT_MAX_N, MAX_N, D, measure, sizes
+from attnlab.core.cost import DEFAULT_MAX_N, MAX_N, D, measure, measured_kv_cache, sizes
 from attnlab.core.positions import KINDS
 from attnlab.core.saturation import T_MAX, T_MIN, T_STEPS, sweep, temperatures
 from attnlab.encode.lesson_json import encode_lesson, encode_shuffle
@@ -137,7 +138,8 @@ async def shuffle(params: Annotated[ShuffleQuery, Query()], request: Request) ->
 
 def _cost(params: CostQuery) -> CostAnswer:
     n = sizes(params.max_n, per_octave=params.per_octave)
-    return CostAnswer.model_validate(encode_cost(measure(n, d=params.d)))
+    kv = measured_kv_cache(params.d) if params.kv_cache else None  # measured once per d
+    return CostAnswer.model_validate(encode_cost(measure(n, d=params.d), kv))
 
 
 @router.get("/cost", response_model=CostAnswer, responses=BUSY_RESPONSES)

@@ -147,6 +147,9 @@ class CostQuery(Params):
     max_n: Blank[Annotated[int, Between(8, MAX_N)]] = DEFAULT_MAX_N
     d: Blank[Annotated[int, Between(1, 512)]] = D
     per_octave: Blank[Annotated[int, Between(1, 8)]] = 2
+    kv_cache: Blank[bool] = Field(
+        False, description="also one more token: the n × n recompute against one cached row"
+    )
 
 
 class NoParams(Params):

@@ -24,6 +24,7 @@ __all__ = [
     "CostAnswer",
     "ExplanationAnswer",
     "JsonNumber",
+    "KVCacheAnswer",
     "Matrix",
     "ReadingAnswer",
     "SaturationAnswer",
@@ -174,8 +175,42 @@ class CostFit(Answer):
     memory: CostFitLine
 
 
+class KVCachePoint(Answer):
+    """One more token after n tokens: the n × n matrix recomputed, or one row on a cache."""
+
+    n: int
+    recompute_seconds: FiniteFloat
+    cached_seconds: FiniteFloat
+    ratio: FiniteFloat = Field(description="recompute_seconds / cached_seconds")
+    recompute_flops: FiniteFloat
+    cached_flops: FiniteFloat
+    recompute_bytes: FiniteFloat
+    cached_bytes: FiniteFloat
+    flop_ratio: FiniteFloat = Field(description="recompute_flops / cached_flops, the model's ratio")
+
+
+class KVCacheModel(Answer):
+    """The cost model's formulas, per head, float32 (core/cost.py)."""
+
+    recompute_flops: str
+    cached_flops: str
+    recompute_bytes: str
+    cached_bytes: str
+
+
+class KVCacheAnswer(Answer):
+    """The key/value-cache comparison at n = 128 … 2048, measured once per process."""
+
+    d: int
+    points: list[KVCachePoint]
+    model: KVCacheModel
+    budget_seconds: FiniteFloat
+    complete: bool
+
+
 class CostAnswer(Answer):
-    """`/api/cost`: measured time and memory of attention against n, and the fitted curves."""
+    """`/api/cost`: measured time and memory of attention against n, and the fitted curves;
+    with kv_cache=true, also one more token recomputed against one row on a key/value cache."""
 
     d: int
     points: list[CostPoint]
@@ -183,3 +218,4 @@ class CostAnswer(Answer):
     curve: list[CurvePoint]
     budget_seconds: FiniteFloat
     complete: bool
+    kv_cache: KVCacheAnswer | None = None

@@ -150,6 +150,22 @@ _LABELS = {
     "lab.cost.plot": "{what} against n, measured, with the n² fit",
     "lab.cost.time": "time per head",
     "lab.cost.memory": "memory",
+    "lab.cost.kv_plot": "One more token: recomputing n × n against one row on a key/value cache",
+    "lab.cost.kv_time": "time for one more token",
+    "lab.cost.kv_recompute": "recompute the n × n matrix",
+    "lab.cost.kv_cached": "one new row against n cached keys",
+    "lab.cost.kv_table": "One more token, measured",
+    "lab.cost.kv_n": "n",
+    "lab.cost.kv_col_recompute": "n × n",
+    "lab.cost.kv_col_cached": "one row",
+    "lab.cost.kv_ratio": "measured ratio",
+    "lab.cost.kv_flop_ratio": "FLOP ratio",
+    "lab.cost.kv_times": "{ratio}×",
+    "lab.cost.kv_caption": (
+        "A decoder writing token n + 1 needs only that token's row. With the keys and values of "
+        "the n tokens before it kept, that is one query against n cached keys: about {cached} "
+        "FLOPs instead of {recompute}. Both lines are measured here, at d = {d}."
+    ),
 }
 
 _HELP = {
