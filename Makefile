@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 TORCH_VERSION := 2.13.0
 PORT ?= 8000
 
-.PHONY: install run test test-deps system-deps lint typecheck pytest jstest bench clean
+.PHONY: install run test test-deps system-deps lint typecheck pytest jstest bench bench-load clean
 
 # --- set-up (idempotent: each stamp is redone only when what it depends on changed) ---------
 $(BIN)/python:
@@ -59,6 +59,9 @@ test: test-deps lint typecheck jstest pytest  ## every test, after installing wh
 
 bench: install $(VENV)/.reference
 	$(BIN)/python benchmarks/forward_pass.py
+
+bench-load: install  ## 200 clients for 30 s against a server on 127.0.0.1 (benchmarks/load.py)
+	$(BIN)/python benchmarks/load.py
 
 clean:
 	rm -rf $(VENV) test-artifacts .mypy_cache .pytest_cache .ruff_cache

@@ -29,7 +29,7 @@ MODULES = (
 
 @pytest.fixture(scope="module")
 def client() -> TestClient:
-    return TestClient(create_app())
+    return TestClient(create_app(), base_url="http://127.0.0.1")
 
 
 @pytest.mark.parametrize(

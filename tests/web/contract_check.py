@@ -17,7 +17,7 @@ import httpx
 from jsonschema import Draft202012Validator
 from starlette.testclient import TestClient
 
-from attnlab.web.app import create_app
+from attnlab.web.app import ServerOptions, create_app
 
 
 def _operation(doc: dict[str, Any], method: str, path: str) -> dict[str, Any] | None:
@@ -58,8 +58,10 @@ def check_response(doc: dict[str, Any], response: httpx.Response) -> None:
 class ContractClient:
     """TestClient's get and post, each answer checked against the app's /openapi.json."""
 
-    def __init__(self, **options: Any) -> None:
-        self.http = TestClient(create_app(), **options)
+    def __init__(self, server: ServerOptions | None = None, **options: Any) -> None:
+        options.setdefault("base_url", "http://127.0.0.1")
+        self.app = create_app(server)
+        self.http = TestClient(self.app, **options)
         self.doc: dict[str, Any] = self.http.get("/openapi.json").json()
         self.checked = 0
 
@@ -73,3 +75,6 @@ class ContractClient:
 
     def post(self, url: str, **kwargs: Any) -> httpx.Response:
         return self._checked(self.http.post(url, **kwargs))
+
+    def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        return self._checked(self.http.request(method, url, **kwargs))

@@ -76,7 +76,8 @@ def test_bad_post_is_a_400_naming_the_field(client, body, field, message) -> Non
     r = client.post("/api/lesson", json=body)
     assert r.status_code == 400, r.text
     assert r.json()["field"] == field and message in r.json()["error"]
-    assert client.post("/api/lesson", content=b"{not json").status_code == 400
+    json_type = {"content-type": "application/json"}
+    assert client.post("/api/lesson", content=b"{not json", headers=json_type).status_code == 400
 
 
 def test_sweep(client) -> None:
@@ -92,8 +93,9 @@ def test_sweep(client) -> None:
     [
         ({"t_min": "5", "t_max": "1"}, "t_min (5) must be below t_max (1)"),
         ({"t_min": "20"}, "t_min (20) must be below t_max (10)"),
-        ({"t_min": "0"}, "t_min must be greater than 0, got '0'"),
-        ({"t_min": "-1", "t_max": "1"}, "t_min must be greater than 0, got '-1'"),
+        ({"t_min": "0"}, "t_min must be at least 0.001, got '0'"),
+        ({"t_min": "-1", "t_max": "1"}, "t_min must be at least 0.001, got '-1'"),
+        ({"t_min": "5e-324"}, "t_min must be at least 0.001, got '5e-324'"),  # was NaN weights
         ({"t_min": "inf"}, "t_min must be a finite number, got 'inf'"),
     ],
 )

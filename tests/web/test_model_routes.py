@@ -2,7 +2,7 @@
 
 import pytest
 
-from attnlab.web.model_routes import cached_model
+from attnlab.web.model_routes import loaded_model
 from attnlab.web.requests_model import MAX_TEXT_CHARS
 
 pytestmark = pytest.mark.usefixtures("minilm")
@@ -39,7 +39,7 @@ def test_trace_full_grid_and_no_grid(client) -> None:
 def test_the_model_is_loaded_once(client) -> None:
     client.get("/api/model/trace", params={"text": "one"})
     client.get("/api/model/trace", params={"text": "two"})
-    assert cached_model.cache_info().currsize == 1
+    assert loaded_model.cache_info().currsize == 1
 
 
 def test_compare_defaults_to_bank_in_river_and_savings(client) -> None:

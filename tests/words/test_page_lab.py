@@ -16,7 +16,7 @@ def test_the_lab_words_are_page_words_under_lab() -> None:
 
 def test_every_choice_the_api_offers_the_lab_has_words_for() -> None:
     """lab.js and lab_edit.js name an option by a key built from the API's value."""
-    client = TestClient(create_app())
+    client = TestClient(create_app(), base_url="http://127.0.0.1")
     lab = client.get("/api/lab").json()
     choices = client.get("/api/presets").json()["choices"]
     keys = [
@@ -33,7 +33,7 @@ def test_every_choice_the_api_offers_the_lab_has_words_for() -> None:
 def test_the_help_texts_quote_the_limits_the_api_serves() -> None:
     """words/ may not import the lesson (it runs the other way), so the numbers in two help
     texts are written out; this keeps them equal to what /api/lab serves."""
-    lab = TestClient(create_app()).get("/api/lab").json()
+    lab = TestClient(create_app(), base_url="http://127.0.0.1").get("/api/lab").json()
     limit = f"{lab['edit_limit']:g}"
     assert f"between −{limit} and {limit}." in LAB_WORDS["lab.edit.help"]
     assert f"to {lab['cost']['default_max_n']};" in LAB_WORDS["lab.cost.help"]

@@ -169,6 +169,8 @@ def _heads(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        raise AttnlabError(f"--port must be between 0 and 65535, got {args.port}", field="port")
     try:
         from attnlab.web.app import serve
     except ImportError as exc:

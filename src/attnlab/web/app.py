@@ -16,13 +16,22 @@ an unknown parameter is refused by name, and every refusal answers {"error": mes
 "field": name} (error_replies.py) so the page can show it next to the control at fault.
 FastAPI's docs pages load their scripts from a CDN, so they are off: nothing the page or the
 API serves comes from elsewhere.
+
+The handlers run in a worker pool of a fixed size, heavy work in a few slots with a bounded
+queue (workers.py); every request first passes the edge (edge.py: Host allowlist, body limits,
+security headers). Both are sized by one ServerOptions (server_options.py). No route
+redirects (a trailing slash is not found), so no answer repeats the Host header.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import sys
 import threading
 import webbrowser
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -30,12 +39,16 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 import attnlab
 from attnlab.web import error_replies, lesson_routes, model_routes
+from attnlab.web.edge import Edge
 from attnlab.web.error_replies import ERROR_RESPONSES
+from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
+from attnlab.web.workers import Workers
 
-__all__ = ["create_app", "serve"]
+__all__ = ["ServerOptions", "create_app", "is_loopback", "serve", "serve_url"]
 
 STATIC = Path(str(files("attnlab") / "static"))
 _PAGE: dict[int | str, dict[str, Any]] = {
@@ -49,22 +62,46 @@ _FILE: dict[int | str, dict[str, Any]] = {
 }
 
 
-def create_app() -> FastAPI:
-    """The ASGI app: the page, its static files and the JSON API."""
-    app = FastAPI(
+class _App(FastAPI):
+    """FastAPI with the edge outside everything, its own error pages included."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return Edge(super().build_middleware_stack(), self.state.options)
+
+
+def create_app(options: ServerOptions | None = None) -> FastAPI:
+    """The ASGI app: the page, its static files and the JSON API, sized by `options`."""
+    options = options or ServerOptions()
+    workers = Workers(options)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        before = sys.getswitchinterval()
+        sys.setswitchinterval(options.switch_interval)
+        yield
+        sys.setswitchinterval(before)
+        workers.close()
+
+    app = _App(
         title="attnlab",
         version=attnlab.__version__,
         description=__doc__,
         docs_url=None,
         redoc_url=None,
         openapi_url="/openapi.json",
+        redirect_slashes=False,
+        lifespan=lifespan,
     )
+    app.state.options = options
+    app.state.workers = workers
     error_replies.install(app)
     app.include_router(lesson_routes.router)
     app.include_router(model_routes.router)
     static = StaticFiles(directory=STATIC)
 
-    @app.get("/", response_class=HTMLResponse, responses=_PAGE, tags=["page"])
+    @app.get(
+        "/", response_class=HTMLResponse, responses={**_PAGE, **ERROR_RESPONSES}, tags=["page"]
+    )
     def index() -> Response:
         """The lesson page; its own state (sentence, beat, lab) rides in the query string."""
         return FileResponse(STATIC / "index.html", media_type="text/html")
@@ -82,12 +119,43 @@ def create_app() -> FastAPI:
     return app
 
 
-def serve(*, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) -> None:
+def serve_url(host: str, port: int) -> str:
+    """The address to open: an IPv6 host in brackets ("http://[::]:8000/")."""
+    try:
+        bracket = ipaddress.ip_address(host.strip("[]")).version == 6
+    except ValueError:
+        bracket = False
+    return f"http://[{host.strip('[]')}]:{port}/" if bracket else f"http://{host}:{port}/"
+
+
+def is_loopback(host: str) -> bool:
+    """True if `host` is reachable from this machine only."""
+    if host.lower() in LOOPBACK_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    open_browser: bool = False,
+    options: ServerOptions | None = None,
+) -> None:
     """Run the app under uvicorn until interrupted."""
     import uvicorn
 
-    url = f"http://{host}:{port}/"
+    options = ServerOptions(host=host) if options is None else options
+    url = serve_url(host, port)
     print(f"attnlab: the lesson is at {url} (Ctrl+C to stop)")
+    if not is_loopback(host):
+        print(
+            f"attnlab: warning: listening on {host}, not on this machine only: anyone on your "
+            "network who can reach this machine can open the page and use its API"
+        )
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(options), host=host.strip("[]"), port=port, log_level="warning")

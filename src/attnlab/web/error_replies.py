@@ -6,9 +6,12 @@ the client, each through one handler installed by `install`:
     a request that breaks its declared model   400, pydantic's refusal put into plain words
     an AttnlabError raised while computing     400, its message and its `field`
     an HTTP error (no such route, method)      its status, with its reason
+    every heavy slot and its queue taken       503 with Retry-After (workers.Busy)
     anything unexpected                        500 with a message; the server keeps serving
 
-`ERROR_RESPONSES` declares these bodies in `/openapi.json` for every route.
+`ERROR_RESPONSES` declares these bodies in `/openapi.json` for every route; `BUSY_RESPONSES`
+adds the 503 of the heavy routes and `BODY_RESPONSES` the 413 and 415 of a JSON body (the edge,
+edge.py, answers those and a refused Host in the same shape).
 """
 
 from __future__ import annotations
@@ -23,8 +26,16 @@ from starlette.exceptions import HTTPException
 
 from attnlab.errors import AttnlabError
 from attnlab.web.schemas_trace import Answer
+from attnlab.web.workers import Busy
 
-__all__ = ["ERROR_RESPONSES", "ErrorAnswer", "describe", "install"]
+__all__ = [
+    "BODY_RESPONSES",
+    "BUSY_RESPONSES",
+    "ERROR_RESPONSES",
+    "ErrorAnswer",
+    "describe",
+    "install",
+]
 
 
 class ErrorAnswer(Answer):
@@ -35,9 +46,28 @@ class ErrorAnswer(Answer):
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorAnswer, "description": "a parameter was refused; `field` names it"},
+    400: {
+        "model": ErrorAnswer,
+        "description": "a parameter, the body or the Host header was refused; `field` names it",
+    },
     "4XX": {"model": ErrorAnswer, "description": "no such route or method"},
     "5XX": {"model": ErrorAnswer, "description": "an unexpected failure, with its message"},
+}
+BUSY_RESPONSES: dict[int | str, dict[str, Any]] = {
+    503: {
+        "model": ErrorAnswer,
+        "description": "every slot for heavy work and its queue are taken: ask again later",
+        "headers": {
+            "Retry-After": {
+                "description": "seconds to wait before asking again",
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        },
+    },
+}
+BODY_RESPONSES: dict[int | str, dict[str, Any]] = {
+    413: {"model": ErrorAnswer, "description": "the body is longer than the server's limit"},
+    415: {"model": ErrorAnswer, "description": "the body is not sent as application/json"},
 }
 
 _EXPECTED = {
@@ -145,6 +175,13 @@ def _http(request: Request, exc: Exception) -> JSONResponse:
     return response
 
 
+def _busy(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, Busy)
+    response = _reply(str(exc), None, status=503)
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     return _reply(f"internal error: {type(exc).__name__}: {exc}", None, status=500)
 
@@ -154,4 +191,5 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _refused)
     app.add_exception_handler(AttnlabError, _bad_input)
     app.add_exception_handler(HTTPException, _http)
+    app.add_exception_handler(Busy, _busy)
     app.add_exception_handler(Exception, _unexpected)

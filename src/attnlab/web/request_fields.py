@@ -6,6 +6,9 @@ not declare is refused by name. The annotated types add what pydantic does not d
     Blank[T]         a blank value ("mode=") means the parameter's default, as it always has
     Between(lo, hi)  a whole number in lo..hi, refused as "heads must be between 1 and 2, got 3"
     Text             text, stripped, at most MAX_CHARS characters (checked before tokenizing)
+    Position         a focus: digits 0-9 are a position (at most 6 of them), other text a word;
+                     text that only looks like a number ("²", "--5", "٣") is refused
+    NotNumber        a word that must not be a number or look like one
 
 Pydantic's own refusals (not a number, not one of the choices) are put into words by
 error_replies.py; the messages written here already are.
@@ -13,6 +16,7 @@ error_replies.py; the messages written here already are.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar
@@ -30,12 +34,73 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError, PydanticUseDefault
 
-__all__ = ["MAX_CHARS", "Between", "Blank", "Params", "Text"]
+__all__ = [
+    "MAX_CHARS",
+    "MAX_INDEX_DIGITS",
+    "Between",
+    "Blank",
+    "NotNumber",
+    "Params",
+    "Position",
+    "Text",
+]
 
 MAX_CHARS = 500
 """No text parameter may be longer than this many characters (checked before tokenizing)."""
 
+MAX_INDEX_DIGITS = 6
+"""A position longer than this many digits is refused before it is read as a number."""
+
 T = TypeVar("T")
+_INDEX = re.compile(r"[+-]?[0-9]+")
+
+
+def _looks_numeric(text: str) -> bool:
+    """Digits of any script, superscripts or signs around them: what str.isdigit reads as a
+    number although int() does not ("²", "--5", "٣")."""
+    return any(c.isdigit() or c.isnumeric() for c in text) and all(
+        c.isdigit() or c.isnumeric() or c in "+-" for c in text
+    )
+
+
+def _position_or_word(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return value  # refused by the field's own type
+    text = str(value).strip()
+    name = info.field_name or "focus"
+    if _INDEX.fullmatch(text):
+        if len(text.lstrip("+-")) > MAX_INDEX_DIGITS:
+            raise PydanticCustomError(
+                "index_too_long",
+                "{name} {got}… is a position far outside any text",
+                {"name": name, "got": text[:12], "field": name},
+            )
+        return int(text)
+    if isinstance(value, str) and _looks_numeric(text):
+        raise PydanticCustomError(
+            "number_like",
+            "{name} {got} looks like a number but is not one: give a position in the "
+            "digits 0-9 or a word of the text",
+            {"name": name, "got": repr(text[:20]), "field": name},
+        )
+    return value
+
+
+def _not_number(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, str) and _looks_numeric(value.strip()):
+        name = info.field_name or "word"
+        raise PydanticCustomError(
+            "number_word",
+            "{name} must be a word, got the number {got}",
+            {"name": name, "got": repr(value.strip()[:20]), "field": name},
+        )
+    return value
+
+
+Position = BeforeValidator(_position_or_word)
+"""Put in an `Annotated[int | str | None, ...]` focus: see the module's docstring."""
+NotNumber = BeforeValidator(_not_number)
+"""Put in an `Annotated[str, ...]` word that must not be a number."""
 
 
 def _blank_is_default(value: Any) -> Any:

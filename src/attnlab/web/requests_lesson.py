@@ -24,15 +24,19 @@ from attnlab.core.saturation import T_MAX, T_MIN, T_STEPS
 from attnlab.lesson.edits import FIELDS, ROLES, Edits
 from attnlab.lesson.options import SEED_LIMIT, LessonOptions
 from attnlab.types import Axis, Mode
-from attnlab.web.request_fields import Between, Blank, Params, Text
+from attnlab.web.request_fields import Between, Blank, Params, Position, Text
 
 __all__ = ["CostQuery", "LessonBody", "LessonQuery", "ShuffleQuery", "SweepQuery"]
 
 Focus = Annotated[
     int | Text | None,
+    Position,
     Field(description="a word of the sentence or its position (default: the word of two senses)"),
 ]
 Seed = Annotated[int, Between(0, SEED_LIMIT - 1)]
+T_LOWEST, T_HIGHEST = 1e-3, 1e6
+"""The temperatures a sweep may reach: below 1e-3 the toy's scores over T overflow float64
+once edits make them large (1e4 / 5e-324 is inf, and the weights would be NaN)."""
 _OPTIONS = {"mode", "axis", "temperature", "positions", "causal", "heads", "shuffle"}
 """The parameters that are LessonOptions' fields of the same name (edits are built apart)."""
 
@@ -115,8 +119,8 @@ class LessonBody(LessonParams):
 class SweepQuery(LessonQuery):
     """`GET /api/sweep`: the lesson's parameters and the temperatures to sweep."""
 
-    t_min: Blank[float] = Field(T_MIN, gt=0, allow_inf_nan=False)
-    t_max: Blank[float] = Field(T_MAX, gt=0, allow_inf_nan=False)
+    t_min: Blank[float] = Field(T_MIN, ge=T_LOWEST, le=T_HIGHEST, allow_inf_nan=False)
+    t_max: Blank[float] = Field(T_MAX, ge=T_LOWEST, le=T_HIGHEST, allow_inf_nan=False)
     steps: Blank[Annotated[int, Between(2, 201)]] = T_STEPS
     head: Blank[Annotated[int, Between(1, 2)]] = Field(1, description="the toy's head, 1 or 2")
 

@@ -17,7 +17,7 @@ from attnlab.errors import UnknownModelError
 from attnlab.models import KNOWN_MODELS
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
 from attnlab.types import Axis, Mode
-from attnlab.web.request_fields import Between, Blank, Params
+from attnlab.web.request_fields import Between, Blank, NotNumber, Params, Position
 
 __all__ = ["MAX_TEXT_CHARS", "CompareQuery", "ModelQuery", "ModelTraceQuery"]
 
@@ -56,7 +56,9 @@ class ModelTraceQuery(ModelQuery):
     text: ModelText = DEFAULT_A
     layer: Blank[Index] = 0
     head: Blank[Index] = 0
-    focus: Blank[int | ModelText | None] = Field(None, description="a token or its position")
+    focus: Blank[Annotated[int | ModelText | None, Position]] = Field(
+        None, description="a token or its position"
+    )
     mode: Blank[Mode] = "scaled"
     axis: Blank[Axis] = "keys"
     grid: Blank[Grid] = Field("focus", description="every head's focus row, full matrices, none")
@@ -65,6 +67,6 @@ class ModelTraceQuery(ModelQuery):
 class CompareQuery(ModelQuery):
     """`GET /api/model/compare`: one word followed through two texts."""
 
-    word: ModelText = DEFAULT_WORD
+    word: Annotated[ModelText, NotNumber] = DEFAULT_WORD
     a: ModelText = DEFAULT_A
     b: ModelText = DEFAULT_B

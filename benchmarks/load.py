@@ -1,0 +1,225 @@
+"""A bounded loopback load run: 200 clients for 30 s on the toy + model mix.
+
+Starts the server itself in a subprocess on 127.0.0.1 at a free port (the socket is bound here
+and handed to uvicorn), warms the model, then runs CLIENTS asyncio clients (httpx) for SECONDS.
+Each client picks a route from MIX (seeded), asks, waits a think time (exponential, mean
+--think seconds; 0 makes every client ask again at once) and asks again. A 503 is the server
+shedding heavy work as designed: the client waits its Retry-After and goes on; it is counted
+apart from errors (a transport failure, a 5xx other than 503, or a 4xx to a request that is
+valid).
+
+First, the issue's own probe: /api/presets asked one at a time, idle and then while one
+/api/cost runs alone (median and max of each). Then the load run, which prints requests/s,
+p50/p99 per route, p50/p99 of /api/presets while a /api/cost was running
+(a presets request whose time overlaps a cost request that was computed), the error count and
+the server's RSS before (after warm-up) and after. Targets: 0 errors, presets p99 < 50 ms while
+heavy routes run, RSS growth < 50 MB.
+
+    python benchmarks/load.py [--clients 200] [--seconds 30] [--think 1.0] [--src DIR]
+
+--src runs the server from another checkout's src/ (e.g. /work/main/src) for a comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+LONG = (
+    "the bank of the river was steep and the water ran fast past the old mill where the "
+    "miller kept his savings in a box under the floor because he did not trust the bank in "
+    "town and every spring the river rose"
+)
+SHORT = ["at the savings bank", "by the river bank", "the bank was closed", "a bank of fog"]
+MIX: list[tuple[str, str, dict[str, object], int]] = [
+    # (label, method and path, parameters, weight)
+    ("presets", "GET /api/presets", {}, 20),
+    ("lab", "GET /api/lab", {}, 4),
+    ("lesson", "GET /api/lesson", {"heads": "2", "positions": "rope"}, 18),
+    ("lesson POST", "POST /api/lesson", {"edits": {"embeddings": {"bank": [1, 0, 0, 1]}}}, 8),
+    ("sweep", "GET /api/sweep", {"steps": "41"}, 6),
+    ("shuffle", "GET /api/shuffle", {"seed": "3"}, 4),
+    ("model info", "GET /api/model/info", {}, 4),
+    ("model trace short", "GET /api/model/trace", {"text": SHORT}, 16),
+    ("model trace long", "GET /api/model/trace", {"text": LONG, "grid": "full"}, 5),
+    ("model compare", "GET /api/model/compare", {}, 3),
+    ("cost", "GET /api/cost", {}, 1),
+]
+
+
+@dataclass
+class Sample:
+    label: str
+    start: float
+    end: float
+    status: int  # 0: the request failed in transport
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _start_server(src: str | None) -> tuple[subprocess.Popen[bytes], str]:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.set_inheritable(True)
+    port = sock.getsockname()[1]
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = src
+    code = (
+        "import sys, uvicorn; from attnlab.web.app import create_app; "
+        "uvicorn.run(create_app(), fd=int(sys.argv[1]), log_level='error', access_log=False)"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(sock.fileno())], pass_fds=[sock.fileno()], env=env
+    )
+    sock.close()
+    return proc, f"http://127.0.0.1:{port}"
+
+
+async def _wait_ready(base: str) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=60) as c:
+        for _ in range(600):
+            try:
+                if (await c.get("/api/presets")).status_code == 200:
+                    break
+            except httpx.TransportError:
+                await asyncio.sleep(0.1)
+        await c.get("/api/model/info")
+        for text in (*SHORT, LONG):
+            await c.get("/api/model/trace", params={"text": text})
+        await c.get("/api/cost", params={"max_n": "64"})
+
+
+async def _probe(base: str) -> None:
+    """/api/presets one at a time: idle, then while a single /api/cost runs."""
+    async with httpx.AsyncClient(base_url=base, timeout=120) as c:
+
+        async def presets(n: int | None, running: asyncio.Task[object] | None) -> list[float]:
+            times: list[float] = []
+            while (n is not None and len(times) < n) or (running and not running.done()):
+                t0 = time.monotonic()
+                await c.get("/api/presets")
+                times.append(time.monotonic() - t0)
+                await asyncio.sleep(0.02)
+            return times
+
+        idle = await presets(20, None)
+        cost = asyncio.create_task(c.get("/api/cost"))
+        await asyncio.sleep(0.2)
+        during = await presets(None, cost)
+    for name, t in (("idle", idle), ("while one /api/cost runs", during)):
+        print(f"probe /api/presets {name}: n={len(t)} median {_ms(t, 0.5)} ms, max {_ms(t, 1)} ms")
+
+
+async def _client(
+    c: httpx.AsyncClient, rng: random.Random, until: float, think: float, out: list[Sample]
+) -> None:
+    weights = [w for *_, w in MIX]
+    while time.monotonic() < until:
+        label, route, params, _ = rng.choices(MIX, weights)[0]
+        method, path = route.split()
+        chosen = {k: rng.choice(v) if isinstance(v, list) else v for k, v in params.items()}
+        if label.startswith("model trace"):
+            chosen["head"] = str(rng.randrange(12))
+        start = time.monotonic()
+        try:
+            if method == "POST":
+                r = await c.post(path, json=chosen)
+            else:
+                r = await c.get(path, params=chosen)
+            status = r.status_code
+        except httpx.HTTPError:
+            status, r = 0, None
+        out.append(Sample(label, start, time.monotonic(), status))
+        wait = rng.expovariate(1 / think) if think > 0 else 0.0
+        if status == 503 and r is not None:
+            wait = max(wait, float(r.headers.get("retry-after", "1")))
+        await asyncio.sleep(wait)
+
+
+def _ms(values: list[float], q: float) -> str:
+    if not values:
+        return "-"
+    values = sorted(values)
+    return f"{values[min(len(values) - 1, int(q * len(values)))] * 1000:.1f}"
+
+
+def _report(
+    samples: list[Sample], seconds: float, rss: tuple[float, float], args: argparse.Namespace
+) -> None:
+    print(f"\nload: {args.clients} clients, {seconds:.0f} s, think time mean {args.think} s, "
+          f"server from {args.src or 'this checkout'}")  # fmt: skip
+    print(f"{'route':<20}{'n':>7}{'200':>7}{'503':>6}{'errors':>8}{'p50 ms':>10}{'p99 ms':>10}")
+    errors = 0
+    for label, *_ in MIX:
+        mine = [s for s in samples if s.label == label]
+        ok = [s.end - s.start for s in mine if s.status == 200]
+        shed = sum(s.status == 503 for s in mine)
+        bad = sum(s.status not in (200, 503) for s in mine)
+        errors += bad
+        counts = f"{label:<20}{len(mine):>7}{len(ok):>7}{shed:>6}{bad:>8}"
+        print(f"{counts}{_ms(ok, 0.5):>10}{_ms(ok, 0.99):>10}")
+    costs = [(s.start, s.end) for s in samples if s.label == "cost" and s.status == 200]
+    presets = [s for s in samples if s.label == "presets" and s.status == 200]
+    during = [s.end - s.start for s in presets if any(a < s.end and s.start < b for a, b in costs)]
+    total = sum(s.status == 200 for s in samples)
+    print(
+        f"throughput: {len(samples) / seconds:.1f} requests/s ({total / seconds:.1f} answered 200)"
+    )
+    print(f"/api/presets while /api/cost ran: n={len(during)} p50 {_ms(during, 0.5)} ms, "
+          f"p99 {_ms(during, 0.99)} ms (target < 50 ms)")  # fmt: skip
+    print(f"errors: {errors} (target 0); 503 shed: {sum(s.status == 503 for s in samples)}")
+    print(f"server RSS: {rss[0]:.0f} MB before, {rss[1]:.0f} MB after, "
+          f"growth {rss[1] - rss[0]:+.0f} MB (target < 50 MB)")  # fmt: skip
+
+
+async def _run(args: argparse.Namespace) -> None:
+    proc, base = _start_server(args.src)
+    try:
+        await _wait_ready(base)
+        await _probe(base)
+        before = _rss_mb(proc.pid)
+        samples: list[Sample] = []
+        limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
+        async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as c:
+            start = time.monotonic()
+            until = start + args.seconds
+            rngs = [random.Random(args.seed * 1000 + i) for i in range(args.clients)]
+            await asyncio.gather(*(_client(c, r, until, args.think, samples) for r in rngs))
+            seconds = time.monotonic() - start
+        _report(samples, seconds, (before, _rss_mb(proc.pid)), args)
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--clients", type=int, default=200)
+    p.add_argument("--seconds", type=float, default=30.0)
+    p.add_argument("--think", type=float, default=1.0, help="mean seconds between requests")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--src", default=None, help="PYTHONPATH of the server (another checkout)")
+    args = p.parse_args()
+    if not 1 <= args.clients <= 1000 or not 0 < args.seconds <= 300:
+        p.error("--clients must be 1..1000 and --seconds 0..300")
+    asyncio.run(_run(args))
+
+
+if __name__ == "__main__":
+    main()

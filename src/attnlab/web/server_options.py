@@ -1,0 +1,55 @@
+"""How the server shares its work and what it accepts, as one options object.
+
+`ServerOptions` is passed whole to `create_app` (and built by `serve` from the command line).
+The sizes are the server's only knobs for load:
+
+    workers         threads that run the handlers (the event loop only reads and answers)
+    heavy_workers   how many heavy computations run at once (measuring the cost of attention,
+                    a model's forward pass over more than `heavy_tokens` tokens)
+    heavy_queue     how many more heavy requests may wait; beyond that the answer is 503 with
+                    Retry-After, so a flood of heavy work never queues the cheap routes
+    max_body_bytes  a request body larger than this answers 413 (64 KB: a lesson body with every
+                    edit set is under 2 KB)
+    max_json_depth  a JSON body nested deeper than this answers 400
+    host            the host the server listens on; requests must name it (or a loopback name)
+                    in their Host header
+    switch_interval how often (seconds) Python hands its lock between threads while the server
+                    runs (sys.setswitchinterval; Python's default is 0.005): shorter lets the
+                    event loop answer a cheap request sooner while workers compute
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["LOOPBACK_HOSTS", "ServerOptions"]
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+"""Host names that always reach this machine only."""
+
+
+@dataclass(frozen=True)
+class ServerOptions:
+    """The server's pool sizes and limits (see the module's docstring)."""
+
+    workers: int = 6
+    heavy_workers: int = 1
+    heavy_queue: int = 4
+    heavy_tokens: int = 24
+    retry_after_seconds: int = 2
+    max_body_bytes: int = 64 * 1024
+    max_json_depth: int = 32
+    host: str = "127.0.0.1"
+    switch_interval: float = 0.001
+
+    def __post_init__(self) -> None:
+        if self.heavy_workers < 1 or self.heavy_queue < 0 or self.heavy_tokens < 1:
+            raise ValueError("heavy_workers and heavy_tokens must be >= 1, heavy_queue >= 0")
+        if self.workers <= self.heavy_workers + self.heavy_queue:
+            raise ValueError(
+                f"workers ({self.workers}) must exceed heavy_workers + heavy_queue "
+                f"({self.heavy_workers + self.heavy_queue}): a thread must stay free for "
+                "cheap requests while every heavy slot and its queue are taken"
+            )
+        if self.max_body_bytes < 1 or self.max_json_depth < 2 or self.retry_after_seconds < 1:
+            raise ValueError("max_body_bytes, max_json_depth and retry_after_seconds too small")
