@@ -84,7 +84,7 @@ def page() -> dict[str, Any]:
 
     from attnlab.web.app import create_app
 
-    client = TestClient(create_app())
+    client = TestClient(create_app(), base_url="http://127.0.0.1")  # a loopback Host
     body = client.get("/api/presets").json()
     return {
         "choices": body["choices"],
