@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -100,7 +101,7 @@ SVG_AGAINST_CANVAS = """async (svgText) => {
   const a = pixels(img), b = pixels(c);
   let differ = 0, ink = 0;
   for (let k = 0; k < a.length; k += 4) {
-    const d = Math.max(Math.abs(a[k] - b[k]), Math.abs(a[k + 1] - b[k + 1]), Math.abs(a[k + 2] - b[k + 2]));
+    const d = Math.max(...[0, 1, 2].map((c) => Math.abs(a[k + c] - b[k + c])));
     if (d > 48) differ++;
     if (b[k] < 200 || b[k + 1] < 200 || b[k + 2] < 200) ink++;
   }
@@ -165,7 +166,7 @@ def test_gif_holds_the_six_beats(new_page, artifacts) -> None:
         gif.seek(k)
         frames.append(gif.convert("RGB"))
         assert gif.info["duration"] in (2500, 5000)
-    for a, b in zip(frames, frames[1:], strict=False):
+    for a, b in itertools.pairwise(frames):
         assert ImageChops.difference(a, b).getbbox() is not None, "each beat is its own picture"
 
 
