@@ -116,7 +116,8 @@ def test_present_at_200_percent_zoom(zoomed, artifacts: Path, beat: str) -> None
     assert size >= 13, f"narration at {size} CSS px"  # 26 device pixels on the projector
     page.screenshot(path=str(artifacts / f"present-200pct-{beat}.png"))
     page.keyboard.press("PageDown")
-    expect()(beat_of(page)).to_have_attribute("data-beat", "blend" if beat == "softmax" else "parallel")
+    after = "blend" if beat == "softmax" else "parallel"
+    expect()(beat_of(page)).to_have_attribute("data-beat", after)
 
 
 def test_the_play_speed_sets_the_time_per_step(new_page) -> None:
@@ -130,8 +131,9 @@ def test_the_play_speed_sets_the_time_per_step(new_page) -> None:
 
 def test_the_cell_read_is_kept_in_the_url(new_page) -> None:
     page = ready(new_page(1280, 800), "?beat=parallel")
-    page.get_by_role("table", name="Attention weights").locator("td[data-i='1'][data-j='2']").click()
+    cell_1_2 = "td[data-i='1'][data-j='2']"
+    page.get_by_role("table", name="Attention weights").locator(cell_1_2).click()
     expect()(page).to_have_url(re.compile(r"cell=1%2C2"))
     again = ready(new_page(1280, 800), page.url.split("/", 3)[3])
-    cell = again.get_by_role("table", name="Attention weights").locator("td[data-i='1'][data-j='2']")
+    cell = again.get_by_role("table", name="Attention weights").locator(cell_1_2)
     expect()(cell).to_have_class(re.compile(r"\breading\b"))

@@ -38,7 +38,7 @@ def table(page: Any, name: str) -> list[list[str]]:
     return (
         page.get_by_role("table", name=name)
         .locator("tbody tr")
-        .evaluate_all("rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.textContent))")
+        .evaluate_all("rs => rs.map(r => [...r.querySelectorAll('td')].map(td => td.textContent))")
     )
 
 
@@ -71,7 +71,8 @@ def test_a_lesson_file_works_offline(new_page, tmp_path: Path, artifacts: Path) 
 
     page.get_by_label("Your own sentence").fill("at the savings bank")
     page.get_by_role("button", name="Show", exact=True).click()
-    expect()(page.get_by_role("alert").filter(has_text="numbers for this sentence only")).to_be_visible()
+    refusal = page.get_by_role("alert").filter(has_text="numbers for this sentence only")
+    expect()(refusal).to_be_visible()
     expect()(text).to_have_text(sharp.beats[5].text)  # the lesson shown stays
     assert asked == [path.as_uri()], asked
 
