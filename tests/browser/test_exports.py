@@ -8,6 +8,7 @@ import csv
 import io
 import itertools
 import json
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from attnlab import LessonOptions, explain_lesson
-from attnlab.export import lesson_json, long_table_csv, matrix_csv
+from attnlab.export import lesson_json, long_table_csv, matrix_csv, svg_picture
 
 pytestmark = pytest.mark.browser
 
@@ -126,6 +127,12 @@ def test_svg_is_the_canvas_picture_with_its_numbers_as_text(new_page, artifacts,
             assert shown in texts, shown  # the focus row's weights, as the picture writes them
     if beat == "score":
         assert "= 2.3" in texts and "4.6 / 2" in texts  # savings' score, divided by √4
+    if shutil.which("node"):  # the command line's SVG is the same layout, drawn the same way
+        size = (round(box["width"]), round(box["height"]))
+        beat_index = ["tokens", "project", "score", "softmax", "blend", "parallel"].index(beat)
+        cli = ET.fromstring(svg_picture(ex, beat=beat_index, size=size))
+        assert [t.text for t in cli.iter(f"{SVG_NS}text")] == texts
+        assert len(list(cli.iter(f"{SVG_NS}rect"))) == len(list(root.iter(f"{SVG_NS}rect")))
     result = page.evaluate(SVG_AGAINST_CANVAS, data.decode("utf-8"))
     assert result["ink"] > 0.01 * result["total"], "the canvas has a picture to compare"
     assert result["differ"] <= 0.01 * result["total"], result
