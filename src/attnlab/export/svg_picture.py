@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 from importlib.resources import as_file, files
+from typing import Any
 
 from attnlab.encode.lesson_json import encode_lesson
 from attnlab.encode.model_json import encode_head
@@ -52,12 +53,15 @@ def svg_picture(
     """The SVG text of beat `beat` (0..5) of a lesson, or of `layer`/`head` of a real model."""
     if isinstance(obj, ModelTrace):
         ex = explain_head(obj, layer=layer, head=head, focus=focus)
-        ask = {"kind": "model", "trace": encode_head(obj, ex, layer=layer, head=head)}
+        kind, trace = "model", encode_head(obj, ex, layer=layer, head=head)
     else:
-        ask = {"kind": "lesson", "trace": encode_lesson(obj)}
-    if not 0 <= beat < len(ask["trace"]["narration"]):
+        kind, trace = "lesson", encode_lesson(obj)
+    if not 0 <= beat < len(trace["narration"]):
         raise ExportError(f"beat must be between 0 and 5, got {beat}", field="beat")
-    ask.update({"words": dict(PAGE_WORDS), "beat": beat, "width": size[0], "height": size[1]})
+    ask: dict[str, Any] = {
+        "kind": kind, "trace": trace, "words": dict(PAGE_WORDS),
+        "beat": beat, "width": size[0], "height": size[1],
+    }  # fmt: skip
     with as_file(files("attnlab") / "static" / "svg_node.mjs") as script:
         done = subprocess.run(
             [_node(), str(script)],
