@@ -10,7 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from attnlab.cli.lab import (
     SWEEP_ROWS,
@@ -96,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     return p  # fmt: skip
 
 
-def _export_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _export_command(sub: argparse._SubParsersAction[Any]) -> None:
     ep = sub.add_parser(
         "export", help="save a lesson or a real model's trace: one offline .html, .json or .csv"
     )
