@@ -20,7 +20,7 @@ from importlib.resources import files
 
 __all__ = ["VIEWS", "BundleError", "module_order", "view_module"]
 
-VIEWS = {"lesson": "lesson.js", "lab": "lab.js", "model": "model.js"}
+VIEWS = {"lesson": "lesson.js", "lab": "lab.js", "model": "model.js", "notebook": "notebook.js"}
 """The views a host can load, by name: each `export default { render({ model, el }) }`."""
 
 _IMPORT = re.compile(
