@@ -133,7 +133,9 @@ def maps_grid(maps: AttentionMaps, focus: int) -> dict[str, Any]:
         "entropy_bits": np.round(entropy_bits(rows), PLACES).tolist(),
     }  # fmt: skip
     if full:
-        out["attentions"] = np.round(maps.weights, PLACES).tolist()  # (L, H, n, m)
+        out["attentions"] = np.round(
+            maps.weights.astype(np.float64), PLACES
+        ).tolist()  # (L, H, n, m)
     else:
         out["rows"] = np.round(rows, PLACES).tolist()  # (L, H, m)
     return plain(out)
