@@ -122,3 +122,9 @@ class MapValueError(AttentionMapError):
 
 class RowSumError(AttentionMapError):
     """An attention row whose weights do not sum to 1 (scores handed in, or the wrong axis)."""
+
+
+class ExportError(AttnlabError):
+    """A file attnlab cannot write: an unknown suffix or format, or an object it cannot save."""
+
+    field = "format"

@@ -70,6 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     _model_arguments(hd, default="minilm")
     hd.set_defaults(run=_heads)
 
+    _export_command(sub)
+
     sv = sub.add_parser("serve", help="start the local web lesson")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8000)
@@ -80,6 +82,72 @@ def _parser() -> argparse.ArgumentParser:
     vocab.set_defaults(run=_vocab)
     add_cost_command(sub)
     return p  # fmt: skip
+
+
+def _export_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    ep = sub.add_parser(
+        "export", help="save a lesson or a real model's trace: one offline .html, .json or .csv"
+    )
+    ep.add_argument(
+        "sentence",
+        nargs="?",
+        default=DEFAULT_SENTENCE,
+        help=f"the toy's words, or any text with --model (default: {DEFAULT_SENTENCE!r})",
+    )
+    ep.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="the file to write; its suffix (.html, .json, .csv) names the format",
+    )
+    ep.add_argument(
+        "--format",
+        choices=("html", "json", "csv"),
+        help="the format, when the suffix does not say it",
+    )
+    ep.add_argument(
+        "--table",
+        choices=("long", "matrix"),
+        default="long",
+        help="for CSV: every score and weight (long) or one head's weights (matrix)",
+    )
+    ep.add_argument("--focus", help="the token to follow: a word or its index")
+    ep.add_argument("--mode", choices=MODES, default="scaled", help="the lesson's normalization")
+    ep.add_argument("--axis", choices=AXES, default="keys", help="the softmax's axis")
+    ep.add_argument("--beat", type=int, default=1, help="the step an HTML file opens at (1-6)")
+    _model_arguments(ep)
+    ep.add_argument("--layer", type=int, default=0, help="with --model: the layer (from 0)")
+    ep.add_argument("--head", type=int, default=0, help="the head (from 0), of --model or the toy")
+    add_lab_arguments(ep)
+    ep.set_defaults(run=_export)  # fmt: skip
+
+
+def _export(args: argparse.Namespace) -> int:
+    from attnlab.export.saving import export_text, format_of
+    from attnlab.lesson.explain import explain_lesson
+    from attnlab.models import load_model
+
+    kind = format_of(args.output, args.format)  # refuse a bad suffix before any work
+    where = {"beat": args.beat - 1, "layer": args.layer, "head": args.head, "table": args.table}
+    if args.model is not None:
+        toy_only = lab_flags_used(args)
+        if toy_only:
+            raise AttnlabError(f"{', '.join(toy_only)} change the toy lesson and do not apply "
+                               "to --model; leave them out, or drop --model")  # fmt: skip
+        mt = load_model(args.model).trace(args.sentence)
+        text = export_text(mt, kind, focus=args.focus, **where)
+    else:
+        if args.layer:
+            raise AttnlabError("--layer picks a layer of a real model: add --model minilm")
+        ex = explain_lesson(args.sentence, lab_options(args), focus=args.focus)
+        text = export_text(ex, kind, **where)
+    try:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as exc:
+        raise AttnlabError(f"cannot write {args.output!r}: {exc.strerror}") from None
+    print(f"attnlab: wrote {args.output} ({kind}, {len(text.encode()):,} bytes)", file=sys.stderr)
+    return 0
 
 
 def _model_arguments(p: argparse.ArgumentParser, default: str | None = None) -> None:

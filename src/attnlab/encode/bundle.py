@@ -18,10 +18,12 @@ import re
 from functools import cache
 from importlib.resources import files
 
-__all__ = ["VIEWS", "BundleError", "module_order", "view_module"]
+__all__ = ["HOSTS", "VIEWS", "BundleError", "host_script", "module_order", "view_module"]
 
 VIEWS = {"lesson": "lesson.js", "lab": "lab.js", "model": "model.js", "notebook": "notebook.js"}
 """The views a host can load, by name: each `export default { render({ model, el }) }`."""
+HOSTS = {"standalone_lesson": "standalone_lesson.js", "standalone_model": "standalone_model.js"}
+"""Hosts that run where they are inlined (a self-contained HTML file): modules with no export."""
 
 _IMPORT = re.compile(
     r'^import\s+(?P<what>[\w$]+|\{[^}]*\}|[\w$]+\s*,\s*\{[^}]*\})\s+from\s+"\./(?P<file>[\w.]+\.js)";[^\n]*$',
@@ -74,9 +76,11 @@ def _imports(name: str, text: str) -> list[str]:
 
 
 def module_order(view: str) -> list[str]:
-    """The static files a view needs, each after the files it imports (the view last)."""
-    if view not in VIEWS:
-        raise BundleError(f"unknown view {view!r}: expected one of {', '.join(VIEWS)}")
+    """The static files a view (or a host of HOSTS) needs, each after the files it imports (the
+    view last)."""
+    entries = {**VIEWS, **HOSTS}
+    if view not in entries:
+        raise BundleError(f"unknown view {view!r}: expected one of {', '.join(entries)}")
     order: list[str] = []
     visiting: set[str] = set()
 
@@ -91,7 +95,7 @@ def module_order(view: str) -> list[str]:
         visiting.discard(name)
         order.append(name)
 
-    visit(VIEWS[view])
+    visit(entries[view])
     return order
 
 
@@ -123,3 +127,14 @@ def view_module(view: str) -> str:
     head = f"// attnlab's {view} view, its imports inlined by attnlab.encode.bundle\n"
     tail = f"export default __modules[{VIEWS[view]!r}].default;\n"
     return head + "const __modules = {};\n" + "".join(parts) + tail
+
+
+@cache
+def host_script(host: str) -> str:
+    """The host `host` (a key of HOSTS) and every module it imports as one script text that
+    imports and exports nothing: it runs where it is inlined, in a `<script type="module">`."""
+    if host not in HOSTS:
+        raise BundleError(f"unknown host {host!r}: expected one of {', '.join(HOSTS)}")
+    parts = [_wrap(name, _source(name)) for name in module_order(host)]
+    head = f"// attnlab's {host} host, its imports inlined by attnlab.encode.bundle\n"
+    return head + "const __modules = {};\n" + "".join(parts)

@@ -2,7 +2,8 @@
 // get/set/on/off/save_changes (widget_model.js: the part of anywidget's model the views use),
 // backed by the JSON API, with the state in the URL. The views never see the API or the URL.
 //
-//   ?sentence=at+the+savings+bank&mode=unscaled&focus=3&beat=blend
+//   ?sentence=at+the+savings+bank&mode=unscaled&focus=3&beat=blend&cell=3,2&present=1
+//   (cell: the cell being read, row and column from 0; present: presentation mode, present.js)
 //   (+ the lab's temperature, positions, causal, heads, shuffle, set..., predict: lab_state.js)
 //
 // It asks /api/presets and /api/lab first: the choices (modes, axes, positions, beats), the
@@ -33,6 +34,12 @@ function readBeat(param, beats) {
   return byKey >= 0 ? byKey : byNumber >= 0 && byNumber < beats.length ? byNumber : null;
 }
 
+/** A cell "i,j" (row, column from 0) in a URL as [i, j]; null if unreadable. @param {string | null} param */
+export function readCell(param) {
+  const m = /^(\d{1,4}),(\d{1,4})$/.exec(param ?? "");
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
 /**
  * The state a URL asks for; anything unreadable falls back to the default.
  * @param {string} search
@@ -50,6 +57,8 @@ export function readURL(search, page = null, lab = null) {
     axis: axes.includes(q.get("axis") ?? "") ? q.get("axis") : DEFAULTS.axis,
     focus: focus === null || focus === "" ? null : /^\d+$/.test(focus) ? Number(focus) : focus,
     beat: readBeat(q.get("beat"), beats) ?? DEFAULTS.beat,
+    cell: readCell(q.get("cell")),
+    present: q.get("present") === "1",
     ...readLabURL(q, lab),
   };
 }
@@ -68,6 +77,8 @@ export function writeURL(state, beats = []) {
   if (focus !== null && focus !== undefined) q.set("focus", String(focus));
   const key = beats[beat]?.key ?? beats[0]?.key;
   if (key) q.set("beat", key);
+  if (Array.isArray(state.cell) && state.cell.length === 2) q.set("cell", state.cell.join(","));
+  if (state.present) q.set("present", "1");
   // the Real model tab's keys (model_app.js: view, model.*) ride along unchanged
   for (const [k, v] of new URLSearchParams(globalThis.location?.search ?? "")) {
     if (k === "view" || k.startsWith("model.")) q.append(k, v);
@@ -85,12 +96,12 @@ async function start(el, labEl) {
   /** The request behind the lesson on screen: what the URL and a failed request fall back to. */
   let good = null;
   let asked = 0;
-  const url = () => writeURL({ ...good, beat: model.get("beat"), predict: model.get("predict") }, beats);
+  const url = () => writeURL({ ...good, beat: model.get("beat"), predict: model.get("predict"), cell: model.get("cell"), present: model.get("present") }, beats);
 
   const model = createModel(
     {
       ...wanted, lesson: null, presets: page, choices: page?.choices ?? null, words: page?.words ?? null, lab: labLimits,
-      error: presets.ok ? (limits.ok ? null : limits.error) : presets.error, busy: false, global_keys: true, cell: null, guess: null, asking: false,
+      error: presets.ok ? (limits.ok ? null : limits.error) : presets.error, busy: false, global_keys: true, guess: null, asking: false,
     },
     (changed) => {
       if (LESSON_KEYS.some((k) => changed.has(k))) load();

@@ -1,10 +1,11 @@
 // Paints layout.js's shapes on a 2D canvas at animation time t in [0, 1]. Canvas calls only:
 // no layout decisions and no numbers of its own. A shape appears at its `at` and fades in over
 // FADE; the violet ray grows along its arc over `dur`. t = 1 paints the finished beat.
+// draw_svg.js paints the same shapes as SVG elements, the ray along the same rayPath.
 
 const FADE = 0.12;
-const SANS = "system-ui, 'DejaVu Sans', sans-serif";
-const MONO = "ui-monospace, 'DejaVu Sans Mono', monospace";
+export const SANS = "system-ui, 'DejaVu Sans', sans-serif";
+export const MONO = "ui-monospace, 'DejaVu Sans Mono', monospace";
 
 /** @param {number} x */
 const clamp01 = (x) => Math.min(1, Math.max(0, x));
@@ -94,8 +95,9 @@ function line(ctx, l) {
   ctx.stroke();
 }
 
-/** The point at u along the ray's arc (a loop when it starts and ends at the same token). */
-function arcPoint(r, u) {
+/** The point at u along the ray's arc (a loop when it starts and ends at the same token); the
+ * SVG drawer (draw_svg.js) follows the same arc. */
+export function arcPoint(r, u) {
   if (Math.abs(r.x2 - r.x1) < 1) {
     const rad = Math.min(r.lift / 2, 18);
     const a = Math.PI / 2 + 0.35 + u * (2 * Math.PI - 0.7);
@@ -108,32 +110,44 @@ function arcPoint(r, u) {
   return [x, y];
 }
 
-function ray(ctx, r, progress) {
-  if (progress <= 0) return;
+/**
+ * The ray drawn up to `progress` (0..1): the points of its arc, and once whole its arrowhead's
+ * three corners, pointing along the arc's last step.
+ * @returns {{points: [number, number][], head: [number, number][] | null}}
+ */
+export function rayPath(r, progress) {
   const steps = 40;
   const last = Math.max(1, Math.round(steps * progress));
+  const points = [arcPoint(r, 0)];
+  for (let k = 1; k <= last; k++) points.push(arcPoint(r, k / steps));
+  if (progress < 1) return { points, head: null };
+  const tip = points[points.length - 1];
+  const prev = points[points.length - 2] ?? tip;
+  const ang = Math.atan2(tip[1] - prev[1], tip[0] - prev[0]);
+  const len = r.width * 2.8;
+  const head = [
+    [tip[0] + Math.cos(ang) * len * 0.4, tip[1] + Math.sin(ang) * len * 0.4],
+    [tip[0] - Math.cos(ang - 0.45) * len, tip[1] - Math.sin(ang - 0.45) * len],
+    [tip[0] - Math.cos(ang + 0.45) * len, tip[1] - Math.sin(ang + 0.45) * len],
+  ];
+  return { points, head };
+}
+
+function ray(ctx, r, progress) {
+  if (progress <= 0) return;
+  const { points, head } = rayPath(r, progress);
   ctx.beginPath();
   ctx.strokeStyle = r.color;
   ctx.lineWidth = r.width;
   ctx.lineCap = "round";
-  const [x0, y0] = arcPoint(r, 0);
-  ctx.moveTo(x0, y0);
-  let prev = [x0, y0];
-  let tip = [x0, y0];
-  for (let k = 1; k <= last; k++) {
-    prev = tip;
-    tip = arcPoint(r, k / steps);
-    ctx.lineTo(tip[0], tip[1]);
-  }
+  ctx.moveTo(points[0][0], points[0][1]);
+  for (const [x, y] of points.slice(1)) ctx.lineTo(x, y);
   ctx.stroke();
-  if (progress >= 1) {
-    // the arrowhead, pointing along the arc's last step
-    const ang = Math.atan2(tip[1] - prev[1], tip[0] - prev[0]);
-    const len = r.width * 2.8;
+  if (head) {
     ctx.beginPath();
-    ctx.moveTo(tip[0] + Math.cos(ang) * len * 0.4, tip[1] + Math.sin(ang) * len * 0.4);
-    ctx.lineTo(tip[0] - Math.cos(ang - 0.45) * len, tip[1] - Math.sin(ang - 0.45) * len);
-    ctx.lineTo(tip[0] - Math.cos(ang + 0.45) * len, tip[1] - Math.sin(ang + 0.45) * len);
+    ctx.moveTo(head[0][0], head[0][1]);
+    ctx.lineTo(head[1][0], head[1][1]);
+    ctx.lineTo(head[2][0], head[2][1]);
     ctx.closePath();
     ctx.fillStyle = r.color;
     ctx.fill();

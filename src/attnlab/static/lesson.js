@@ -8,17 +8,22 @@
 //   "beat", "sentence"  the learner's;  "global_keys"  keys on the whole document (the web page)
 //   "asking"   true while the lab waits for a guess: the weights are hidden
 //   "cell"     [i, j], the cell being read: outlined in the table
+//   "present"  true while presenting (present.js): the picture and the words full screen
 // and writes "sentence", "mode", "focus", "beat", "cell" (a cell clicked or focused, in the table
-// or the picture) and "guess" (a token clicked in the picture while "asking").
+// or the picture), "guess" (a token clicked in the picture while "asking") and "present". Its
+// Export menu (export_menu.js) saves the picture and the numbers of the state on screen.
 // It touches only `el`, builds the controls, the canvas and the table, and computes no attention:
 // every number is the trace's, every sentence the API's. Text goes in with textContent only.
 
 import { heat, inkOn } from "./colors.js";
 import { fillWords, h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
+import { lessonHeads } from "./export_data.js";
+import { exportMenu } from "./export_menu.js";
 import { decodeLesson, num } from "./format.js";
 import { layout } from "./layout.js";
 import { createMotion, fitCanvas } from "./picture.js";
+import { presentation } from "./present.js";
 import { createScope } from "./scope.js";
 import { stepView } from "./step_view.js";
 import { readableCells } from "./weights_table.js";
@@ -26,6 +31,8 @@ import { say } from "./words.js";
 
 const ANIMATION_MS = 1500;
 const PLAY_STEP_MS = 3800;
+/** The least room the picture's layout is drawn in while presenting (CSS pixels); less is scaled. */
+const PRESENT_MIN = { width: 480, height: 380 };
 let instances = 0;
 
 function build(id) {
@@ -77,6 +84,7 @@ function render({ model, el }) {
   /** @type {Record<string, any> | null} */
   let trace = null;
   const size = { width: 0, height: 0, ratio: 1 };
+  let zoom = 1; // CSS pixels per layout pixel: below 1 only while presenting in a small room
   const words = () => model.get("words");
   const commit = (changes) => {
     for (const [key, value] of Object.entries(changes)) model.set(key, value);
@@ -84,8 +92,16 @@ function render({ model, el }) {
   };
   const motion = createMotion(ANIMATION_MS, paint); // the step's animation: paint() reads motion.t
   scope.add(motion.cancel);
+  const present = presentation({ model, scope, root: ui.root, id, stepMs: PLAY_STEP_MS, onChange: () => resize() });
   const steps = stepView({
-    model, scope, root: ui.root, trace: () => trace, commit, stepMs: PLAY_STEP_MS, onStep: () => motion.run(),
+    model, scope, root: ui.root, trace: () => trace, commit, stepMs: present.stepMs, onStep: () => motion.run(), pageKeys: present.isOn,
+  });
+  const exporter = exportMenu({
+    model, scope, id,
+    picture: () => (trace && size.width ? { ...shapesNow(), size: { width: size.width, height: size.height }, title: say(words(), "canvas.lesson") } : null),
+    frames: () => (trace && size.width ? steps.beats().map((_, b) => layout(trace, size, b, trace.focus, words() ?? {}).shapes) : null),
+    numbers: () => (trace ? { matrix: model.get("lesson"), heads: lessonHeads(model.get("lesson")), json: model.get("lesson") } : null),
+    name: () => [trace?.tokens.join(" "), trace?.tokens[trace.focus], trace?.mode, steps.beats()[steps.beat()]?.key],
   });
   ui.nav.append(
     steps.el,
@@ -94,12 +110,23 @@ function render({ model, el }) {
       ui.tokens,
       ui.focusErr,
     ]),
+    h("div", { class: "view-tools" }, [exporter.el, present.el]),
   );
   ui.side.append(steps.narration, h("div", { class: "table-wrap" }, [ui.table]), ui.readout);
   el.replaceChildren(ui.root);
 
   // --- the picture -------------------------------------------------------------------------
   function resize() {
+    if (present.isOn()) {
+      // presenting: the picture fills the room present.css gives it; a room smaller than the
+      // layout needs (a projector at 200 % zoom) draws the layout at PRESENT_MIN, scaled down
+      const box = { width: Math.floor(ui.canvasWrap.clientWidth), height: Math.floor(ui.canvasWrap.clientHeight) };
+      if (box.width <= 0 || box.height <= 0) return;
+      zoom = Math.min(1, box.width / PRESENT_MIN.width, box.height / PRESENT_MIN.height);
+      if (fitCanvas(ui.canvas, size, box.width, box.height, zoom)) paint();
+      return;
+    }
+    zoom = 1;
     const width = Math.max(240, Math.floor(ui.canvasWrap.clientWidth));
     const room = (doc.defaultView?.innerHeight ?? 800) - 280; // fit the picture under the controls
     const n = trace?.tokens.length ?? 4; // a phone gets the height the sentence needs
@@ -139,11 +166,11 @@ function render({ model, el }) {
   function canvasClick(e) {
     if (!trace) return;
     const box = ui.canvas.getBoundingClientRect();
-    const x = e.clientX - box.left;
-    const y = e.clientY - box.top;
+    const x = (e.clientX - box.left) / zoom;
+    const y = (e.clientY - box.top) / zoom;
     let shapes;
     try {
-      shapes = shapesNow({ width: box.width, height: box.height });
+      shapes = shapesNow({ width: box.width / zoom, height: box.height / zoom });
     } catch {
       return;
     }

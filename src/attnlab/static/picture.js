@@ -5,18 +5,24 @@
 
 /**
  * Size `canvas` to width × height CSS pixels at the screen's pixel ratio; `size` holds what it
- * has ({width, height, ratio}) and is updated. Returns whether anything changed (repaint then).
+ * has ({width, height, ratio}: the layout's size and its device pixels per layout pixel) and is
+ * updated. `zoom` below 1 draws a layout of width / zoom × height / zoom into the same room (the
+ * presentation's small screens). Returns whether anything changed (repaint then).
  * @param {HTMLCanvasElement} canvas
  * @param {{width: number, height: number, ratio: number}} size
  * @param {number} width
  * @param {number} height
+ * @param {number} [zoom]
  */
-export function fitCanvas(canvas, size, width, height) {
-  const ratio = window.devicePixelRatio || 1;
-  if (width === size.width && height === size.height && ratio === size.ratio) return false;
-  Object.assign(size, { width, height, ratio });
-  canvas.width = Math.round(width * ratio);
-  canvas.height = Math.round(height * ratio);
+export function fitCanvas(canvas, size, width, height, zoom = 1) {
+  const screen = window.devicePixelRatio || 1;
+  const ratio = screen * zoom;
+  const layoutW = width / zoom;
+  const layoutH = height / zoom;
+  if (layoutW === size.width && layoutH === size.height && ratio === size.ratio) return false;
+  Object.assign(size, { width: layoutW, height: layoutH, ratio });
+  canvas.width = Math.round(width * screen);
+  canvas.height = Math.round(height * screen);
   canvas.style.width = `${width}px`;
   canvas.style.height = `${height}px`;
   return true;

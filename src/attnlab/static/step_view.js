@@ -26,11 +26,13 @@ const isShown = (el) => el.isConnected && (typeof el.checkVisibility === "functi
  * @param {{
  *   model: any, scope: ReturnType<import("./scope.js").createScope>, root: Element,
  *   trace: () => Record<string, any> | null, commit: (changes: Record<string, any>) => void,
- *   stepMs: number, keysSkip?: string, idle?: () => string, onStep?: () => void,
+ *   stepMs: number | (() => number), keysSkip?: string, idle?: () => string, onStep?: () => void,
+ *   pageKeys?: () => boolean,
  * }} options `root`: the view's root (where the keys act without global_keys, and whose
- *   visibility gates them); `idle`: the words while there is no trace; `onStep`: after a new beat
+ *   visibility gates them); `idle`: the words while there is no trace; `onStep`: after a new beat;
+ *   `pageKeys`: whether PageDown / PageUp step too (while presenting)
  */
-export function stepView({ model, scope, root, trace, commit, stepMs, keysSkip = TYPING, idle = () => "", onStep = () => {} }) {
+export function stepView({ model, scope, root, trace, commit, stepMs, keysSkip = TYPING, idle = () => "", onStep = () => {}, pageKeys = () => false }) {
   const words = () => model.get("words");
   const prev = h("button", { type: "button", class: "step", "data-words": "steps.previous" });
   const next = h("button", { type: "button", class: "step primary", "data-words": "steps.next" });
@@ -54,6 +56,7 @@ export function stepView({ model, scope, root, trace, commit, stepMs, keysSkip =
     buttons: { prev, next, play },
     keysSkip,
     keysActive: shown,
+    pageKeys,
     playLabel: (playing) => say(words(), playing ? "steps.pause" : "steps.play"),
   });
 

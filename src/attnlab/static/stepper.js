@@ -1,6 +1,7 @@
 // The steps' controls, shared by the toy lesson (lesson.js) and the Real model view (model.js):
 // Previous / Next, a pill per step, Play / Pause (one step every stepMs, stopping on the last),
-// the arrow keys to step and the space bar to play.
+// the arrow keys to step (and PageDown / PageUp, what a presentation clicker sends, while
+// pageKeys() says so: a page's own PageDown scrolls it) and the space bar to play.
 //
 // The view builds the buttons (step_view.js); createStepper wires them. The step itself lives in the
 // widget's model ("beat"): the stepper reads it with current() and asks for another with
@@ -16,12 +17,13 @@ export const TYPING = "input, select, textarea, [contenteditable]";
  *   count: number | (() => number),
  *   current: () => number,
  *   commit: (b: number) => void,
- *   stepMs: number,
+ *   stepMs: number | (() => number),
  *   buttons: {prev: Element, next: Element, play: Element, pills?: Element[]},
  *   keysSkip?: string,
  *   setTimeout?: (f: () => void, ms: number) => any,
  *   clearTimeout?: (timer: any) => void,
  *   keysActive?: () => boolean,
+ *   pageKeys?: () => boolean,
  *   playLabel?: (playing: boolean) => string,
  * }} options `playLabel`: the play button's words while playing or not (the page's words); `count`: how many steps (a function when they arrive later); `keysSkip`: a
  *   selector for the elements whose keys onKey leaves alone; `keysActive`: false while the
@@ -36,6 +38,7 @@ export function createStepper({
   buttons: { prev, next, play, pills = [] },
   keysSkip = TYPING,
   keysActive = () => true,
+  pageKeys = () => false,
   playLabel = () => "",
   setTimeout: later = (f, ms) => globalThis.setTimeout(f, ms),
   clearTimeout: cancel = (timer) => globalThis.clearTimeout(timer),
@@ -58,7 +61,7 @@ export function createStepper({
       if (current() >= total() - 1) stop();
       else goTo(current() + 1, { fromPlay: true });
       schedule();
-    }, stepMs);
+    }, typeof stepMs === "function" ? stepMs() : stepMs); // a function: the Play speed, read at each step
   }
   /** Play from here, or from the first step when already on the last. */
   function start() {
@@ -83,13 +86,15 @@ export function createStepper({
     next.setAttribute("aria-disabled", String(b >= total() - 1));
   }
 
-  /** Arrow keys step and space plays, unless a control wants the key. */
+  /** Arrow keys (and PageDown / PageUp while pageKeys()) step and space plays, unless a control
+   * wants the key. */
   function onKey(e) {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || !keysActive()) return;
     const target = typeof e.target?.closest === "function" ? e.target : null; // an element
     if (target?.closest(keysSkip)) return;
-    if (e.key === "ArrowRight") goTo(current() + 1);
-    else if (e.key === "ArrowLeft") goTo(current() - 1);
+    const page = pageKeys();
+    if (e.key === "ArrowRight" || (page && e.key === "PageDown")) goTo(current() + 1);
+    else if (e.key === "ArrowLeft" || (page && e.key === "PageUp")) goTo(current() - 1);
     else if (e.key === " " && !target?.closest("button, a, summary")) toggle();
     else return;
     e.preventDefault();

@@ -15,6 +15,7 @@ import string
 from collections.abc import Mapping
 
 from attnlab.words.narration import BEATS
+from attnlab.words.page_export import EXPORT_WORDS
 from attnlab.words.page_lab import LAB_WORDS
 
 __all__ = ["BEAT_TITLES", "MODE_CHOICES", "PAGE_WORDS", "TEMPLATE_VALUES", "placeholders"]
@@ -202,7 +203,7 @@ _MODEL = {
 }
 
 PAGE_WORDS: Mapping[str, str] = {
-    **_CANVAS, **_STEPS, **_LESSON, **LAB_WORDS, **_MODEL, **_MODEL_CANVAS,
+    **_CANVAS, **_STEPS, **_LESSON, **LAB_WORDS, **_MODEL, **_MODEL_CANVAS, **EXPORT_WORDS,
 }  # fmt: skip
 """Fixed sentences by a dotted key (view.place); the page looks each one up by its key."""
 
@@ -264,6 +265,9 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "values": "each layer's label and cosine, comma-separated",
     "label": "a layer's label (the API's cosine_labels)",
     "value": "a number written by numfmt's rule",
+    "scale": "a picture's pixel scale: 1, 2 or 3",
+    "file": "a file's name",
+    "held": "what an exported file holds numbers for",
 }
 """What each `{name}` in a template stands for: the page fills it with the API's value."""
 

@@ -1,0 +1,29 @@
+"""Saving what attnlab shows: CSV and JSON of the numbers, one self-contained HTML file.
+
+`save(obj, path)` writes a `LessonExplanation` (attnlab.explain_lesson) or a `ModelTrace`
+(model.trace(text)) in the format its suffix names: .html (a page that works from file://),
+.json (the trace), .csv (a long form, or the weights matrix with `table="matrix"`). Pictures
+(PNG, SVG, the steps as a GIF) are drawn by the page's own layout, so they come from the page's
+Export menu or the notebook widget's (see the README).
+"""
+
+from __future__ import annotations
+
+from attnlab.export.saving import FORMATS, PICTURES, ExportError, export_text, save
+from attnlab.export.standalone import standalone_html
+from attnlab.export.tables import long_rows, long_table_csv, matrix_csv
+from attnlab.export.trace_files import lesson_json, model_trace_json
+
+__all__ = [
+    "FORMATS",
+    "PICTURES",
+    "ExportError",
+    "export_text",
+    "lesson_json",
+    "long_rows",
+    "long_table_csv",
+    "matrix_csv",
+    "model_trace_json",
+    "save",
+    "standalone_html",
+]

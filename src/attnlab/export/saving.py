@@ -1,0 +1,101 @@
+"""`save(obj, path)`: a lesson or a real model's trace, written in the format its suffix names.
+
+    .html  one self-contained page (standalone.py): opens from file://, steps, follows any token
+    .json  the trace (trace_files.py)
+    .csv   the long form of every score and weight, or with `table="matrix"` one head's weights
+
+The pictures (.png, .svg, .gif) are drawn by the page's layout in a browser, so they are saved
+from the page's or the notebook widget's Export menu; asking for one here says so.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from attnlab.errors import ExportError
+from attnlab.export.standalone import standalone_html
+from attnlab.export.tables import long_table_csv, matrix_csv
+from attnlab.export.trace_files import lesson_json, model_trace_json
+from attnlab.lesson.explain import LessonExplanation
+from attnlab.models.model_trace import ModelTrace
+
+__all__ = ["FORMATS", "PICTURES", "ExportError", "export_text", "format_of", "save"]
+
+FORMATS = ("html", "json", "csv")
+"""What `save` writes."""
+PICTURES = ("png", "svg", "gif")
+"""What only the page's (or the widget's) Export menu draws: its layout runs in the browser."""
+
+Saveable = LessonExplanation | ModelTrace
+Table = Literal["long", "matrix"]
+
+
+def format_of(path: str | Path, format: str | None = None) -> str:
+    """The format to write: `format` when given, else the path's suffix (without the dot)."""
+    name = (format or Path(path).suffix.lstrip(".")).lower()
+    if name in PICTURES:
+        raise ExportError(
+            f"a .{name} picture is drawn by the page's layout: save it from the Export menu of "
+            "the web page (attnlab serve) or the notebook widget; here choose one of "
+            f"{', '.join(FORMATS)}"
+        )
+    if name not in FORMATS:
+        got = f"format {format!r}" if format else f"the suffix of {str(path)!r}"
+        raise ExportError(f"cannot tell what to write from {got}: expected one of "
+                          f"{', '.join('.' + f for f in FORMATS)}")  # fmt: skip
+    return name
+
+
+def export_text(
+    obj: Saveable,
+    format: str,
+    *,
+    table: Table = "long",
+    beat: int = 0,
+    layer: int = 0,
+    head: int = 0,
+    focus: str | int | None = None,
+) -> str:
+    """The file's text in `format` (one of FORMATS). `beat` is the step an HTML file opens at;
+    `layer`, `head` (and for a model `focus`) pick the head of a matrix CSV or an HTML file."""
+    if not isinstance(obj, LessonExplanation | ModelTrace):
+        raise ExportError(
+            f"save takes a LessonExplanation (attnlab.explain_lesson) or a ModelTrace "
+            f"(model.trace(text)), got {type(obj).__name__}",
+            field="obj",
+        )
+    if table not in ("long", "matrix"):
+        raise ExportError(f"table must be 'long' or 'matrix', got {table!r}", field="table")
+    if format == "html":
+        return standalone_html(obj, beat=beat, layer=layer, head=head, focus=focus)
+    if format == "json":
+        data = lesson_json(obj) if isinstance(obj, LessonExplanation) else model_trace_json(obj)
+        return json.dumps(data, ensure_ascii=False)
+    if table == "matrix":
+        if isinstance(obj, ModelTrace):
+            return matrix_csv(obj.head(layer, head))
+        if not 0 <= head < len(obj.runs):
+            raise ExportError(f"head {head} is outside 0..{len(obj.runs) - 1}", field="head")
+        return matrix_csv(obj.runs[head].trace)
+    return long_table_csv(obj)
+
+
+def save(
+    obj: Saveable,
+    path: str | Path,
+    *,
+    format: str | None = None,
+    table: Table = "long",
+    beat: int = 0,
+    layer: int = 0,
+    head: int = 0,
+    focus: str | int | None = None,
+) -> Path:
+    """Write `obj` to `path` in the format its suffix names (or `format`); returns the path."""
+    kind = format_of(path, format)
+    text = export_text(obj, kind, table=table, beat=beat, layer=layer, head=head, focus=focus)
+    out = Path(path)
+    out.write_text(text, encoding="utf-8")
+    return out

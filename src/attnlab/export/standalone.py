@@ -1,0 +1,202 @@
+"""One HTML file that works alone: a lesson or a real model's heads, opened from file://.
+
+The file holds the page's styles, one script (encode/bundle.host_script: a small host and the
+view it renders, every import inlined) and the numbers the view can ask for, precomputed here:
+
+    a lesson   the exported sentence under each normalization (Scaled, No √dₖ, Uniform) with
+               each of its tokens followed, every other lab option as exported
+    a model    one text and the token followed: every layer's every head (encode_head, its layer
+               input kept once per layer in "embeddings") and the heads grid; at most
+               MODEL_TOKENS_AT_MOST tokens, so the file stays small
+
+Stepping, the token followed (a lesson), the normalization (a lesson), the layer and head (a
+model) work in the file; asking for anything else (another sentence or text) says, in the
+page's words, what the file holds. The file makes no request: no server, no CDN, no font.
+The skeleton is static/standalone.html; its three markers receive the style, data and script.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from attnlab.core.positions import KINDS
+from attnlab.encode.arrays import encode_array
+from attnlab.encode.bundle import host_script
+from attnlab.encode.lesson_json import encode_lesson
+from attnlab.encode.model_json import encode_grid, encode_head
+from attnlab.errors import AttnlabError, ExportError
+from attnlab.lesson.explain import LessonExplanation, explain_lesson
+from attnlab.lesson.toy import MAX_TOKENS, VOCABULARY
+from attnlab.models.heads import explain_head
+from attnlab.models.model_trace import ModelTrace
+from attnlab.models.registry import KNOWN_MODELS
+from attnlab.types import AXES, MODES
+from attnlab.words.page import BEAT_TITLES, MODE_CHOICES, PAGE_WORDS
+
+__all__ = ["MODEL_TOKENS_AT_MOST", "STYLES", "standalone_html"]
+
+MODEL_TOKENS_AT_MOST = 32
+"""A model's file holds L·H heads of n² numbers each: beyond this many tokens it is refused."""
+STYLES = ("style.css", "model.css", "export.css", "present.css")
+"""The page's stylesheets the file inlines, in order."""
+
+
+def _static(name: str) -> str:
+    return (files("attnlab") / "static" / name).read_text(encoding="utf-8")
+
+
+def _choices() -> dict[str, Any]:
+    return {
+        "modes": [{"value": v, "label": lab, "help": h} for v, lab, h in MODE_CHOICES],
+        "axes": list(AXES),
+        "positions": list(KINDS),
+        "beats": [{"key": k, "title": t} for k, t in BEAT_TITLES],
+    }
+
+
+def lesson_data(ex: LessonExplanation, *, beat: int = 0) -> dict[str, Any]:
+    """What the lesson host reads: the state, the page's words and choices, and the lesson for
+    every (mode, focus) the file offers, keyed "mode|focus"."""
+    lessons: dict[str, Any] = {}
+    for mode in MODES:
+        for focus in range(len(ex.trace.tokens)):
+            try:
+                other = explain_lesson(ex.sentence, replace(ex.options, mode=mode), focus=focus)
+            except AttnlabError:  # an option that does not combine with this mode
+                continue
+            lessons[f"{mode}|{focus}"] = encode_lesson(other)
+    sentence = " ".join(ex.trace.tokens)
+    return {
+        "kind": "lesson",
+        "state": {
+            "sentence": sentence,
+            "mode": ex.options.mode,
+            "axis": ex.options.axis,
+            "focus": ex.focus,
+            "beat": beat,
+        },
+        "presets": {
+            "presets": [{"name": sentence, "sentence": sentence, "focus": ex.focus, "blurb": ""}],
+            "vocabulary": sorted(VOCABULARY),
+            "max_tokens": MAX_TOKENS,
+        },
+        "choices": _choices(),
+        "words": dict(PAGE_WORDS),
+        "held": PAGE_WORDS["standalone.this_sentence"],
+        "note": PAGE_WORDS["standalone.lesson_note"],
+        "lessons": lessons,
+    }
+
+
+def model_data(
+    mt: ModelTrace, *, layer: int = 0, head: int = 0, focus: str | int | None = None, beat: int = 0
+) -> dict[str, Any]:
+    """What the model host reads: the state, the model's sizes, every head for one focus."""
+    if mt.n > MODEL_TOKENS_AT_MOST:
+        raise ExportError(
+            f"a model's HTML file holds every head for texts of up to {MODEL_TOKENS_AT_MOST} "
+            f"tokens; this text has {mt.n}: save a shorter one, or its .json",
+            field="text",
+        )
+    f = mt.focus_index(focus)
+    mt.head(layer, head)  # a layer or head outside the model is refused here, by name
+    heads = {}
+    for li in range(mt.n_layers):
+        for hi in range(mt.n_heads):
+            ex = explain_head(mt, layer=li, head=hi, focus=f)
+            one = encode_head(mt, ex, layer=li, head=hi)
+            del one["embeddings"]  # the layer's input, the same for its every head: kept once
+            heads[f"{li}|{hi}"] = one
+    known = KNOWN_MODELS.get(mt.model)
+    text = " ".join(t for t in mt.tokens if t not in mt.special).replace(" ##", "")
+    name_key = f"model.name.{mt.model}"
+    shown = PAGE_WORDS.get(name_key, mt.model)
+    return {
+        "kind": "model",
+        "state": {
+            "name": mt.model,
+            "text": text,
+            "layer": layer,
+            "head": head,
+            "focus": f,
+            "beat": beat,
+        },
+        "info": {
+            "model": mt.model,
+            "description": known.description if known else mt.model,
+            "n_layers": mt.n_layers,
+            "n_heads": mt.n_heads,
+            "d_model": int(mt.hidden_states.shape[-1]),
+            "d_k": int(mt.layers[0].queries.shape[-1]),
+            "max_tokens": mt.n,
+            "max_text_chars": len(text),
+            "known_models": [mt.model],
+            "grids": ["full"],
+            "compare_defaults": None,
+        },
+        "choices": _choices(),
+        "words": dict(PAGE_WORDS),
+        "held": PAGE_WORDS["standalone.this_text"],
+        "note": PAGE_WORDS["standalone.model_note"].format(model=shown, token=mt.tokens[f]),
+        "heads": heads,
+        "embeddings": [encode_array(mt.hidden_states[li]) for li in range(mt.n_layers)],
+        "grid": encode_grid(mt, f, "full"),
+    }
+
+
+def _safe_json(data: dict[str, Any]) -> str:
+    """JSON that cannot end its <script> element early: every "<" is written \\u003c."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def _inline(text: str, tag: str) -> str:
+    """Text for inside a <tag> element: a closing "</tag" in it is escaped (JS and CSS read
+    "<\\/" as "</" in strings and comments, where alone it could occur)."""
+    return text.replace(f"</{tag}", f"<\\/{tag}")
+
+
+@cache
+def _skeleton() -> str:
+    return _static("standalone.html")
+
+
+def standalone_html(
+    obj: LessonExplanation | ModelTrace,
+    *,
+    beat: int = 0,
+    layer: int = 0,
+    head: int = 0,
+    focus: str | int | None = None,
+) -> str:
+    """The self-contained HTML text of a lesson (every token and normalization) or of a real
+    model's text (every head, following `focus`); it opens at step `beat` (0..5)."""
+    if not 0 <= beat < len(BEAT_TITLES):
+        raise ExportError(f"beat must be between 0 and {len(BEAT_TITLES) - 1}, got {beat}",
+                          field="beat")  # fmt: skip
+    if isinstance(obj, LessonExplanation):
+        data, host = lesson_data(obj, beat=beat), "standalone_lesson"
+        title = f"{PAGE_WORDS['lesson.title_export']}: {data['state']['sentence']}"
+    elif isinstance(obj, ModelTrace):
+        data = model_data(obj, layer=layer, head=head, focus=focus, beat=beat)
+        host = "standalone_model"
+        title = f"{PAGE_WORDS['lesson.title_export']}: {data['state']['text']}"
+    else:
+        raise ExportError(f"cannot make a page of a {type(obj).__name__}", field="obj")
+    style = "\n".join(_inline(_static(name), "style") for name in STYLES)
+    html = _skeleton()
+    for marker, value in (
+        ("title", _escape(title)),
+        ("style", style),
+        ("data", _safe_json(data)),
+        ("script", _inline(host_script(host), "script")),
+    ):
+        html = html.replace(f"<!--attnlab:{marker}-->", value, 1)
+    return html
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
