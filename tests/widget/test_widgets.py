@@ -100,3 +100,19 @@ def test_a_real_models_head_is_computed_when_picked(minilm) -> None:  # type: ig
     w.text = "at the savings bank"
     assert w.trace["tokens"][3] == "savings" and w.focus == 4
     assert w.compare is not None and w.compare["word"] == "bank"
+
+
+def test_save_writes_the_exports_file_for_the_view_on_screen(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from attnlab.errors import ExportError
+    from attnlab.export import save
+
+    w = attnlab.show(attnlab.explain_lesson("by the river bank"))
+    w.focus, w.beat = 2, 3
+    written = w.save(tmp_path / "figure.html")
+    expected = save(w.explanation, tmp_path / "same.html", beat=3, focus=2)
+    assert written.read_text() == expected.read_text()
+    assert "<script" in written.read_text() and "https://" not in written.read_text()
+    assert w.save(tmp_path / "weights.csv").read_text().startswith("layer,head,query_index")
+    maps = attnlab.show(np.full((1, 1, 2, 2), 0.5), ["a", "b"])
+    with pytest.raises(ExportError, match="got AttentionMaps"):
+        maps.save(tmp_path / "maps.html")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -28,6 +29,7 @@ from attnlab.encode.lesson_json import encode_lesson
 from attnlab.encode.model_json import encode_comparison
 from attnlab.encode.page_json import encode_lab, encode_presets
 from attnlab.errors import AttnlabError, FocusError, UnknownHeadError
+from attnlab.export import save
 from attnlab.lesson.explain import LessonExplanation, explain_lesson
 from attnlab.models import Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
@@ -72,6 +74,23 @@ class _View(anywidget.AnyWidget):
         super().__init__(choices=page["choices"], words=payloads.words_for(page["words"]), **kwargs)
         self._quiet = False
 
+    def save(self, path: str | Path, **options: Any) -> Path:
+        """Write what the widget shows to `path` with the exports' `save` (attnlab.export):
+        .html one self-contained page opening at this step and head, .json, .csv. `options`
+        are save's (format, table, ...); the step, layer, head and focus default to the view's."""
+        return save(self._saveable(), path, **{**self._where(), **options})
+
+    def _saveable(self) -> Any:
+        raise NotImplementedError
+
+    def _where(self) -> dict[str, Any]:
+        """The view's step, head and token, as save's keyword options."""
+        where = {"beat": self.beat, "focus": getattr(self, "focus", None)}
+        for key in ("layer", "head"):
+            if hasattr(self, key):
+                where[key] = getattr(self, key)
+        return where
+
     @contextmanager
     def _own(self) -> Any:
         """The widget's own updates: observers that answer the learner ignore them."""
@@ -110,6 +129,9 @@ class LessonWidget(_View):
     @property
     def explanation(self) -> LessonExplanation:
         """The explanation on screen."""
+        return self._explanation
+
+    def _saveable(self) -> LessonExplanation:
         return self._explanation
 
     def _show(self, ex: LessonExplanation) -> None:
@@ -245,6 +267,9 @@ class ModelWidget(_HeadsView):
         """The pass on screen."""
         return self._mt
 
+    def _saveable(self) -> ModelTrace:
+        return self._mt
+
     def _sizes(self) -> tuple[int, int, int]:
         return self._mt.n_layers, self._mt.n_heads, self._mt.n
 
@@ -313,6 +338,9 @@ class MapsWidget(_HeadsView):
     def maps(self) -> AttentionMaps:
         """The weights on screen."""
         return self._maps
+
+    def _saveable(self) -> AttentionMaps:
+        return self._maps  # the exports' save says what it takes, and these weights are not
 
     def _sizes(self) -> tuple[int, int, int]:
         return self._maps.n_layers, self._maps.n_heads, self._maps.n
