@@ -84,7 +84,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = open(root / "lab.log", "wb")  # closed once the server stops
     proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120  # a busy machine
     while True:
         try:
             with urllib.request.urlopen(f"{url}/api/status", timeout=2):
@@ -92,14 +92,17 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
+                proc.wait()
+                log.close()
                 pytest.fail("JupyterLab did not start:\n" + (root / "lab.log").read_text()[-3000:])
             time.sleep(0.25)
     yield url
     proc.terminate()
     try:
-        proc.wait(timeout=10)
+        proc.wait(timeout=20)
     except subprocess.TimeoutExpired:
         proc.kill()
+        proc.wait()
     log.close()
 
 
@@ -151,10 +154,13 @@ def test_two_notebook_widgets_render_talk_to_the_kernel_and_leave_nothing(
         page.goto(f"{lab}/lab/tree/widgets.ipynb")
         page.wait_for_function(
             "() => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel"
-            "?.status === 'idle'"
+            "?.status === 'idle'",
+            timeout=90_000,  # a kernel's first start, on a busy machine
         )
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-        page.wait_for_function("() => document.querySelectorAll('.attnlab-nb').length === 3")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.attnlab-nb').length === 3", timeout=90_000
+        )
         lesson, real, maps = (page.locator(".attnlab-nb").nth(i) for i in range(3))
         lesson.get_by_role("button", name="river", exact=True).first.wait_for()
         real.get_by_role("button", name="layer 3 head 7").wait_for()
