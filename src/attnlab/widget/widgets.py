@@ -115,6 +115,7 @@ class LessonWidget(_View):
     cell: Any = t.List(allow_none=True, default_value=None).tag(sync=True)  # [i, j] or None
     guess = t.Int(allow_none=True, default_value=None).tag(sync=True)
     asking = t.Bool(False).tag(sync=True)
+    present = t.Bool(False).tag(sync=True)  # presentation mode (static/present.js)
 
     def __init__(self, explanation: LessonExplanation, *, beat: int = 0) -> None:
         o = explanation.options
