@@ -37,8 +37,11 @@ def test_the_lesson_carries_the_seeds_numbers_and_follows_the_view() -> None:
     w.observe(lambda c: heard.append(c["new"]), names="focus")
     w.focus = 2  # from Python, as the view's click sets it
     assert w.lesson["focus_token"] == "river" and heard == [2]
+    w.sentence = "at the savings bank"  # a new sentence alone follows its ambiguous word
+    assert w.lesson["tokens"] == ["at", "the", "savings", "bank"] and w.focus == 3
+    w.sentence = "the bank"  # shorter than the old focus index: no refusal
+    assert w.error is None and w.lesson["focus_token"] == "bank"
     w.sentence = "at the savings bank"
-    assert w.lesson["tokens"] == ["at", "the", "savings", "bank"]
     w.mode = "uniform"
     assert w.lesson["weights"][3] == [0.25] * 4
 

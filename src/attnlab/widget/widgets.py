@@ -149,6 +149,10 @@ class LessonWidget(_View):
         wanted = {k: getattr(self, k) for k in self._good}
         if wanted == self._good:
             return
+        if wanted["sentence"] != self._good["sentence"] and wanted["focus"] == self._good["focus"]:
+            wanted["focus"] = (
+                None  # a new sentence alone: follow its ambiguous word, as the page does
+            )
         try:
             opts = replace(self._options, mode=wanted["mode"], axis=wanted["axis"])
             ex = explain_lesson(wanted["sentence"], opts, focus=wanted["focus"])
