@@ -83,6 +83,7 @@ def page() -> dict[str, Any]:
     from starlette.testclient import TestClient
 
     from attnlab.web.app import create_app
+    from attnlab.words.page_export import CSV_HEADERS
 
     client = TestClient(create_app())
     body = client.get("/api/presets").json()
@@ -90,6 +91,7 @@ def page() -> dict[str, Any]:
         "choices": body["choices"],
         "words": body["words"],
         "lab": client.get("/api/lab").json(),
+        "csv_headers": list(CSV_HEADERS),  # the exports' long-form columns (export_data.js)
     }
 
 

@@ -98,12 +98,12 @@ def _export_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "-o",
         "--output",
         required=True,
-        help="the file to write; its suffix (.html, .json, .csv) names the format",
+        help="the file to write; its suffix (.html, .json, .csv, .svg) names the format",
     )
     ep.add_argument(
         "--format",
-        choices=("html", "json", "csv"),
-        help="the format, when the suffix does not say it",
+        choices=("html", "json", "csv", "svg"),
+        help="the format, when the suffix does not say it (svg: one beat, drawn under Node.js)",
     )
     ep.add_argument(
         "--table",

@@ -2,15 +2,16 @@
 
 `save(obj, path)` writes a `LessonExplanation` (attnlab.explain_lesson) or a `ModelTrace`
 (model.trace(text)) in the format its suffix names: .html (a page that works from file://),
-.json (the trace), .csv (a long form, or the weights matrix with `table="matrix"`). Pictures
-(PNG, SVG, the steps as a GIF) are drawn by the page's own layout, so they come from the page's
-Export menu or the notebook widget's (see the README).
+.json (the trace), .csv (a long form, or the weights matrix with `table="matrix"`), .svg (one
+beat, by the page's own layout and drawer under Node.js). PNG and the GIF of the steps need a
+canvas, so they come from the page's Export menu or the notebook widget's (see the README).
 """
 
 from __future__ import annotations
 
 from attnlab.export.saving import FORMATS, PICTURES, ExportError, export_text, save
 from attnlab.export.standalone import standalone_html
+from attnlab.export.svg_picture import svg_picture
 from attnlab.export.tables import long_rows, long_table_csv, matrix_csv
 from attnlab.export.trace_files import lesson_json, model_trace_json
 
@@ -26,4 +27,5 @@ __all__ = [
     "model_trace_json",
     "save",
     "standalone_html",
+    "svg_picture",
 ]

@@ -3,9 +3,11 @@
     .html  one self-contained page (standalone.py): opens from file://, steps, follows any token
     .json  the trace (trace_files.py)
     .csv   the long form of every score and weight, or with `table="matrix"` one head's weights
+    .svg   one beat's picture, by the page's own layout and SVG drawer run under Node.js
+           (svg_picture.py), when `node` is on the PATH
 
-The pictures (.png, .svg, .gif) are drawn by the page's layout in a browser, so they are saved
-from the page's or the notebook widget's Export menu; asking for one here says so.
+PNG and the GIF of the six beats need a canvas: they are saved from the page's or the notebook
+widget's Export menu; asking for one here says so.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Literal
 
 from attnlab.errors import ExportError
 from attnlab.export.standalone import standalone_html
+from attnlab.export.svg_picture import svg_picture
 from attnlab.export.tables import long_table_csv, matrix_csv
 from attnlab.export.trace_files import lesson_json, model_trace_json
 from attnlab.lesson.explain import LessonExplanation
@@ -23,10 +26,10 @@ from attnlab.models.model_trace import ModelTrace
 
 __all__ = ["FORMATS", "PICTURES", "ExportError", "export_text", "format_of", "save"]
 
-FORMATS = ("html", "json", "csv")
-"""What `save` writes."""
-PICTURES = ("png", "svg", "gif")
-"""What only the page's (or the widget's) Export menu draws: its layout runs in the browser."""
+FORMATS = ("html", "json", "csv", "svg")
+"""What `save` writes (svg through Node.js)."""
+PICTURES = ("png", "gif")
+"""What only the page's (or the widget's) Export menu draws: they need a browser's canvas."""
 
 Saveable = LessonExplanation | ModelTrace
 Table = Literal["long", "matrix"]
@@ -70,6 +73,8 @@ def export_text(
         raise ExportError(f"table must be 'long' or 'matrix', got {table!r}", field="table")
     if format == "html":
         return standalone_html(obj, beat=beat, layer=layer, head=head, focus=focus)
+    if format == "svg":
+        return svg_picture(obj, beat=beat, layer=layer, head=head, focus=focus)
     if format == "json":
         data = lesson_json(obj) if isinstance(obj, LessonExplanation) else model_trace_json(obj)
         return json.dumps(data, ensure_ascii=False)

@@ -1,4 +1,4 @@
-// Paints layout.js's (or model_layout.js's) shapes as one SVG document: the second drawer of the
+// Paints layout.js's (or model_layout.js's, with its "strip" of coloured cells) shapes as one SVG document: the second drawer of the
 // same shapes draw.js paints on the canvas, so the picture and the file cannot disagree. Text is
 // real <text>, in the canvas's fonts and sizes; the ray follows draw.js's rayPath. The finished
 // beat only (t = 1): an exported picture does not animate.
@@ -55,6 +55,13 @@ function line(l) {
   return `<line${attributes({ x1: l.x1, y1: l.y1, x2: l.x2, y2: l.y2, stroke: l.color, "stroke-width": l.width })}/>`;
 }
 
+/** A vector as a row of equal cells, one colour each (model_layout.js's "strip"). */
+function strip(s) {
+  const w = s.w / Math.max(1, s.colors.length);
+  const cells = s.colors.map((c, k) => `<rect${attributes({ x: s.x + k * w, y: s.y, width: w, height: s.h, fill: c })}/>`);
+  return `<g shape-rendering="crispEdges">${cells.join("")}</g>`;
+}
+
 function ray(r) {
   const { points, head } = rayPath(r, 1);
   const d = points.map(([x, y], k) => `${k ? "L" : "M"}${n(x)} ${n(y)}`).join(" ");
@@ -79,6 +86,7 @@ export function drawSVG(shapes, size, { title = "", description = "", measure } 
     else if (shape.kind === "text") body.push(text(shape, measure));
     else if (shape.kind === "line") body.push(line(shape));
     else if (shape.kind === "ray") body.push(ray(shape));
+    else if (shape.kind === "strip") body.push(strip(shape));
   }
   const head = [title ? `<title>${escapeXML(title)}</title>` : "", description ? `<desc>${escapeXML(description)}</desc>` : ""].join("");
   return (

@@ -23,15 +23,18 @@ const GIF_STEP_MS = 2500;
  * A canvas with `shapes` drawn at `scale` device pixels per CSS pixel, the beat finished.
  * @param {Document} doc
  */
-export function renderCanvas(doc, shapes, size, scale) {
+export function renderCanvas(doc, shapes, size, scale, paint = paintShapes) {
   const canvas = doc.createElement("canvas");
   canvas.width = Math.round(size.width * scale);
   canvas.height = Math.round(size.height * scale);
   const ctx = canvas.getContext("2d");
   if (!ctx) throw new Error("no 2D canvas");
-  draw(ctx, shapes, 1, { width: size.width, height: size.height, ratio: scale });
+  paint(ctx, shapes, { width: size.width, height: size.height, ratio: scale });
   return canvas;
 }
+
+/** The view's own painting of a finished beat: draw.js's, unless the view adds its own kinds. */
+const paintShapes = (ctx, shapes, box) => draw(ctx, shapes, 1, box);
 
 /** A text's width in a font, as the canvas measures it (for the SVG's squeezed texts). */
 function measurer(doc) {
@@ -52,14 +55,15 @@ export function pictureSVG(doc, picture) {
  * @param {{
  *   model: any, scope: ReturnType<import("./scope.js").createScope>, id: string,
  *   picture: () => {shapes: any[], size: {width: number, height: number}, description?: string, title?: string} | null,
- *   frames: () => any[][] | null,
+ *   frames: () => {size: {width: number, height: number}, shapes: any[][]} | null,
+ *   paint?: (ctx: CanvasRenderingContext2D, shapes: any[], box: {width: number, height: number, ratio: number}) => void,
  *   numbers: () => {matrix: Record<string, any>, heads: {layer: number, head: number, trace: Record<string, any>}[], json: any} | null,
  *   name: () => (string | number | null)[],
  * }} options `picture`: the current beat laid out at the canvas's size; `frames`: every beat's
- *   shapes at that size; `numbers`: the head shown, the heads of the long form, the JSON; `name`:
+ *   shapes at one size; `paint`: how the view paints a finished beat (default draw.js's); `numbers`: the head shown, the heads of the long form, the JSON; `name`:
  *   the parts of the file name (the sentence, the token, the beat, ...)
  */
-export function exportMenu({ model, scope, id, picture, frames, numbers, name }) {
+export function exportMenu({ model, scope, id, picture, frames, numbers, name, paint = paintShapes }) {
   const words = () => model.get("words");
   const doc = globalThis.document;
   const button = h("button", { type: "button", class: "export-button", id: `${id}-export`, "aria-haspopup": "menu", "aria-expanded": "false", "aria-controls": `${id}-export-list`, "data-words": "export.menu" });
@@ -84,16 +88,15 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name })
 
   async function png(scale) {
     const p = need(picture());
-    const canvas = renderCanvas(doc, p.shapes, p.size, scale);
+    const canvas = renderCanvas(doc, p.shapes, p.size, scale, paint);
     const blob = await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("toBlob failed"))), "image/png"));
     return [blob, file("png", `${scale}x`)];
   }
 
   async function gif() {
-    const p = need(picture());
     const all = need(frames());
-    const images = all.map((shapes) => {
-      const canvas = renderCanvas(doc, shapes, p.size, 1);
+    const images = all.shapes.map((shapes) => {
+      const canvas = renderCanvas(doc, shapes, all.size, 1, paint);
       return canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
     });
     const bytes = encodeGIF(images, { delayMs: GIF_STEP_MS, lastMs: 2 * GIF_STEP_MS });

@@ -99,7 +99,7 @@ function render({ model, el }) {
   const exporter = exportMenu({
     model, scope, id,
     picture: () => (trace && size.width ? { ...shapesNow(), size: { width: size.width, height: size.height }, title: say(words(), "canvas.lesson") } : null),
-    frames: () => (trace && size.width ? steps.beats().map((_, b) => layout(trace, size, b, trace.focus, words() ?? {}).shapes) : null),
+    frames: () => (trace && size.width ? { size: { ...size }, shapes: steps.beats().map((_, b) => layout(trace, size, b, trace.focus, words() ?? {}).shapes) } : null),
     numbers: () => (trace ? { matrix: model.get("lesson"), heads: lessonHeads(model.get("lesson")), json: model.get("lesson") } : null),
     name: () => [trace?.tokens.join(" "), trace?.tokens[trace.focus], trace?.mode, steps.beats()[steps.beat()]?.key],
   });

@@ -14,6 +14,7 @@
 import { heat, inkOn } from "./colors.js";
 import { fillWords, h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
+import { exportMenu } from "./export_menu.js";
 import { decodeLesson, num } from "./format.js";
 import { comparePanel } from "./model_compare.js";
 import { headsGrid } from "./model_grid.js";
@@ -103,6 +104,7 @@ function build(model, commit, pickHead) {
 }
 
 const stripImages = new WeakMap();
+let exportMenus = 0;
 
 /**
  * Paint the layout's "strip" shapes (a vector, one colour per entry) over what draw.js painted:
@@ -162,7 +164,26 @@ function render({ model, el }) {
     onStep: () => animate(),
   });
   const beat = steps.beat;
-  ui.nav.append(steps.el);
+  const heightOf = (key) => Math.max(240, pictureHeight(trace?.tokens.length ?? 6, size.width, key));
+  const exporter = exportMenu({
+    model, scope, id: `rm-export${++exportMenus}`,
+    paint: (ctx, shapes, box) => {
+      draw(ctx, shapes, 1, box);
+      paintStrips(ctx, shapes, 1);
+    },
+    picture: () => (trace && size.width ? { ...layoutNow(), size: { width: size.width, height: size.height }, title: say(words(), "model.canvas.name") } : null),
+    frames: () => {
+      if (!trace || !size.width) return null;
+      const box = { width: size.width, height: Math.max(...steps.beats().map((b) => heightOf(b.key))) }; // one size for every frame
+      return { size: box, shapes: steps.beats().map((_, b) => beatLayout(trace, box, b, trace.focus, words()).shapes) };
+    },
+    numbers: () => {
+      const data = model.get("trace");
+      return trace && data ? { matrix: data, heads: [{ layer: data.model.layer, head: data.model.head, trace: data }], json: data } : null;
+    },
+    name: () => [model.get("name"), trace && `layer ${model.get("layer")} head ${model.get("head")}`, trace?.tokens[trace.focus], steps.beats()[beat()]?.key],
+  });
+  ui.nav.append(steps.el, h("div", { class: "view-tools" }, [exporter.el]));
   ui.side.append(steps.narration, h("div", { class: "table-wrap rm-table-wrap" }, [ui.table]), ui.readout);
   el.replaceChildren(ui.root);
 

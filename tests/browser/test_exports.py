@@ -1,0 +1,203 @@
+"""The Export menu, in Chromium: reached and used by keyboard alone; the SVG is the canvas's
+picture (rasterized, within 1 % of its pixels) with the numbers as text; PNGs are drawn again at
+2× and 3×; the GIF has the six beats; the CSV and JSON are the Python exports' numbers."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from attnlab import LessonOptions, explain_lesson
+from attnlab.export import lesson_json, long_table_csv, matrix_csv, svg_picture
+
+pytestmark = pytest.mark.browser
+
+MENU = "Export this view: pictures, numbers, a file that works offline"
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def expect() -> Any:
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect
+
+
+def open_lesson(page: Any, query: str) -> Any:
+    page.goto(f"/{query}")
+    expect()(page.get_by_role("status", name="Narration").locator(".beat-text")).not_to_be_empty()
+    return page
+
+
+def canvas(page: Any) -> Any:
+    return page.locator("#lesson canvas")
+
+
+def export(page: Any, item: str, artifacts: Path | None = None) -> tuple[bytes, str]:
+    """Open the lesson's Export menu, choose `item`, and return the file the browser saved."""
+    page.locator("#lesson").get_by_role("button", name=MENU).click()
+    with page.expect_download() as info:
+        page.get_by_role("menuitem", name=item, exact=True).click()
+    download = info.value
+    data = Path(download.path()).read_bytes()
+    if artifacts is not None:
+        (artifacts / f"export-{download.suggested_filename}").write_bytes(data)
+    return data, download.suggested_filename
+
+
+def focused(page: Any) -> str:
+    return page.evaluate(
+        "() => (document.activeElement.getAttribute('aria-label')"
+        " || document.activeElement.textContent || '').trim()"
+    )
+
+
+def test_the_menu_by_keyboard_only(new_page, tab_to) -> None:
+    page = open_lesson(new_page(), "?beat=score")
+    tab_to(page, MENU)
+    page.keyboard.press("Enter")
+    assert focused(page) == "Picture, PNG 1×"
+    for _ in range(3):
+        page.keyboard.press("ArrowDown")
+    assert focused(page) == "Picture, SVG (vector, real text)"
+    page.keyboard.press("End")
+    assert focused(page) == "The whole trace, JSON"
+    page.keyboard.press("ArrowDown")  # wraps around
+    assert focused(page) == "Picture, PNG 1×"
+    expect()(canvas(page)).to_have_attribute("data-beat", "score")  # the arrows did not step
+    page.keyboard.press("Escape")
+    assert focused(page) == MENU
+    expect()(page.get_by_role("menu")).to_be_hidden()
+    page.keyboard.press("ArrowUp")  # opens on the last item
+    assert focused(page) == "The whole trace, JSON"
+    with page.expect_download() as info:
+        page.keyboard.press("Enter")
+    assert info.value.suggested_filename == "attnlab-by-the-river-bank-bank-scaled-score.json"
+    assert focused(page) == MENU
+    expect()(page.locator("#lesson .export-status")).to_have_text(
+        "Saved attnlab-by-the-river-bank-bank-scaled-score.json."
+    )
+
+
+SVG_AGAINST_CANVAS = """async (svgText) => {
+  const c = document.querySelector('#lesson canvas');
+  const w = c.width, h = c.height;
+  const url = URL.createObjectURL(new Blob([svgText], { type: 'image/svg+xml' }));
+  const img = new Image();
+  await new Promise((ok, bad) => { img.onload = ok; img.onerror = bad; img.src = url; });
+  const pixels = (source) => {
+    const copy = document.createElement('canvas');
+    copy.width = w; copy.height = h;
+    const g = copy.getContext('2d', { willReadFrequently: true });
+    g.drawImage(source, 0, 0, w, h);
+    return g.getImageData(0, 0, w, h).data;
+  };
+  const a = pixels(img), b = pixels(c);
+  let differ = 0, ink = 0;
+  for (let k = 0; k < a.length; k += 4) {
+    const d = Math.max(...[0, 1, 2].map((c) => Math.abs(a[k + c] - b[k + c])));
+    if (d > 48) differ++;
+    if (b[k] < 200 || b[k + 1] < 200 || b[k + 2] < 200) ink++;
+  }
+  return { differ, ink, total: w * h };
+}"""
+
+
+@pytest.mark.parametrize("beat", ["tokens", "score", "blend", "parallel"])
+def test_svg_is_the_canvas_picture_with_its_numbers_as_text(new_page, artifacts, beat) -> None:
+    page = open_lesson(new_page(), f"?sentence=at+the+savings+bank&focus=3&beat={beat}")
+    data, name = export(page, "Picture, SVG (vector, real text)", artifacts)
+    assert name == f"attnlab-at-the-savings-bank-bank-scaled-{beat}.svg"
+    root = ET.fromstring(data)  # parses as XML
+    assert root.tag == f"{SVG_NS}svg"
+    box = canvas(page).bounding_box()
+    assert (float(root.get("width")), float(root.get("height"))) == (box["width"], box["height"])
+    texts = [t.text for t in root.iter(f"{SVG_NS}text")]
+    ex = explain_lesson("at the savings bank", focus="bank")
+    w = ex.trace.weights[3]
+    if beat == "parallel":
+        for shown in (f"{x:.2f}".rstrip("0").rstrip(".") for x in w):
+            assert shown in texts, shown  # the focus row's weights, as the picture writes them
+    if beat == "score":
+        assert "= 2.3" in texts and "4.6 / 2" in texts  # savings' score, divided by √4
+    if shutil.which("node"):  # the command line's SVG is the same layout, drawn the same way
+        size = (round(box["width"]), round(box["height"]))
+        beat_index = ["tokens", "project", "score", "softmax", "blend", "parallel"].index(beat)
+        cli = ET.fromstring(svg_picture(ex, beat=beat_index, size=size))
+        assert [t.text for t in cli.iter(f"{SVG_NS}text")] == texts
+        assert len(list(cli.iter(f"{SVG_NS}rect"))) == len(list(root.iter(f"{SVG_NS}rect")))
+    result = page.evaluate(SVG_AGAINST_CANVAS, data.decode("utf-8"))
+    assert result["ink"] > 0.01 * result["total"], "the canvas has a picture to compare"
+    assert result["differ"] <= 0.01 * result["total"], result
+
+
+def test_png_is_drawn_again_at_each_scale(new_page, artifacts) -> None:
+    import numpy as np
+    from PIL import Image
+
+    page = open_lesson(new_page(), "?beat=softmax")
+    box = canvas(page).bounding_box()
+    images = {}
+    for scale in (1, 2, 3):
+        data, name = export(page, f"Picture, PNG {scale}×", artifacts)
+        assert name.endswith(f"-softmax-{scale}x.png")
+        image = Image.open(io.BytesIO(data)).convert("RGB")
+        assert image.size == (round(box["width"] * scale), round(box["height"] * scale))
+        a = np.asarray(image, dtype=np.int16)  # (h, w, 3)
+        assert (a.min(axis=-1) < 200).mean() > 0.02, "not blank"
+        images[scale] = image
+    upscaled = np.asarray(images[1].resize(images[2].size, Image.Resampling.NEAREST), np.int16)
+    changed = np.abs(upscaled - np.asarray(images[2], np.int16)).max(axis=-1) > 40
+    assert changed.mean() > 0.002, "the 2× picture is its own drawing, not the 1× pixels enlarged"
+
+
+def test_gif_holds_the_six_beats(new_page, artifacts) -> None:
+    from PIL import Image, ImageChops
+
+    page = open_lesson(new_page(), "?beat=score")
+    data, name = export(page, "Animation of the six steps, GIF", artifacts)
+    assert name == "attnlab-by-the-river-bank-bank-scaled.gif"
+    gif = Image.open(io.BytesIO(data))
+    assert gif.format == "GIF" and gif.n_frames == 6
+    box = canvas(page).bounding_box()
+    assert gif.size == (round(box["width"]), round(box["height"]))
+    frames = []
+    for k in range(6):
+        gif.seek(k)
+        frames.append(gif.convert("RGB"))
+        assert gif.info["duration"] in (2500, 5000)
+    for a, b in itertools.pairwise(frames):
+        assert ImageChops.difference(a, b).getbbox() is not None, "each beat is its own picture"
+
+
+def _rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def _same(a: list[list[str]], b: list[list[str]]) -> None:
+    """Two CSVs with the same cells: words equal, numbers equal as floats (exactly)."""
+    assert len(a) == len(b)
+    for ra, rb in zip(a, b, strict=True):
+        for x, y in zip(ra, rb, strict=True):
+            try:
+                assert float(x) == float(y) or (x == y)
+            except ValueError:
+                assert x == y
+
+
+def test_csv_and_json_are_the_python_exports(new_page) -> None:
+    page = open_lesson(new_page(), "?sentence=at+the+savings+bank&focus=3&causal=1&heads=2")
+    ex = explain_lesson("at the savings bank", LessonOptions(causal=True, heads=2), focus=3)
+    data, _ = export(page, "Every score and weight, CSV (long form)")
+    _same(_rows(data.decode("utf-8")), _rows(long_table_csv(ex)))
+    data, _ = export(page, "Weights matrix, CSV")
+    _same(_rows(data.decode("utf-8")), _rows(matrix_csv(ex.trace)))
+    data, _ = export(page, "The whole trace, JSON")
+    assert json.loads(data) == json.loads(json.dumps(lesson_json(ex)))

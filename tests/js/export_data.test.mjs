@@ -1,0 +1,59 @@
+// export_data.js writes the CSV the Python exports write: the same columns, every number in full,
+// a masked score as -inf; file names follow the state.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { decodeNumber } from "../../src/attnlab/static/format.js";
+import { CSV_HEADERS, csvField, csvNumber, fileName, lessonHeads, longCSV, matrixCSV } from "../../src/attnlab/static/export_data.js";
+
+const lessons = JSON.parse(readFileSync(new URL("./lessons.json", import.meta.url), "utf8"));
+const page = JSON.parse(readFileSync(new URL("./page.json", import.meta.url), "utf8"));
+
+/** A CSV's rows as arrays of fields (no quoted commas in these tokens). */
+const rows = (text) => text.trimEnd().split("\n").map((line) => line.split(","));
+
+test("the matrix has the tokens as headers and the weights in full", () => {
+  const river = lessons.river;
+  const [head, ...body] = rows(matrixCSV(river));
+  assert.deepEqual(head, ["query \\ key", "by", "the", "river", "bank"]);
+  assert.deepEqual(body.map((r) => r[0]), ["by", "the", "river", "bank"]);
+  body.forEach((r, i) => assert.deepEqual(r.slice(1).map(Number), river.weights[i]));
+});
+
+test("the long form lists every cell of every head, a masked score as -inf", () => {
+  const causal = lessons.river_causal;
+  const [head, ...body] = rows(longCSV(lessonHeads(causal)));
+  assert.deepEqual(head, CSV_HEADERS);
+  const n = causal.tokens.length;
+  assert.equal(body.length, causal.heads.length * n * n);
+  const masked = body.filter((r) => r[7] === "-inf");
+  assert.ok(masked.length > 0, "the causal mask hides the future");
+  for (const [layer, h, i, q, j, k, raw, score, w] of body) {
+    const t = causal.heads[Number(h)];
+    assert.equal(layer, "0");
+    assert.equal(q, t.tokens[Number(i)]);
+    assert.equal(k, t.tokens[Number(j)]);
+    const at = (m) => csvNumber(decodeNumber(m[Number(i)][Number(j)]));
+    assert.deepEqual([raw, score, w], [at(t.raw_scores), at(t.scores), at(t.weights)]);
+  }
+});
+
+test("the headers are words/page_export.py's (the Python CSV's)", () => {
+  assert.deepEqual(CSV_HEADERS, page.csv_headers);
+});
+
+test("numbers and fields are written as Python's csv module writes them", () => {
+  assert.equal(csvNumber(-Infinity), "-inf");
+  assert.equal(csvNumber(Infinity), "inf");
+  assert.equal(csvNumber(NaN), "nan");
+  assert.equal(csvNumber(0.1 + 0.2), "0.30000000000000004");
+  assert.equal(csvField('say "hi", twice'), '"say ""hi"", twice"');
+  assert.equal(csvField("bank"), "bank");
+});
+
+test("a file name says the state, in safe characters", () => {
+  assert.equal(fileName(["by the river bank", "bank", "scaled", "score"], "png"), "attnlab-by-the-river-bank-bank-scaled-score.png");
+  assert.equal(fileName(["[CLS]", null, ""], "svg"), "attnlab-cls.svg");
+  assert.equal(fileName([], "csv"), "attnlab-export.csv");
+});
