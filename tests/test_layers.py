@@ -2,7 +2,8 @@
 
 Ranks follow DESIGN.md's one direction of data: types and errors, then the core, the words,
 the inputs that produce traces (the toy lesson, the real models), the encodings, the hosts
-(the web app, the notebook widget) and the exports (files of what they show), and the CLI.
+(the web app) and the exports (files of what they show), the notebook widget (which saves
+through the exports), and the CLI.
 A module may import its own folder or a lower rank, never a higher one nor a sibling of its rank.
 """
 
@@ -21,8 +22,9 @@ RANKS = {
     "words": 2,
     "lesson": 3, "models": 3,
     "encode": 4,
-    "web": 5, "widget": 5, "export": 5,
-    "cli": 6,  # `attnlab serve` starts the web app
+    "web": 5, "export": 5,
+    "widget": 6,  # w.save(path) is export.save
+    "cli": 7,  # `attnlab serve` starts the web app
 }  # fmt: skip
 
 

@@ -10,7 +10,7 @@ def test_all_is_what_it_should_be() -> None:
         "UnknownHeadError",
         "UnknownModeError", "UnknownModelError", "UnknownWordError", "WeightsError", "attend",
         "causal_mask", "entropy_bits", "explain_lesson", "load_model", "merge_heads",
-        "self_attend", "softmax", "split_heads",
+        "self_attend", "show", "softmax", "split_heads",
     }  # fmt: skip
     for name in attnlab.__all__:
         assert hasattr(attnlab, name), name

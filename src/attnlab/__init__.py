@@ -7,16 +7,18 @@ The package follows the data flow, one folder a stage:
     lesson/   the seed's hand-set toy head, its options (LessonOptions) and lab experiments
     models/   real pretrained transformers run through the same attend
     encode/   JSON (the API's declared contract) and terminal text
-    web/, cli/  the hosts: the local web app and the `attnlab` command
+    web/, widget/, cli/  the hosts: the local web app, the notebook widget, the `attnlab` command
 
 `explain_lesson(sentence, LessonOptions(...), focus=...)` is the toy's explanation;
-`load_model("minilm")` runs a real encoder (it needs the `models` extra, imported when called).
+`load_model("minilm")` runs a real encoder (it needs the `models` extra, imported when called);
+`show(...)` is the notebook widget (the `notebook` extra) for either, or for attention weights
+from any library.
 """
 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from attnlab.core.attention import attend, causal_mask, merge_heads, self_attend, split_heads
 from attnlab.core.softmax import entropy_bits, softmax
@@ -41,6 +43,7 @@ from attnlab.words.explanation import Explanation
 
 if TYPE_CHECKING:
     from attnlab.models import Model
+    from attnlab.widget.show import Widget
 
 __all__ = [
     "AttnlabError",
@@ -66,6 +69,7 @@ __all__ = [
     "load_model",
     "merge_heads",
     "self_attend",
+    "show",
     "softmax",
     "split_heads",
 ]
@@ -77,3 +81,16 @@ def load_model(name_or_path: str | os.PathLike[str] = "minilm") -> Model:
     from attnlab.models import load_model as load
 
     return load(name_or_path)
+
+
+def show(*args: Any, **kwargs: Any) -> Widget:
+    """A notebook widget for a lesson, a model's trace, or attention weights (attnlab.widget)."""
+    try:
+        import anywidget  # noqa: F401
+    except ImportError:
+        raise ImportError(
+            "attnlab.show needs the notebook extra: pip install 'attnlab[notebook]'"
+        ) from None
+    from attnlab.widget import show as show_widget
+
+    return show_widget(*args, **kwargs)

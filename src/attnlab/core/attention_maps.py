@@ -42,11 +42,13 @@ class AttentionRows(Protocol):
     def rows(self, focus: int) -> FloatArray: ...
 
 
-def row_tolerance(dtype: np.dtype[np.floating], m: int) -> float:
+def row_tolerance(dtype: np.dtype[np.floating], m: int, *, eps: float | None = None) -> float:
     """How far from 1 a softmax row of `m` weights stored as `dtype` may sum: a few ulps per
     level of a pairwise sum, and never tighter than 1e-5 (weights computed in float32 and
-    handed over as float64 carry float32's error)."""
-    return max(1e-5, 4 * (math.log2(max(m, 2)) + 1) * float(np.finfo(dtype).eps))
+    handed over as float64 carry float32's error). `eps` is the machine epsilon of the dtype
+    the weights were computed in when they were upcast since (bfloat16 has no NumPy dtype)."""
+    unit = float(np.finfo(dtype).eps) if eps is None else max(eps, float(np.finfo(dtype).eps))
+    return max(1e-5, 4 * (math.log2(max(m, 2)) + 1) * unit)
 
 
 @dataclass(frozen=True)
@@ -57,10 +59,11 @@ class AttentionMaps:
     tokens: tuple[str, ...]  # (n,) the query labels
     key_tokens: tuple[str, ...]  # (m,) the key labels
     source: str = ""  # where the weights came from, e.g. a model's name
+    eps: float | None = None  # the epsilon of the dtype they were computed in, if upcast since
     stats: HeadStats = field(init=False, repr=False, compare=False)  # (L, H), from the weights
 
     def __post_init__(self) -> None:
-        w = _checked(self.weights)  # (L, H, n, m) a private read-only copy
+        w = _checked(self.weights, self.eps)  # (L, H, n, m) a private read-only copy
         object.__setattr__(self, "weights", w)
         object.__setattr__(self, "tokens", tuple(str(t) for t in self.tokens))
         object.__setattr__(self, "key_tokens", tuple(str(t) for t in self.key_tokens))
@@ -81,17 +84,20 @@ class AttentionMaps:
         key_tokens: Sequence[str] | None = None,
         batch: int | None = None,
         source: str = "",
+        eps: float | None = None,
     ) -> AttentionMaps:
         """From any usual layout: (n, m) one head, (H, n, m) one layer's heads (CircuitsVis),
         (L, H, n, m), or a list or tuple of per-layer (batch, H, n, m) arrays or CPU tensors
-        (transformers' `outputs.attentions`; `batch` picks the text when there are several)."""
+        (transformers' `outputs.attentions`; `batch` picks the text when there are several).
+        `eps`: the machine epsilon of the dtype the weights were computed in (half precision
+        upcast to float32 keeps half precision's row-sum error)."""
         w = _as_array(weights)
         if isinstance(weights, list | tuple) and w.ndim == 5:
             w = _pick(w, batch)  # (L, H, n, m) from (L, B, H, n, m)
         elif w.ndim in (2, 3):
             w = w.reshape((1,) * (4 - w.ndim) + w.shape)  # (L, H, n, m)
         keys = tokens if key_tokens is None else key_tokens
-        return cls(w, tuple(tokens), tuple(keys), source)
+        return cls(w, tuple(tokens), tuple(keys), source, eps)
 
     @property
     def n_layers(self) -> int:
@@ -150,7 +156,7 @@ def _pick(w: FloatArray, batch: int | None) -> FloatArray:
     return w[:, i]  # (L, H, n, m)
 
 
-def _checked(weights: FloatArray) -> FloatArray:
+def _checked(weights: FloatArray, eps: float | None = None) -> FloatArray:
     """A private read-only copy of `weights` once it passes every check, or a named error."""
     w = np.array(weights)  # (L, H, n, m) a copy the caller cannot change
     if w.ndim != 4 or 0 in w.shape:
@@ -166,7 +172,7 @@ def _checked(weights: FloatArray) -> FloatArray:
                 f"the weight at (layer, head, row, column) {where} {what}: {w[where]}"
             )
     sums = w.sum(axis=-1, dtype=np.float64)  # (L, H, n)
-    tol = row_tolerance(w.dtype, w.shape[-1])
+    tol = row_tolerance(w.dtype, w.shape[-1], eps=eps)
     off = np.abs(sums - 1) > tol  # (L, H, n)
     if off.any():
         where = tuple(int(i) for i in np.argwhere(off)[0])

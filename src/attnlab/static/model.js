@@ -203,6 +203,14 @@ function render({ model, el }) {
       drawMessage(ctx, error ? error.message : model.get("status") || say(words(), "model.loading", { model: modelName(words(), model.get("name")) }), size);
       return;
     }
+    const key = steps.beats()[beat()]?.key;
+    if (trace.drawn_beats && !trace.drawn_beats.includes(key)) {
+      // weights handed in alone: this beat needs Q, K and V, and the picture says so
+      drawMessage(ctx, say(words(), "maps.needs_qkv", { title: steps.beats()[beat()]?.title ?? key }), size);
+      ui.canvas.setAttribute("aria-label", say(words(), "maps.needs_qkv", { title: steps.beats()[beat()]?.title ?? key }));
+      ui.canvas.dataset.beat = key;
+      return;
+    }
     try {
       const shapes = layoutNow();
       draw(ctx, shapes.shapes, motion.t, size);
@@ -249,14 +257,14 @@ function render({ model, el }) {
   const showBeat = () => steps.show();
 
   function readout(i, j) {
-    ui.readout.textContent = say(words(), "table.readout", { row: i + 1, query: trace.tokens[i], col: j + 1, key: trace.tokens[j], weight: num(trace.weights[i][j]) });
+    ui.readout.textContent = say(words(), "table.readout", { row: i + 1, query: trace.tokens[i], col: j + 1, key: (trace.key_tokens ?? trace.tokens)[j], weight: num(trace.weights[i][j]) });
   }
 
   function buildTable() {
     const m = trace.model;
     const caption = h("caption", {}, [say(words(), "model.table_caption", { layer: m.layer, head: m.head })]);
     const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, [say(words(), "table.corner")])]);
-    trace.tokens.forEach((tok) => head.append(h("th", { scope: "col" }, [tok])));
+    (trace.key_tokens ?? trace.tokens).forEach((tok) => head.append(h("th", { scope: "col" }, [tok])));
     const body = h("tbody");
     trace.tokens.forEach((tok, i) => {
       const row = h("tr", { class: i === trace.focus ? "focus" : "" }, [h("th", { scope: "row" }, [tok])]);
@@ -296,7 +304,11 @@ function render({ model, el }) {
     options(ui.name, names, (v) => (modelName(words(), v) === v ? v : say(words(), "model.name_option", { model: modelName(words(), v), id: v })), names.includes(model.get("name")) ? model.get("name") : names[0] ?? "");
     options(ui.layer, [...Array(info?.n_layers ?? 0).keys()], (v) => say(words(), "model.layer_option", { layer: v }), model.get("layer"));
     options(ui.head, [...Array(info?.n_heads ?? 0).keys()], (v) => say(words(), "model.head_option", { head: v }), model.get("head"));
-    if (info) ui.intro.textContent = say(words(), "model.intro", { model: modelName(words(), info.model), n_layers: info.n_layers, n_heads: info.n_heads, d_model: info.d_model });
+    const weightsOnly = Boolean(info?.weights_only); // attention handed in alone: no text to run, nothing to compare
+    ui.textForm.hidden = weightsOnly;
+    ui.name.closest(".field").hidden = weightsOnly;
+    ui.compare.el.hidden = weightsOnly;
+    if (info) ui.intro.textContent = say(words(), weightsOnly ? "maps.intro" : "model.intro", { model: modelName(words(), info.model), n_layers: info.n_layers, n_heads: info.n_heads, d_model: info.d_model });
     if (info) ui.textHelp.textContent = say(words(), "model.text_help", { max_tokens: info.max_tokens, d_k: info.d_k });
     ui.heads.build();
   }
@@ -345,7 +357,7 @@ function render({ model, el }) {
     ui.layer.value = String(m.layer);
     ui.head.value = String(m.head);
     if (doc.activeElement !== ui.text && ui.text.getAttribute("aria-invalid") !== "true") ui.text.value = model.get("text");
-    ui.which.textContent = say(words(), "model.which", { layer: m.layer, head: m.head, model: modelName(words(), m.name), n: trace.tokens.length, d_k: trace.d_k, divisor: trace.captions?.divisor ?? num(trace.divisor) });
+    ui.which.textContent = say(words(), trace.weights_only ? "maps.which" : "model.which", { layer: m.layer, head: m.head, model: modelName(words(), m.name), n: trace.tokens.length, d_k: trace.d_k, divisor: trace.captions?.divisor ?? num(trace.divisor) });
     ui.heads.mark();
     ui.heads.paint(trace);
     ui.compare.show();

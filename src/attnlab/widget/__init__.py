@@ -1,0 +1,12 @@
+"""The notebook widget: `show(...)` for the lesson, a real model, or attention from elsewhere.
+
+Needs the `notebook` extra (anywidget): `pip install 'attnlab[notebook]'`.
+"""
+
+from __future__ import annotations
+
+from attnlab.widget.adapter import attention_maps
+from attnlab.widget.show import show
+from attnlab.widget.widgets import LessonWidget, MapsWidget, ModelWidget
+
+__all__ = ["LessonWidget", "MapsWidget", "ModelWidget", "attention_maps", "show"]

@@ -1,0 +1,146 @@
+"""What the model view reads, built in Python: there is no server in a notebook.
+
+The web page's host (static/model_app.js) asks /api/model/info and /api/model/trace; the widget
+puts the same dicts on its model as traits: "info" (sizes), "trace" (one head's explanation, the
+lesson's contract) and "grid" (every head at a glance). For a real model's `ModelTrace` these
+are the routes' own encoders (encode/model_json.py). For weights handed in alone
+(`AttentionMaps`) the trace carries the weights and no Q, K or V; its narration says which beats
+need them (words/weights_only.py). `plain` makes any of them JSON the widget can send.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from attnlab.core.attention_maps import AttentionMaps
+from attnlab.core.softmax import entropy_bits
+from attnlab.encode.arrays import encode_array
+from attnlab.encode.model_json import GRIDS, PLACES, encode_grid, encode_head
+from attnlab.models import KNOWN_MODELS, MAX_TOKENS, ModelTrace
+from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
+from attnlab.models.heads import explain_head
+from attnlab.words.numfmt import num
+from attnlab.words.weights_only import MAPS_WORDS, WEIGHTS_BEATS, narrate_weights
+
+__all__ = [
+    "FULL_GRID_MAX",
+    "maps_grid",
+    "maps_head",
+    "maps_info",
+    "model_grid",
+    "model_head",
+    "model_info",
+    "plain",
+    "words_for",
+]
+
+FULL_GRID_MAX = 40
+"""Up to this many tokens the grid holds whole matrices; beyond it the focus rows (model_app.js)."""
+
+
+def plain(value: dict[str, Any]) -> dict[str, Any]:
+    """`value` as JSON-ready Python (NumPy scalars and arrays to numbers and lists)."""
+
+    def default(x: Any) -> Any:
+        if isinstance(x, np.generic):
+            return x.item()
+        if isinstance(x, np.ndarray):
+            return x.tolist()
+        raise TypeError(f"cannot send {type(x).__name__} to the page")
+
+    out: dict[str, Any] = json.loads(json.dumps(value, default=default, allow_nan=False))
+    return out
+
+
+def model_info(mt: ModelTrace) -> dict[str, Any]:
+    """What /api/model/info answers, for the model behind `mt`."""
+    known = KNOWN_MODELS.get(mt.model)
+    return {
+        "model": mt.model, "description": known.description if known else mt.model,
+        "n_layers": mt.n_layers, "n_heads": mt.n_heads,
+        "d_model": int(mt.hidden_states.shape[-1]), "d_k": int(mt.layers[0].queries.shape[-1]),
+        "max_tokens": MAX_TOKENS, "max_text_chars": None,
+        "known_models": [mt.model], "grids": list(GRIDS),
+        "compare_defaults": {"word": DEFAULT_WORD, "a": DEFAULT_A, "b": DEFAULT_B},
+    }  # fmt: skip
+
+
+def model_head(mt: ModelTrace, *, layer: int, head: int, focus: int | None) -> dict[str, Any]:
+    """/api/model/trace's answer without its grid: one head's six beats for `focus`."""
+    ex = explain_head(mt, layer=layer, head=head, focus=focus)
+    return plain(encode_head(mt, ex, layer=layer, head=head))
+
+
+def model_grid(mt: ModelTrace, focus: int) -> dict[str, Any] | None:
+    """Every head: whole matrices for a short text, the focus rows for a long one."""
+    grid = encode_grid(mt, focus, "full" if mt.n <= FULL_GRID_MAX else "focus")
+    return None if grid is None else plain(grid)
+
+
+def maps_info(maps: AttentionMaps) -> dict[str, Any]:
+    """The sizes of weights handed in alone; `weights_only` tells the view there is no Q, K, V."""
+    return {
+        "model": maps.source, "description": maps.source, "n_layers": maps.n_layers,
+        "n_heads": maps.n_heads, "d_model": None, "d_k": None, "max_tokens": maps.n,
+        "max_text_chars": None, "known_models": [maps.source], "grids": ["full"],
+        "compare_defaults": None, "weights_only": True,
+    }  # fmt: skip
+
+
+def maps_head(maps: AttentionMaps, *, layer: int, head: int, focus: int) -> dict[str, Any]:
+    """One head of weights handed in alone, in the trace's contract: weights, no Q, K or V."""
+    w = maps.head(layer, head)  # (n, m)
+    row = [float(x) for x in maps.rows(focus)[layer, head]]  # (m,)
+    beats = narrate_weights(maps.tokens, maps.key_tokens, row, focus)
+    others = [j for j in range(maps.m) if j != focus] or [focus]
+    pair = [focus, max(others, key=lambda j: row[j])]
+    pi, pj = pair
+    square = maps.n == maps.m
+    pair_words = [
+        f"{maps.tokens[pi]} → {maps.key_tokens[pj]}: {num(float(w[pi, pj]))}",
+        f"{maps.tokens[pj]} → {maps.key_tokens[pi]}: {num(float(w[pj, pi]))}" if square else "",
+    ]
+    captions = {
+        "beats": {k: {"heading": t, "description": text, "notes": []} for k, t, text in beats},
+        "divisor": "", "budget": "", "pair": [p for p in pair_words if p],
+    }  # fmt: skip
+    missing = ("embeddings", "queries", "keys", "values", "raw_scores", "scores", "outputs")
+    return plain({
+        "tokens": list(maps.tokens), "key_tokens": list(maps.key_tokens),
+        "mode": "scaled", "axis": "keys", "d_k": None, "divisor": "nan", "temperature": None,
+        "dim_names": None, "mask": None, "weights": encode_array(w),
+        **dict.fromkeys(missing),
+        "focus": focus, "focus_token": maps.tokens[focus], "pair": pair,
+        "narration": [{"key": k, "title": t, "text": text} for k, t, text in beats],
+        "saturation": None, "captions": captions, "readings": None, "weights_only": True,
+        "drawn_beats": list(WEIGHTS_BEATS),
+        "model": {"name": maps.source, "layer": layer, "head": head,
+                  "n_layers": maps.n_layers, "n_heads": maps.n_heads},
+    })  # fmt: skip
+
+
+def maps_grid(maps: AttentionMaps, focus: int) -> dict[str, Any]:
+    """Every head at a glance, in encode_grid's contract: whole matrices for a short text, the
+    focus rows for a long one."""
+    rows = maps.rows(focus).astype(np.float64)  # (L, H, m)
+    full = maps.n <= FULL_GRID_MAX
+    out = {
+        "kind": "full" if full else "focus", "layers": maps.n_layers, "heads": maps.n_heads,
+        "focus": focus, "top": rows.argmax(axis=-1).tolist(),
+        "entropy_bits": np.round(entropy_bits(rows), PLACES).tolist(),
+    }  # fmt: skip
+    if full:
+        out["attentions"] = np.round(
+            maps.weights.astype(np.float64), PLACES
+        ).tolist()  # (L, H, n, m)
+    else:
+        out["rows"] = np.round(rows, PLACES).tolist()  # (L, H, m)
+    return plain(out)
+
+
+def words_for(words: dict[str, str]) -> dict[str, str]:
+    """The page's words and the weights-only words, one dict."""
+    return {**words, **MAPS_WORDS}

@@ -1,0 +1,57 @@
+"""The words for attention weights handed in alone (from transformers, BertViz, CircuitsVis...).
+
+Weights W come without the queries, keys and values that made them, so four of the six beats
+(Tokens' vectors, Project, Score, Blend) and Softmax's scores cannot be shown: each says so, in
+the same place the lesson's narration goes, instead of failing. The Parallel beat, the heads grid
+and the weights table read W alone. `MAPS_WORDS` are the page's words (by key, like page.py's)
+the model view reads for such weights; `narrate_weights` writes the six beats for a focus row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from attnlab.words.narration import BEATS
+from attnlab.words.numfmt import num
+
+__all__ = ["MAPS_WORDS", "NEEDS_QKV", "WEIGHTS_BEATS", "narrate_weights", "text_is_fixed"]
+
+WEIGHTS_BEATS = ("parallel",)
+"""The beats drawn from the weights alone; the others need Q, K and V."""
+
+NEEDS_QKV = (
+    "This step needs the head's queries, keys and values (Q, K, V). Attention weights handed "
+    "in alone do not carry them, so there is nothing to show here. The Parallel step, the heads "
+    "grid and the weights table use the weights themselves."
+)
+
+MAPS_WORDS: Mapping[str, str] = {
+    "maps.needs_qkv": "{title} needs Q, K and V: weights handed in alone do not carry them.",
+    "maps.intro": (
+        "Attention weights from {model}: {n_layers} layers × {n_heads} heads, read as they were "
+        "handed in. They came without queries, keys and values, so the steps that need those "
+        "say so; the heads grid, the Parallel step and the table use the weights."
+    ),
+    "maps.which": "Layer {layer}, head {head} of {model}: {n} query tokens, weights only.",
+}
+"""The page's words for weights handed in alone, merged into a widget's "words"."""
+
+
+def narrate_weights(
+    tokens: Sequence[str], key_tokens: Sequence[str], row: Sequence[float], focus: int
+) -> list[tuple[str, str, str]]:
+    """The six beats as (key, title, text) for the focus row `row` of one head's weights."""
+    top = max(range(len(row)), key=lambda j: row[j])
+    parallel = (
+        f"Every row at once: row i is token i's budget over the keys, and each row sums to 1. "
+        f"“{tokens[focus]}” gives the most to “{key_tokens[top]}” ({num(row[top])})."
+    )
+    return [(k, t, parallel if k in WEIGHTS_BEATS else NEEDS_QKV) for k, t in BEATS]
+
+
+def text_is_fixed(source: str) -> str:
+    """The refusal when a learner types a new text into weights that came from elsewhere."""
+    return (
+        f"these weights came from {source}: attnlab cannot run another text through them. "
+        "Call attnlab.show again with that text's attention"
+    )

