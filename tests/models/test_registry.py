@@ -49,7 +49,7 @@ def test_minilm_is_a_model_and_summarises_itself(minilm) -> None:
         12,
         12,
     )
-    assert (s.d_model, s.d_k, s.max_tokens, s.causal) == (384, 32, 128, False)
+    assert (s.d_model, s.d_k, s.max_tokens, s.causal) == (384, 32, 512, False)
 
 
 def test_minilm_keeps_q_k_v_and_its_diagnostics_match_the_weights(minilm) -> None:

@@ -82,11 +82,21 @@ def create_app() -> FastAPI:
     return app
 
 
-def serve(*, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) -> None:
-    """Run the app under uvicorn until interrupted."""
+def serve(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    open_browser: bool = False,
+    model: str | None = None,
+) -> None:
+    """Run the app under uvicorn until interrupted; `model` is a folder (or GGUF) to serve
+    beside the known models, loaded before the server starts."""
     import uvicorn
 
     url = f"http://{host}:{port}/"
+    if model is not None:
+        name = model_routes.serve_folder(model)
+        print(f"attnlab: serving the model at {model!r} as {name!r}")
     print(f"attnlab: the lesson is at {url} (Ctrl+C to stop)")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()

@@ -5,7 +5,9 @@
     GET /api/model/compare  one word's rows in two texts, layer by layer (CompareQuery)
 
 Models are loaded once per process and the last few traces are kept, so stepping through the
-heads of one text runs the forward pass once. Handlers are plain functions (FastAPI runs them
+heads of one text runs the forward pass once. A request names a known model ("minilm",
+"smollm2") or a folder the server was started with (`serve_folder`, `attnlab serve --model
+PATH`), never a path. Handlers are plain functions (FastAPI runs them
 in its thread pool); each validates the encoder's dict into its declared answer.
 """
 
@@ -24,25 +26,56 @@ from attnlab.errors import (
     TooLongError,
     UnknownHeadError,
 )
-from attnlab.models import KNOWN_MODELS, MAX_TOKENS, Model, ModelTrace, load_model
+from attnlab.models import KNOWN_MODELS, Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.heads import explain_head
 from attnlab.web.error_replies import ERROR_RESPONSES
-from attnlab.web.requests_model import MAX_TEXT_CHARS, CompareQuery, ModelQuery, ModelTraceQuery
+from attnlab.web.requests_model import (
+    MAX_TEXT_CHARS,
+    NAME_ENUM,
+    SERVED,
+    CompareQuery,
+    ModelQuery,
+    ModelTraceQuery,
+    model_names,
+)
 from attnlab.web.schemas_model import ComparisonAnswer, ModelInfoAnswer, ModelTraceAnswer
 
-__all__ = ["cached_model", "router"]
+__all__ = ["cached_model", "router", "serve_folder"]
 
 router = APIRouter(prefix="/api/model", tags=["model"], responses=ERROR_RESPONSES)
 
 
-@lru_cache(maxsize=len(KNOWN_MODELS))
+@lru_cache(maxsize=len(KNOWN_MODELS) + 4)
 def cached_model(name: str) -> Model:
-    """The model called `name`, loaded on first use and kept for the life of the process."""
-    return load_model(name)
+    """The model called `name` (a known one or a served folder's), loaded on first use and
+    kept for the life of the process."""
+    return load_model(SERVED.get(name, name))
 
 
-@lru_cache(maxsize=8)  # a 128-token trace holds about 20 MB
+def serve_folder(path: str) -> str:
+    """Load the model at `path` (a Hugging Face-layout folder or a GGUF) now, so a bad folder
+    fails at start, and let requests ask for it by the name returned."""
+    model = load_model(path)
+    name = model.name if model.name not in KNOWN_MODELS else f"{model.name}-folder"
+    SERVED[name] = path
+    if name not in NAME_ENUM:
+        NAME_ENUM.append(name)
+    cached_model.cache_clear()
+    return name
+
+
+def _description(name: str, model: Model) -> str:
+    if name in KNOWN_MODELS:
+        return KNOWN_MODELS[name].description
+    c = model.config
+    return (
+        f"{name}: a {c.architecture} model from {SERVED[name]}, {c.n_layers} layers, "
+        f"{c.n_heads} heads, d_model {c.d_model}"
+    )
+
+
+@lru_cache(maxsize=4)  # a 2,048-token SmolLM2 trace holds about 0.4 GB, a MiniLM one 20 MB
 def cached_trace(name: str, text: str) -> ModelTrace:
     return cached_model(name).trace(text)
 
@@ -66,13 +99,14 @@ def _index(value: int, field: str, size: int) -> int:
 @router.get("/info")
 def model_info(params: Annotated[ModelQuery, Query()]) -> ModelInfoAnswer:
     """A model's sizes and the limits of the text it takes."""
-    c = cached_model(params.model).config
+    model = cached_model(params.model)
+    c = model.config
     return ModelInfoAnswer.model_validate(
         {
-            "model": params.model, "description": KNOWN_MODELS[params.model].description,
+            "model": params.model, "description": _description(params.model, model),
             "n_layers": c.n_layers, "n_heads": c.n_heads, "d_model": c.d_model, "d_k": c.d_k,
-            "max_tokens": MAX_TOKENS, "max_text_chars": MAX_TEXT_CHARS,
-            "known_models": list(KNOWN_MODELS), "grids": list(GRIDS),
+            "max_tokens": model.max_tokens, "max_text_chars": MAX_TEXT_CHARS,
+            "known_models": list(model_names()), "grids": list(GRIDS),
             "compare_defaults": {"word": DEFAULT_WORD, "a": DEFAULT_A, "b": DEFAULT_B},
         }
     )  # fmt: skip
