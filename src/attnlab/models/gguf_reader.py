@@ -35,11 +35,14 @@ __all__ = ["GGUFFile", "TensorInfo", "read_gguf"]
 
 MAGIC = b"GGUF"
 DEFAULT_ALIGNMENT = 32
+HEADER_GUESS = 16 << 20
+"""Bytes read for the header first (SmolLM2's is 2 MB); the whole file if it is longer."""
 _SCALARS: dict[int, str] = {  # GGUF value type -> struct format
     0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?",
     10: "<Q", 11: "<q", 12: "<d",
 }  # fmt: skip
 _STRING, _ARRAY = 8, 9
+_U64 = struct.Struct("<Q")
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,7 @@ def _nbytes(info: TensorInfo) -> int:
 class _Cursor:
     """Reads little-endian values from a buffer, advancing an offset."""
 
-    def __init__(self, buffer: mmap.mmap) -> None:
+    def __init__(self, buffer: bytes) -> None:
         self.buffer = buffer
         self.at = 0
 
@@ -145,8 +148,24 @@ class _Cursor:
             self.at = end
             yield from values.tolist()
             return
+        if inner == _STRING:  # a vocabulary: 49,152 strings, so the loop is kept tight
+            yield from self._strings(count)
+            return
         for _ in range(count):
             yield self.value(inner)
+
+    def _strings(self, count: int) -> list[str]:
+        buf, at, out = self.buffer, self.at, []
+        size_of = _U64.unpack_from
+        for _ in range(count):
+            (size,) = size_of(buf, at)
+            at += 8
+            out.append(buf[at : at + size].decode("utf-8", errors="surrogateescape"))
+            at += size
+        if at > len(buf):
+            raise struct.error("strings run past the end")
+        self.at = at
+        return out
 
 
 def read_gguf(path: str | Path) -> GGUFFile:
@@ -159,16 +178,21 @@ def read_gguf(path: str | Path) -> GGUFFile:
         raise WeightsError(f"cannot read the GGUF file {str(path)!r}: {exc}") from None
     if buffer[:4] != MAGIC:
         raise WeightsError(f"{path.name} is not a GGUF file: it does not start with b'GGUF'")
-    try:
-        return _parse(path, buffer)
+    try:  # the header, usually a few MB, parsed from a bytes copy: slicing an mmap is slower
+        try:
+            return _parse(path, buffer, buffer[:HEADER_GUESS])
+        except struct.error:
+            if len(buffer) <= HEADER_GUESS:
+                raise
+            return _parse(path, buffer, buffer[:])
     except (struct.error, UnicodeDecodeError):
         raise WeightsError(
             f"{path.name} is truncated or damaged: its header ends before it is complete"
         ) from None
 
 
-def _parse(path: Path, buffer: mmap.mmap) -> GGUFFile:
-    c = _Cursor(buffer)
+def _parse(path: Path, buffer: mmap.mmap, header: bytes) -> GGUFFile:
+    c = _Cursor(header)
     c.at = 4
     version = c.scalar("<I")
     if version not in (2, 3):
