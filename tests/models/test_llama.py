@@ -1,6 +1,7 @@
 """SmolLM2-135M in NumPy: a causal, grouped-query, rotary decoder read from its GGUF."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -88,3 +89,19 @@ def test_next_tokens_after_an_earlier_position(bank) -> None:  # type: ignore[no
 def test_a_text_over_2048_tokens_is_refused_with_the_limit(smollm2) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(TooLongError, match=r"2049 tokens long; the limit for smollm2 is 2048"):
         smollm2.trace(" 1" * 1024 + "1")
+
+
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "smollm2_reference.npz"
+
+
+def test_matches_the_stored_transformers_reference(smollm2) -> None:  # type: ignore[no-untyped-def]
+    """Without torch: transformers' numbers saved by scripts/make_smollm2_fixture.py."""
+    ref = np.load(FIXTURE)
+    for i, text in enumerate(ref["texts"]):
+        t = smollm2.trace(str(text))
+        assert t.token_ids == tuple(ref[f"ids_{i}"])
+        for layer, key in ((0, "first"), (29, "last")):
+            mine = np.stack([t.head(layer, h).weights for h in range(t.n_heads)])  # (9, n, n)
+            np.testing.assert_allclose(mine, ref[f"attention_{key}_{i}"], atol=1e-4)
+        logits = t.logits(t.n - 1)
+        np.testing.assert_allclose(logits[ref[f"top_ids_{i}"]], ref[f"top_logits_{i}"], atol=1e-3)

@@ -62,7 +62,7 @@ def test_compare_other_texts(client) -> None:
     ("path", "params", "field", "message"),
     [
         ("/api/model/trace", {"text": ""}, "text", "the text is empty"),
-        ("/api/model/trace", {"text": "bank " * 127}, "text", "129 tokens long"),
+        ("/api/model/trace", {"text": "bank " * 511}, "text", "513 tokens long"),
         ("/api/model/trace", {"text": "x" * (MAX_TEXT_CHARS + 1)}, "text", "limit"),
         ("/api/model/trace", {"model": "gpt5"}, "model", "unknown model 'gpt5'"),
         ("/api/model/trace", {"model": "/etc"}, "model", "unknown model '/etc'"),
