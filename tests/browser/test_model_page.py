@@ -223,12 +223,12 @@ def test_errors_stay_next_to_their_control_and_the_head_stays(new_page, base_url
     page = open_model(new_page())
     before = table_numbers(page)
     box = page.get_by_label("Text", exact=True)
-    too_long = " ".join(["word"] * 200)
+    too_long = " ".join(["word"] * 600)
     expected = api_error(base_url, "/api/model/trace", text=too_long)["error"]
-    assert "limit is 128" in expected
+    assert "limit is 512" in expected
     box.fill(too_long)
     box.press("Enter")
-    alert = page.locator("#real-model").get_by_role("alert").filter(has_text="limit is 128")
+    alert = page.locator("#real-model").get_by_role("alert").filter(has_text="limit is 512")
     expect()(alert).to_have_text(expected)
     expect()(box).to_have_attribute("aria-invalid", "true")
     assert table_numbers(page) == before, "the last good head stays on screen"

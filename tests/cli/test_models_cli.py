@@ -79,7 +79,7 @@ def test_heads_json(capsys) -> None:
         (["explain", "--model", "gpt5", "hi"], "unknown model 'gpt5'"),
         (["explain", "--model", "/nowhere/at/all", "hi"], "no weights folder"),
         (["explain", "--model", "minilm", ""], "the text is empty"),
-        (["explain", "--model", "minilm", "bank " * 127], "129 tokens long"),
+        (["explain", "--model", "minilm", "bank " * 511], "513 tokens long"),
         (["explain", "--model", "minilm", "a b", "--layer", "6"], "layer 6 is outside 0..5"),
         (["explain", "--model", "minilm", "a b", "--head", "12"], "head 12 is outside 0..11"),
         (["heads", "a b", "--focus", "zebra"], "focus 'zebra' is not a token"),

@@ -59,9 +59,10 @@ def test_an_empty_text_is_refused(minilm, text: str) -> None:
         minilm.trace(text)
 
 
-def test_the_limit_is_128_tokens_with_cls_and_sep(minilm) -> None:
-    assert minilm.trace("bank " * (MAX_TOKENS - 2)).n == 128
-    with pytest.raises(TooLongError, match=r"129 tokens long.*the limit is 128"):
+def test_the_limit_is_512_tokens_with_cls_and_sep(minilm) -> None:
+    assert MAX_TOKENS == 512 == minilm.config.max_positions
+    assert minilm.trace("bank " * (MAX_TOKENS - 2)).n == 512
+    with pytest.raises(TooLongError, match=r"513 tokens long.*the limit is 512"):
         minilm.trace("bank " * (MAX_TOKENS - 1))
 
 

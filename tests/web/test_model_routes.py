@@ -11,7 +11,7 @@ pytestmark = pytest.mark.usefixtures("minilm")
 def test_info_gives_sizes_and_limits(client) -> None:
     d = client.get("/api/model/info").json()
     assert (d["n_layers"], d["n_heads"], d["d_model"], d["d_k"]) == (6, 12, 384, 32)
-    assert d["max_tokens"] == 128 and d["known_models"] == ["minilm"]
+    assert d["max_tokens"] == 512 and d["known_models"] == ["minilm", "smollm2"]
 
 
 def test_trace_is_the_toys_schema_plus_model_and_focus_grid(client) -> None:
@@ -62,7 +62,7 @@ def test_compare_other_texts(client) -> None:
     ("path", "params", "field", "message"),
     [
         ("/api/model/trace", {"text": ""}, "text", "the text is empty"),
-        ("/api/model/trace", {"text": "bank " * 127}, "text", "129 tokens long"),
+        ("/api/model/trace", {"text": "bank " * 511}, "text", "513 tokens long"),
         ("/api/model/trace", {"text": "x" * (MAX_TEXT_CHARS + 1)}, "text", "limit"),
         ("/api/model/trace", {"model": "gpt5"}, "model", "unknown model 'gpt5'"),
         ("/api/model/trace", {"model": "/etc"}, "model", "unknown model '/etc'"),

@@ -76,7 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     ex.set_defaults(run=_explain)
 
     hd = sub.add_parser("heads", help="with --model: where a token looks in every layer and head")
-    hd.add_argument("sentence", help="any text (up to 128 tokens)")
+    hd.add_argument("sentence", help="any text (up to the model's limit: 512 or 2,048 tokens)")
     hd.add_argument("--focus", help="the token to follow (default: the text's last word piece)")
     hd.add_argument("--json", action="store_true", help="print the table as JSON")
     _model_arguments(hd, default="minilm")
@@ -88,7 +88,19 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8000)
     sv.add_argument("--open", action="store_true", help="open the page in a browser")
+    sv.add_argument(
+        "--model",
+        help="a Hugging Face-layout folder (or a .gguf) to serve beside minilm and smollm2",
+    )
     sv.set_defaults(run=_serve)
+
+    nx = sub.add_parser("next", help="with --model: the most likely next tokens after a text")
+    nx.add_argument("sentence", help="any text (up to the model's limit, 2,048 for smollm2)")
+    nx.add_argument("--after", help="a token or position to predict after (default: the last)")
+    nx.add_argument("--top", type=int, default=10, help="how many tokens to list (default 10)")
+    nx.add_argument("--json", action="store_true", help="print the tokens as JSON")
+    _model_arguments(nx, default="smollm2")
+    nx.set_defaults(run=_next)
 
     vocab = sub.add_parser("vocab", help="list the toy lesson's words and presets")
     vocab.set_defaults(run=_vocab)
@@ -166,7 +178,7 @@ def _model_arguments(p: argparse.ArgumentParser, default: str | None = None) -> 
     p.add_argument(
         "--model",
         default=default,
-        help="a real encoder instead of the toy: minilm, or a Hugging Face-layout folder",
+        help="a real model instead of the toy: minilm, smollm2, or a Hugging Face-layout folder",
     )
 
 
@@ -246,7 +258,30 @@ def _serve(args: argparse.Namespace) -> int:
             f"the web page needs the server extra ({exc.name} is missing): "
             "pip install 'attnlab[server]'"
         ) from None
-    serve(host=args.host, port=args.port, open_browser=args.open)
+    serve(host=args.host, port=args.port, open_browser=args.open, model=args.model)
+    return 0
+
+
+def _next(args: argparse.Namespace) -> int:
+    from attnlab.encode.terminal import render_next
+    from attnlab.models import load_model
+
+    mt = load_model(args.model).trace(args.sentence)
+    predict = getattr(mt, "next_tokens", None)
+    if predict is None:
+        raise AttnlabError(
+            f"{mt.model} is an encoder: it does not predict a next token; use --model smollm2",
+            field="model",
+        )
+    if args.top < 1:
+        raise AttnlabError(f"--top must be 1 or more, got {args.top}", field="top")
+    after = mt.n - 1 if args.after is None else mt.focus_index(args.after)
+    top = predict(after, args.top)
+    if args.json:
+        rows = [{"token": t, "probability": p} for t, p in top]
+        print(json.dumps({"after": after, "token": mt.tokens[after], "next": rows}))
+        return 0
+    sys.stdout.write(render_next(mt, after, top))
     return 0
 
 

@@ -180,3 +180,13 @@ def render_heads(mt: ModelTrace, focus: int) -> str:
         "",
     ]
     return "\n".join(head + body) + "\n"
+
+
+def render_next(mt: ModelTrace, after: int, top: Sequence[tuple[str, float]]) -> str:
+    """The most likely next tokens after token `after`, one line each with a bar."""
+    lines = table(["next token", "probability"], [[repr(t), f"{p:.1%}"] for t, p in top])
+    bars = ["", ""] + ["█" * round(p * 40) for _, p in top]  # 40 characters = probability 1
+    body = [f"{line}  {bar}".rstrip() for line, bar in zip(lines, bars, strict=True)]
+    text = "".join(mt.tokens[: after + 1])
+    head = [f"{mt.model} predicts after {text!r} (token {after}, {mt.tokens[after]!r}):", ""]
+    return "\n".join(head + body) + "\n"

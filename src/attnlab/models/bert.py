@@ -41,8 +41,10 @@ from attnlab.types import FloatArray
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
-MAX_TOKENS = 128
-"""The longest text `trace` accepts, [CLS] and [SEP] included (MiniLM was tuned on 128)."""
+MAX_TOKENS = 512
+"""The longest text `trace` accepts, [CLS] and [SEP] included: BERT's learned position table
+has 512 rows (max_position_embeddings), so a 513th token has no position to add. MiniLM was
+fine-tuned on texts of up to 128 tokens; longer ones run, with embeddings it saw less often."""
 
 
 @dataclass(frozen=True)

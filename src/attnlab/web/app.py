@@ -144,12 +144,17 @@ def serve(
     port: int = 8000,
     open_browser: bool = False,
     options: ServerOptions | None = None,
+    model: str | None = None,
 ) -> None:
-    """Run the app under uvicorn until interrupted."""
+    """Run the app under uvicorn until interrupted; `model` is a folder (or GGUF) to serve
+    beside the known models, loaded before the server starts."""
     import uvicorn
 
     options = ServerOptions(host=host) if options is None else options
     url = serve_url(host, port)
+    if model is not None:
+        name = model_routes.serve_folder(model)
+        print(f"attnlab: serving the model at {model!r} as {name!r}")
     print(f"attnlab: the lesson is at {url} (Ctrl+C to stop)")
     if not is_loopback(host):
         print(

@@ -5,10 +5,12 @@
     GET /api/model/compare  one word's rows in two texts, layer by layer (CompareQuery)
 
 Models are loaded once per process and the last few traces are kept, so stepping through the
-heads of one text runs the forward pass once. Each handler hands a plain function to the app's
-worker pool (workers.py); it validates the encoder's dict into its declared answer and encodes
-it there. A forward pass over more than ServerOptions.heavy_tokens tokens that is not kept yet
-is heavy work: it takes a heavy slot, or answers 503 when they and their queue are full.
+heads of one text runs the forward pass once. A request names a known model ("minilm",
+"smollm2") or a folder the server was started with (`serve_folder`, `attnlab serve --model
+PATH`), never a path. Each handler hands a plain function to the app's worker pool
+(workers.py); it validates the encoder's dict into its declared answer and encodes it there. A
+forward pass over more than ServerOptions.heavy_tokens tokens that is not kept yet is heavy
+work: it takes a heavy slot, or answers 503 when they and their queue are full.
 """
 
 from __future__ import annotations
@@ -29,15 +31,23 @@ from attnlab.errors import (
     TooLongError,
     UnknownHeadError,
 )
-from attnlab.models import KNOWN_MODELS, MAX_TOKENS, Model, ModelTrace, load_model
+from attnlab.models import KNOWN_MODELS, Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.heads import explain_head
 from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
-from attnlab.web.requests_model import MAX_TEXT_CHARS, CompareQuery, ModelQuery, ModelTraceQuery
+from attnlab.web.requests_model import (
+    MAX_TEXT_CHARS,
+    NAME_ENUM,
+    SERVED,
+    CompareQuery,
+    ModelQuery,
+    ModelTraceQuery,
+    model_names,
+)
 from attnlab.web.schemas_model import ComparisonAnswer, ModelInfoAnswer, ModelTraceAnswer
 from attnlab.web.workers import Workers, json_answer, workers_of
 
-__all__ = ["cached_model", "loaded_model", "router"]
+__all__ = ["cached_model", "loaded_model", "router", "serve_folder"]
 
 router = APIRouter(prefix="/api/model", tags=["model"], responses=ERROR_RESPONSES)
 
@@ -45,16 +55,39 @@ router = APIRouter(prefix="/api/model", tags=["model"], responses=ERROR_RESPONSE
 _LOADING = threading.Lock()
 
 
-@lru_cache(maxsize=len(KNOWN_MODELS))
+@lru_cache(maxsize=len(KNOWN_MODELS) + 4)
 def loaded_model(name: str) -> Model:
-    return load_model(name)
+    return load_model(SERVED.get(name, name))
 
 
 def cached_model(name: str) -> Model:
-    """The model called `name`, loaded on first use and kept for the life of the process
-    (one thread loads it while the others wait, so it is in memory once)."""
+    """The model called `name` (a known one or a served folder's), loaded on first use and
+    kept for the life of the process (one thread loads it while the others wait, so it is in
+    memory once)."""
     with _LOADING:
         return loaded_model(name)
+
+
+def serve_folder(path: str) -> str:
+    """Load the model at `path` (a Hugging Face-layout folder or a GGUF) now, so a bad folder
+    fails at start, and let requests ask for it by the name returned."""
+    model = load_model(path)
+    name = model.name if model.name not in KNOWN_MODELS else f"{model.name}-folder"
+    SERVED[name] = path
+    if name not in NAME_ENUM:
+        NAME_ENUM.append(name)
+    loaded_model.cache_clear()
+    return name
+
+
+def _description(name: str, model: Model) -> str:
+    if name in KNOWN_MODELS:
+        return KNOWN_MODELS[name].description
+    c = model.config
+    return (
+        f"{name}: a {c.architecture} model from {SERVED[name]}, {c.n_layers} layers, "
+        f"{c.n_heads} heads, d_model {c.d_model}"
+    )
 
 
 class _Traces:
@@ -78,7 +111,7 @@ class _Traces:
                 self._kept.popitem(last=False)
 
 
-_TRACES = _Traces(8)  # a 128-token trace holds about 20 MB
+_TRACES = _Traces(4)  # a 2,048-token SmolLM2 trace holds about 0.4 GB, a MiniLM one 20 MB
 
 
 def _forward(name: str, text: str, workers: Workers) -> ModelTrace:
@@ -112,13 +145,14 @@ def _index(value: int, field: str, size: int) -> int:
 
 
 def _info(params: ModelQuery) -> Response:
-    c = cached_model(params.model).config
+    model = cached_model(params.model)
+    c = model.config
     return json_answer(ModelInfoAnswer.model_validate(
         {
-            "model": params.model, "description": KNOWN_MODELS[params.model].description,
+            "model": params.model, "description": _description(params.model, model),
             "n_layers": c.n_layers, "n_heads": c.n_heads, "d_model": c.d_model, "d_k": c.d_k,
-            "max_tokens": MAX_TOKENS, "max_text_chars": MAX_TEXT_CHARS,
-            "known_models": list(KNOWN_MODELS), "grids": list(GRIDS),
+            "max_tokens": model.max_tokens, "max_text_chars": MAX_TEXT_CHARS,
+            "known_models": list(model_names()), "grids": list(GRIDS),
             "compare_defaults": {"word": DEFAULT_WORD, "a": DEFAULT_A, "b": DEFAULT_B},
         }
     ))  # fmt: skip

@@ -1,7 +1,9 @@
 """A real model's requests, declared once: the query strings of `/api/model/info`,
 `/api/model/trace` and `/api/model/compare`.
 
-Only known model names are accepted (a query string cannot make the server read a folder).
+Only known model names are accepted, and the name of a folder the server was started with
+(`attnlab serve --model PATH`, `serve_folder`): a query string cannot make the server read a
+path.
 A layer or head is checked against the model once it is loaded (model_routes.py); here it is
 a whole number from 0.
 """
@@ -19,27 +21,50 @@ from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
 from attnlab.types import Axis, Mode
 from attnlab.web.request_fields import Between, Blank, NotNumber, Params, Position
 
-__all__ = ["MAX_TEXT_CHARS", "CompareQuery", "ModelQuery", "ModelTraceQuery"]
+__all__ = [
+    "MAX_TEXT_CHARS",
+    "NAME_ENUM",
+    "SERVED",
+    "CompareQuery",
+    "ModelQuery",
+    "ModelTraceQuery",
+    "model_names",
+]
 
-MAX_TEXT_CHARS = 2000
-"""A text parameter may not exceed this many characters (128 tokens fit comfortably)."""
+MAX_TEXT_CHARS = 24_000
+"""A text parameter may not exceed this many characters: 2,048 SmolLM2 tokens of English are
+about 9,000, of code or digits fewer per token, so the token limit (the model's own, checked
+after tokenizing, with the limit in the message) is what a long text meets first."""
+
+SERVED: dict[str, str] = {}
+"""Folders named when the server started: display name -> path. Only `serve_folder` adds."""
+
+NAME_ENUM: list[str] = list(KNOWN_MODELS)  # the schema's enum, extended in place by serve_folder
+
+
+def model_names() -> tuple[str, ...]:
+    """Every name a request may ask for: the known models, then the served folders."""
+    return (*KNOWN_MODELS, *SERVED)
+
 
 ModelText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT_CHARS)]
 
 
 def _known(name: str) -> str:
-    if name not in KNOWN_MODELS:
+    if name.lower() in KNOWN_MODELS:
+        return name.lower()
+    if name not in SERVED:
         raise UnknownModelError(
-            f"unknown model {name!r}: expected one of {', '.join(KNOWN_MODELS)}"
+            f"unknown model {name!r}: expected one of {', '.join(model_names())}"
         )
     return name
 
 
 ModelName = Annotated[
     str,
-    StringConstraints(max_length=200, to_lower=True),
+    StringConstraints(max_length=200),
     AfterValidator(_known),
-    WithJsonSchema({"type": "string", "enum": list(KNOWN_MODELS)}),
+    WithJsonSchema({"type": "string", "enum": NAME_ENUM}),
 ]
 Index = Annotated[int, Between(0)]
 

@@ -1,0 +1,45 @@
+"""SmolLM2 through the API: a causal head, the 2,048-token limit, a folder served by name."""
+
+import pytest
+
+from attnlab.web.model_routes import serve_folder
+from attnlab.web.requests_model import NAME_ENUM, SERVED
+
+pytestmark = pytest.mark.usefixtures("smollm2")
+
+
+def test_info_and_a_causal_head(client) -> None:
+    info = client.get("/api/model/info", params={"model": "smollm2"}).json()
+    assert (info["n_layers"], info["n_heads"], info["d_k"], info["max_tokens"]) == (30, 9, 64, 2048)
+    params = {"model": "smollm2", "text": "The river bank was muddy.", "layer": 2, "head": 4,
+              "focus": "bank", "grid": "none"}  # fmt: skip
+    d = client.get("/api/model/trace", params=params).json()
+    assert d["tokens"][:3] == ["The", " river", " bank"] and d["focus"] == 2
+    assert d["weights"][2][3:] == [0.0] * (len(d["tokens"]) - 3)  # bank sees nothing later
+    assert sum(d["weights"][2]) == pytest.approx(1, abs=1e-5)
+
+
+def test_an_over_long_text_is_a_400_with_the_limit(client) -> None:
+    r = client.get("/api/model/trace", params={"model": "smollm2", "text": "7 " * 1100})
+    assert r.status_code == 400
+    assert r.json()["field"] == "text"
+    assert "the limit for smollm2 is 2048 tokens" in r.json()["error"]
+
+
+def test_a_served_folder_is_asked_for_by_name_and_a_path_never(client, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    r = client.get("/api/model/info", params={"model": str(tmp_path)})
+    assert r.status_code == 400 and "unknown model" in r.json()["error"]
+    from attnlab.models import model_folder
+
+    gguf = model_folder("smollm2")[1]
+    (tmp_path / "mini.gguf").symlink_to(gguf)
+    try:
+        name = serve_folder(str(tmp_path / "mini.gguf"))
+        assert name == "mini"
+        info = client.get("/api/model/info", params={"model": "mini"}).json()
+        assert info["model"] == "mini" and "mini" in info["known_models"]
+        assert info["n_layers"] == 30
+    finally:
+        SERVED.pop("mini", None)
+        if "mini" in NAME_ENUM:
+            NAME_ENUM.remove("mini")
