@@ -32,7 +32,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 
 import attnlab
-from attnlab.web import error_replies, lesson_routes, model_routes
+from attnlab.web import error_replies, lesson_routes, model_routes, model_views_routes
 from attnlab.web.error_replies import ERROR_RESPONSES
 
 __all__ = ["create_app", "serve"]
@@ -62,6 +62,7 @@ def create_app() -> FastAPI:
     error_replies.install(app)
     app.include_router(lesson_routes.router)
     app.include_router(model_routes.router)
+    app.include_router(model_views_routes.router)
     static = StaticFiles(directory=STATIC)
 
     @app.get("/", response_class=HTMLResponse, responses=_PAGE, tags=["page"])

@@ -17,6 +17,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from attnlab.encode.model_json import GRIDS, encode_comparison, encode_grid, encode_head
+from attnlab.encode.model_views_json import encode_differences, encode_word
 from attnlab.errors import (
     AttnlabError,
     EmptySequenceError,
@@ -89,6 +90,7 @@ def model_trace(params: Annotated[ModelTraceQuery, Query()]) -> ModelTraceAnswer
     )
     out = encode_head(mt, ex, layer=layer, head=head)
     out["grid"] = encode_grid(mt, ex.focus, params.grid)
+    out["word"] = encode_word(mt, ex.focus)  # the focus's word, when it has several pieces
     return ModelTraceAnswer.model_validate(out)
 
 
@@ -98,7 +100,16 @@ def model_compare(params: Annotated[CompareQuery, Query()]) -> ComparisonAnswer:
     a = _trace(params.model, params.a, "a")
     b = _trace(params.model, params.b, "b")
     try:
-        result = compare(a, b, params.word)
+        result = compare(
+            a, b, params.word, occurrence_a=params.occurrence_a, occurrence_b=params.occurrence_b
+        )
     except FocusError as exc:
-        raise AttnlabError(str(exc), field="word") from None
-    return ComparisonAnswer.model_validate(encode_comparison(result))
+        field = "word" if " is not a token of text " in str(exc) else _occurrence_field(str(exc))
+        raise AttnlabError(str(exc), field=field) from None
+    out = encode_comparison(result)
+    out["shared"] = encode_differences(result)  # A − B on the keys both texts hold
+    return ComparisonAnswer.model_validate(out)
+
+
+def _occurrence_field(message: str) -> str:
+    return "occurrence_a" if message.startswith("in text a") else "occurrence_b"

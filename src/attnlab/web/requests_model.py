@@ -19,7 +19,7 @@ from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
 from attnlab.types import Axis, Mode
 from attnlab.web.request_fields import Between, Blank, Params
 
-__all__ = ["MAX_TEXT_CHARS", "CompareQuery", "ModelQuery", "ModelTraceQuery"]
+__all__ = ["MAX_TEXT_CHARS", "CompareQuery", "ModelQuery", "ModelText", "ModelTraceQuery"]
 
 MAX_TEXT_CHARS = 2000
 """A text parameter may not exceed this many characters (128 tokens fit comfortably)."""
@@ -42,6 +42,7 @@ ModelName = Annotated[
     WithJsonSchema({"type": "string", "enum": list(KNOWN_MODELS)}),
 ]
 Index = Annotated[int, Between(0)]
+Index1 = Annotated[int, Between(1)]
 
 
 class ModelQuery(Params):
@@ -68,3 +69,5 @@ class CompareQuery(ModelQuery):
     word: ModelText = DEFAULT_WORD
     a: ModelText = DEFAULT_A
     b: ModelText = DEFAULT_B
+    occurrence_a: Blank[Index1] = Field(1, description="which place of the word in a, from 1")
+    occurrence_b: Blank[Index1] = Field(1, description="which place of the word in b, from 1")

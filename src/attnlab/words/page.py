@@ -14,6 +14,7 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping
 
+from attnlab.words.model_views import MODEL_VIEW_VALUES, MODEL_VIEW_WORDS
 from attnlab.words.narration import BEATS
 from attnlab.words.page_lab import LAB_WORDS
 
@@ -202,7 +203,7 @@ _MODEL = {
 }
 
 PAGE_WORDS: Mapping[str, str] = {
-    **_CANVAS, **_STEPS, **_LESSON, **LAB_WORDS, **_MODEL, **_MODEL_CANVAS,
+    **_CANVAS, **_STEPS, **_LESSON, **LAB_WORDS, **_MODEL, **_MODEL_CANVAS, **MODEL_VIEW_WORDS,
 }  # fmt: skip
 """Fixed sentences by a dotted key (view.place); the page looks each one up by its key."""
 
@@ -264,6 +265,7 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "values": "each layer's label and cosine, comma-separated",
     "label": "a layer's label (the API's cosine_labels)",
     "value": "a number written by numfmt's rule",
+    **MODEL_VIEW_VALUES,
 }
 """What each `{name}` in a template stands for: the page fills it with the API's value."""
 
