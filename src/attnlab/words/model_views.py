@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from attnlab.words.numfmt import num
 
 __all__ = [
+    "MASK_COLUMNS",
     "MODEL_VIEW_VALUES",
     "MODEL_VIEW_WORDS",
     "mask_note",
@@ -110,6 +111,9 @@ _PIECES_AND_COMPARE = {
 }
 
 MODEL_VIEW_WORDS: Mapping[str, str] = {**_HEAD_VIEW, **_MASK, **_PIECES_AND_COMPARE}
+
+MASK_COLUMNS = ("layer", "row change (mean)", "largest head", "weight on word", "1 − cos", "L2")
+"""The columns of `attnlab mask`'s table (encode/terminal_mask.py)."""
 
 MODEL_VIEW_VALUES: Mapping[str, str] = {
     "list": "a token's strongest weights, comma-separated (model.hv.pair)",
