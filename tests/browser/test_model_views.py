@@ -242,3 +242,26 @@ def test_the_new_files_are_served_and_build_no_markup_from_strings(base_url, nam
     for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
         assert sink not in text, f"{name} uses {sink}"
     assert not re.search(r"https?://", text.replace("http://www.w3.org/2000/svg", ""))
+
+
+def test_the_toy_lessons_head_view_and_predict_first(new_page, base_url, artifacts: Path) -> None:
+    page = new_page(height=900)
+    page.goto("/")
+    region = page.get_by_role("region", name="Head view: every line is one weight")
+    lesson = api(base_url, "/api/lesson")
+    canvas = region.get_by_role("img")
+    expect()(canvas).to_have_attribute("data-lines", str(_lines([lesson["weights"]], [0])))
+    assert region.get_by_label("Show", exact=True).is_hidden()  # one layer: no means to offer
+    bank = region.get_by_role("button", name="query bank (position 3)", exact=True)
+    bank.hover()
+    expect()(region.locator(".hv-readout")).to_have_text(
+        "bank (query, position 3) gives: head 0: river 0.69, bank 0.14, by 0.11"
+    )
+    region.screenshot(path=str(artifacts / "lesson-head-view.png"))
+    page.get_by_role("combobox", name="Heads").select_option("2")
+    two = api(base_url, "/api/lesson", heads=2)
+    region.get_by_role("checkbox", name="head 1", exact=True).check()
+    weights = [h["weights"] for h in two["heads"]]
+    expect()(canvas).to_have_attribute("data-lines", str(_lines(weights, [0, 1])))
+    page.get_by_role("switch", name="Predict first").check()  # the lines are the answer
+    expect()(region).to_be_hidden()

@@ -54,7 +54,7 @@ export function headView(model, id) {
     h("p", { class: "help", "data-words": "model.hv.help" }),
     h("div", { class: "hv-controls" }, [
       ui.heads,
-      h("div", { class: "field" }, [h("label", { for: `${id}-hv-show`, "data-words": "model.hv.show" }), ui.show]),
+      (ui.showField = h("div", { class: "field" }, [h("label", { for: `${id}-hv-show`, "data-words": "model.hv.show" }), ui.show])),
     ]),
     ui.note,
     h("div", { class: "hv-titles", "aria-hidden": "true" }, [h("span", { "data-words": "model.hv.queries" }), h("span", { "data-words": "model.hv.keys" })]),
@@ -80,9 +80,11 @@ export function headView(model, id) {
       swatch.style.background = headColor(hd);
       return h("label", { class: "hv-box", for: `${id}-hv-h${hd}` }, [box, swatch, say(words(), "model.hv.head", { head: hd })]);
     }));
-    const options = ["heads", "mean_heads", "mean_layers"];
+    const options = ["heads", "mean_heads", "mean_layers"].filter((v) => v === "heads" || data[v]); // the means the API sent
+    if (!options.includes(state.show)) state.show = "heads";
     ui.show.replaceChildren(...options.map((v) => h("option", { value: v }, [say(words(), `model.hv.show.${v}`)])));
     ui.show.value = state.show;
+    ui.showField.hidden = options.length < 2;
   }
 
   function tokenButton(side, tok, i) {
@@ -148,6 +150,7 @@ export function headView(model, id) {
   function show() {
     const data = model.get("heads");
     state.data = data ?? null;
+    el.hidden = !data; // nothing to draw (or, in the lesson, weights not to be shown yet)
     if (!data) return;
     if (state.isolate && state.isolate.index >= data.tokens.length) state.isolate = null;
     if (state.heads) state.heads = state.heads.filter((hd) => hd < data.heads.length);
