@@ -75,3 +75,18 @@ def test_bad_targets_are_named(minilm) -> None:
 def test_repr_is_short(minilm) -> None:
     m = mask_token(minilm, minilm.trace(TEXT), focus=4, word="river")
     assert repr(m).startswith("Masking(mask 'river', focus 4 'bank'") and len(repr(m)) < 200
+
+
+def test_in_a_decoder_dropping_a_later_token_moves_nothing(smollm2) -> None:
+    """Causal attention: the focus never sees a token after it, so dropping one changes neither
+    its row nor its vector (positions before it are unchanged too). A decoder has no mask token."""
+    base = smollm2.trace("The river bank was flooded by the storm")
+    bank = base.focus_index("bank")
+    later = mask_token(smollm2, base, focus=bank, word="storm", how="drop")
+    assert later.edited.n == base.n - 1
+    assert np.allclose(later.tv, 0, atol=1e-5) and np.allclose(later.cosine_distance, 0, atol=1e-6)
+    earlier = mask_token(smollm2, base, focus=base.focus_index("storm"), word="river", how="drop")
+    assert earlier.tv.shape == (30, 9) and earlier.tv_mean[-1] > 1e-3
+    with pytest.raises(MaskTokenError, match="smollm2 has no mask token: drop the word instead"):
+        mask_token(smollm2, base, focus=bank, word="storm", how="mask")
+    assert len(repr(base)) < 300 and repr(base).startswith("DecoderTrace('smollm2': 8 tokens")

@@ -37,7 +37,7 @@ def _mask(args: argparse.Namespace) -> int:
     from attnlab.encode.model_views_json import encode_masking
     from attnlab.encode.terminal_mask import render_masking
     from attnlab.models import load_model
-    from attnlab.models.masking import Reruns, mask_token
+    from attnlab.models.masking import Reruns, mask_of, mask_token
 
     model = load_model(args.model)
     if not isinstance(model, Reruns):
@@ -46,7 +46,8 @@ def _mask(args: argparse.Namespace) -> int:
     focus = mt.focus_index(args.focus)
     target = int(args.mask) if args.mask.strip().isdigit() else args.mask
     m = mask_token(model, mt, focus=focus, word=target, occurrence=args.occurrence, how=args.how)
-    name = model.mask_token[0] if model.mask_token else ""
+    mask = mask_of(model)
+    name = mask[0] if mask else ""
     if args.json:
         print(json.dumps(encode_masking(m, mask_name=name), ensure_ascii=False))
         return 0

@@ -33,7 +33,7 @@ from attnlab.models.model_trace import ModelTrace
 from attnlab.models.pieces import Word, find_word
 from attnlab.types import FloatArray
 
-__all__ = ["HOWS", "How", "Masking", "Reruns", "mask_token"]
+__all__ = ["HOWS", "How", "Masking", "Reruns", "mask_of", "mask_token"]
 
 How = Literal["mask", "drop", "none"]
 HOWS: tuple[How, ...] = ("mask", "drop", "none")
@@ -41,11 +41,18 @@ HOWS: tuple[How, ...] = ("mask", "drop", "none")
 
 @runtime_checkable
 class Reruns(Protocol):
-    """A model that runs tokens it did not tokenize itself (bert.py; the decoder too)."""
+    """A model that runs token ids it did not tokenize itself (bert.py, llama.py). One with a
+    mask token also has `mask_token` -> ("[MASK]", 103): see `mask_of`."""
 
-    @property
-    def mask_token(self) -> tuple[str, int] | None: ...  # ("[MASK]", 103), None for a decoder
-    def trace_ids(self, tokens: tuple[str, ...], ids: tuple[int, ...]) -> ModelTrace: ...
+    def trace_ids(
+        self, ids: tuple[int, ...], tokens: tuple[str, ...] | None = None
+    ) -> ModelTrace: ...
+
+
+def mask_of(model: Reruns) -> tuple[str, int] | None:
+    """The model's mask token and id, or None (a decoder has none: drop the word instead)."""
+    mask: tuple[str, int] | None = getattr(model, "mask_token", None)
+    return mask
 
 
 @dataclass(frozen=True, repr=False)
@@ -100,7 +107,7 @@ def mask_token(
             "or follow another token"
         )
     tokens, ids, shared = _edit(model, base, target, how)
-    edited = model.trace_ids(tokens, ids)
+    edited = model.trace_ids(ids, tokens)
     jb = [s[0] for s in shared]
     je = [s[1] for s in shared]
     fe = dict(shared)[focus]
@@ -154,7 +161,7 @@ def _edit(
     if how == "drop":
         shared = tuple((j, k) for k, j in enumerate(kept))
         return tuple(tokens[j] for j in kept), tuple(ids[j] for j in kept), shared
-    mask = model.mask_token
+    mask = mask_of(model)
     if mask is None:
         raise MaskTokenError(f"{base.model} has no mask token: drop the word instead")
     name, mask_id = mask

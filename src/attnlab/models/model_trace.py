@@ -60,8 +60,9 @@ class ModelTrace:
         keep = self.layers[0]
         shown = " ".join(self.tokens[:6]) + (f" … (+{self.n - 6})" if self.n > 6 else "")
         return (
-            f"ModelTrace({self.model!r}: {self.n} tokens '{shown}', {self.n_layers} layers × "
-            f"{self.n_heads} heads ({self.n_kv_heads} kv), d_k {keep.queries.shape[-1]}; keeps "
+            f"{type(self).__name__}({self.model!r}: {self.n} tokens '{shown}', "
+            f"{self.n_layers} layers × {self.n_heads} heads ({self.n_kv_heads} kv), "
+            f"d_k {keep.queries.shape[-1]}; keeps "
             f"hidden states {tuple(self.hidden_states.shape)}, each head's q, k, v and "
             "diagnostics; weights recomputed on demand)"
         )
@@ -130,7 +131,8 @@ class ModelTrace:
     def focus_index(self, focus: str | int | None = None) -> int:
         """The row of `focus`: a token (first match, case-insensitive, "##" optional), a word
         made of pieces (its last piece: pieces.py), an index, or None for the last token that is
-        not special (the last word piece of the text)."""
+        not special (the last word piece of the text).
+        Spaces around a token are ignored: a byte-level BPE token reads " bank"."""
         if focus is None:
             words = [i for i, t in enumerate(self.tokens) if t not in self.special]
             return words[-1] if words else 0
@@ -142,7 +144,7 @@ class ModelTrace:
         wanted = focus.strip().lower()
         for strip in ("", "#"):  # an exact match first, then one ignoring WordPiece's "##"
             for i, t in enumerate(self.tokens):
-                if t.lower().lstrip(strip) == wanted:
+                if t.strip().lower().lstrip(strip) == wanted:
                     return i
         found = occurrences(self.tokens, focus, self.special)  # a word made of pieces
         if found:

@@ -2,9 +2,9 @@
 
 A subword tokenizer cuts a rare word into pieces. WordPiece (BERT, MiniLM) marks a piece that
 continues a word with "##" ("riverbank" → river ##bank); byte-level BPE (the Llama family)
-marks a piece that starts a word with "Ġ" or "▁" instead. `split_words` groups a text's tokens
-into words; `occurrences` finds every place a word (or, failing that, a piece) sits; `find_word`
-picks one of them, the first by default.
+marks a piece that starts a word with "Ġ", "▁" or (as llama.py writes them) a space instead.
+`split_words` groups a text's tokens into words; `occurrences` finds every place a word (or,
+failing that, a piece) sits; `find_word` picks one of them, the first by default.
 
 PIECE_RULE: a word of several pieces is followed by its LAST piece. In one head the followed
 row must be one query's own scores and softmax (an average of several pieces' rows is a row no
@@ -24,7 +24,8 @@ PIECE_RULE = "last"
 """Which piece stands for a word of several pieces (see the module docstring)."""
 
 _CONTINUES = "##"  # WordPiece: this piece continues the word before it
-_STARTS = ("Ġ", "▁")  # byte-level BPE / SentencePiece: this piece starts a new word
+_STARTS = ("Ġ", "▁", " ")  # byte-level BPE / SentencePiece: this piece starts a new word
+# (llama.py writes its tokens as readable text, so a word start there is a plain space)
 
 
 @dataclass(frozen=True)

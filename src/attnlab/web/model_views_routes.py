@@ -15,7 +15,7 @@ from fastapi import APIRouter, Query
 
 from attnlab.encode.model_views_json import encode_layer_heads, encode_masking
 from attnlab.errors import AttnlabError, FocusError, TooLongError
-from attnlab.models.masking import Reruns, mask_token
+from attnlab.models.masking import Reruns, mask_of, mask_token
 from attnlab.web.error_replies import ERROR_RESPONSES
 from attnlab.web.model_routes import _index, _trace, cached_model
 from attnlab.web.requests_model_views import HeadsQuery, MaskQuery
@@ -52,5 +52,5 @@ def model_mask(params: Annotated[MaskQuery, Query()]) -> MaskAnswer:
         )  # fmt: skip
     except TooLongError as exc:
         raise AttnlabError(str(exc), field="mask") from None
-    mask = model.mask_token
+    mask = mask_of(model)
     return MaskAnswer.model_validate(encode_masking(m, mask_name=mask[0] if mask else ""))
