@@ -247,6 +247,8 @@ def test_the_new_files_are_served_and_build_no_markup_from_strings(base_url, nam
 def test_the_toy_lessons_head_view_and_predict_first(new_page, base_url, artifacts: Path) -> None:
     page = new_page(height=900)
     page.goto("/")
+    expect()(page.get_by_role("img")).to_have_count(1)  # closed: the lesson's picture is the one
+    page.get_by_text("Head view of the toy head (every line is one weight)").click()
     region = page.get_by_role("region", name="Head view: every line is one weight")
     lesson = api(base_url, "/api/lesson")
     canvas = region.get_by_role("img")

@@ -54,7 +54,7 @@ _HEAD_VIEW = {
         "{n} tokens: every row keeps its height and the columns scroll; lines under a weight "
         "of 0.005 are not drawn (they would be invisible)."
     ),
-    "model.hv.lesson": "the lesson's head",
+    "model.hv.lesson": "Head view of the toy head (every line is one weight)",
 }
 
 _MASK = {
