@@ -77,6 +77,12 @@ class FocusError(AttnlabError):
     field = "focus"
 
 
+class MaskTokenError(AttnlabError):
+    """A token that cannot be masked or dropped (the focus itself, a special token, none such)."""
+
+    field = "mask"
+
+
 class WeightsError(AttnlabError):
     """A weights folder that cannot be read: a missing file, tensor, shape or dtype, bad JSON."""
 

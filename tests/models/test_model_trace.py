@@ -134,3 +134,26 @@ def test_the_default_focus_skips_the_models_own_special_tokens() -> None:
     mt, _ = gqa_trace()
     assert mt.focus_index() == N - 1
     assert replace(mt, special=("t6", "t5")).focus_index() == 4
+
+
+def test_repr_is_a_short_summary_not_the_arrays(minilm) -> None:
+    """`repr(model.trace(...))` printed the hidden states (260,468 characters at 100 words)."""
+    from attnlab.lesson.explain import explain_lesson
+    from attnlab.models.heads import explain_head
+
+    mt = minilm.trace(" ".join(["the river bank"] * 33))
+    text = repr(mt)
+    assert len(text) < 300, len(text)
+    assert text.startswith("ModelTrace('minilm': 101 tokens '[CLS] the river bank the river")
+    assert "6 layers × 12 heads" in text and "d_k 32" in text
+    assert "hidden states (7, 101, 384)" in text
+    for big in (mt.head(2, 5), explain_head(mt, layer=2, head=5), explain_lesson()):
+        assert len(repr(big)) < 400, (type(big).__name__, len(repr(big)))
+    assert repr(mt.head(0, 0)).startswith("Trace(101 queries × 101 keys, d_k 32")
+    assert repr(explain_lesson()).startswith("LessonExplanation(focus 3 'bank', 6 beats, Trace(")
+
+
+def test_a_word_made_of_pieces_can_be_followed(minilm) -> None:
+    mt = minilm.trace("by the riverbank")
+    assert mt.tokens[3:5] == ("river", "##bank")
+    assert mt.focus_index("riverbank") == 4  # its last piece, as pieces.py says

@@ -29,6 +29,12 @@ GOOD_AND_BAD = [
      {"grid": "all"}),
     ("get", "/api/model/compare", {"word": "current", "a": "the river current", "b": "a current"},
      {"word": "fish"}),
+    ("get", "/api/model/compare", {"a": "the bank by the bank", "occurrence_a": "2"},
+     {"a": "the bank by the bank", "occurrence_a": "3"}),
+    ("get", "/api/model/heads", {"text": "a riverbank", "layer": "5"}, {"layer": "6"}),
+    ("get", "/api/model/mask", {"text": "by the river bank", "focus": "bank", "mask": "river"},
+     {"mask": "bank", "focus": "bank"}),
+    ("get", "/api/model/mask", {"how": "drop", "mask": "the"}, {"how": "hide"}),
 ]  # fmt: skip
 
 
@@ -68,6 +74,7 @@ def test_every_route_is_in_the_schema_and_nothing_else(client) -> None:
     assert {p for p, _ in declared} == {
         "/", "/static/{name}", "/api/presets", "/api/lesson", "/api/sweep", "/api/shuffle",
         "/api/cost", "/api/lab", "/api/model/info", "/api/model/trace", "/api/model/compare",
+        "/api/model/heads", "/api/model/mask",
     }  # fmt: skip
 
 

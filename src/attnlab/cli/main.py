@@ -22,6 +22,7 @@ from attnlab.cli.lab import (
     lab_options,
     lab_sweep,
 )
+from attnlab.cli.mask import add_mask_command
 from attnlab.errors import AttnlabError
 from attnlab.lesson.toy import DEFAULT_SENTENCE, PRESETS, VOCABULARY
 from attnlab.types import AXES, MODES
@@ -105,6 +106,7 @@ def _parser() -> argparse.ArgumentParser:
     vocab = sub.add_parser("vocab", help="list the toy lesson's words and presets")
     vocab.set_defaults(run=_vocab)
     add_cost_command(sub)
+    add_mask_command(sub)
     return p  # fmt: skip
 
 

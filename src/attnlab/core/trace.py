@@ -63,6 +63,17 @@ class Trace:
             if isinstance(value, np.ndarray):
                 object.__setattr__(self, name, frozen(value))
 
+    def __repr__(self) -> str:
+        """A short summary: printing a trace must not print its arrays (a real head's are large)."""
+        heads = self.weights.shape[:-2]
+        stack = f"{' × '.join(map(str, heads))} heads, " if heads else ""
+        n, m = self.weights.shape[-2:]
+        return (
+            f"Trace({stack}{n} queries × {m} keys, d_k {self.d_k}, mode {self.mode!r}, "
+            f"axis {self.axis!r}, tokens {_short(self.tokens)}; keeps queries, keys, values, "
+            "raw_scores, scores, weights, outputs)"
+        )
+
     @property
     def n(self) -> int:
         """The number of query tokens."""
@@ -72,6 +83,12 @@ class Trace:
     def columns(self) -> tuple[str, ...]:
         """The key tokens, i.e. the column labels of the score and weight matrices."""
         return self.key_tokens if self.key_tokens is not None else self.tokens
+
+
+def _short(tokens: tuple[str, ...], most: int = 6) -> str:
+    """The first few tokens, then how many more: a repr stays one line for any text."""
+    shown = " ".join(tokens[:most])
+    return f"'{shown} … (+{len(tokens) - most})'" if len(tokens) > most else f"'{shown}'"
 
 
 _FIELDS = tuple(f.name for f in fields(Trace))

@@ -17,6 +17,7 @@ from attnlab.encode.trace_json import encode_explanation
 from attnlab.models.compare import Comparison
 from attnlab.models.heads import HeadSummary
 from attnlab.models.model_trace import ModelTrace
+from attnlab.models.pieces import Word
 from attnlab.types import FloatArray
 from attnlab.words.explanation import Explanation
 
@@ -65,13 +66,17 @@ def encode_summary(s: HeadSummary, tokens: tuple[str, ...]) -> dict[str, Any]:
 def encode_comparison(c: Comparison) -> dict[str, Any]:
     """The word's attention rows in both texts and the cosine of its vectors, layer by layer."""
 
-    def side(t: ModelTrace, i: int, rows: FloatArray) -> dict[str, Any]:
-        return {"tokens": list(t.tokens), "index": i, "rows": _round(rows)}
+    def side(t: ModelTrace, w: Word | None, i: int, rows: FloatArray, found: Any) -> Any:
+        pieces = [i] if w is None else list(w.pieces)
+        return {
+            "tokens": list(t.tokens), "index": i, "rows": _round(rows), "pieces": pieces,
+            "occurrences": [o.token for o in found],
+        }  # fmt: skip
 
     return {
         "word": c.word,
-        "a": side(c.a, c.index_a, c.rows_a),
-        "b": side(c.b, c.index_b, c.rows_b),
+        "a": side(c.a, c.word_a, c.index_a, c.rows_a, c.occurrences_a),
+        "b": side(c.b, c.word_b, c.index_b, c.rows_b, c.occurrences_b),
         "cosine": [round(float(x), PLACES) for x in c.cosine],
         "cosine_labels": ["embeddings"] + [f"layer {i}" for i in range(c.layers)],
         "note": c.note,

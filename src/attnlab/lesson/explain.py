@@ -43,7 +43,7 @@ class LessonNotes:
     predictions: tuple[str, ...]  # per key: what a learner hears after guessing it
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # Explanation.__repr__: a summary, not the arrays
 class LessonExplanation(Explanation):
     """The toy's explanation: `trace` is the first head's; `runs` and `head_beats` hold them all."""
 

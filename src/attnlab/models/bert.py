@@ -133,6 +133,21 @@ class BertEncoder:
     def trace(self, text: str) -> ModelTrace:
         """Tokenize `text`, run every layer, keep every head's q, k, v and diagnostics."""
         tokens, ids = self.tokenize(text)
+        return self.trace_ids(ids, tokens)
+
+    @property
+    def mask_token(self) -> tuple[str, int] | None:
+        """The tokenizer's mask token and its id ("[MASK]", 103), masking.py's replacement."""
+        i = self.tokenizer.token_to_id("[MASK]")
+        return None if i is None else ("[MASK]", int(i))
+
+    def trace_ids(self, ids: tuple[int, ...], tokens: tuple[str, ...] | None = None) -> ModelTrace:
+        """The forward pass over token ids (masking.py edits them); labels default to the
+        tokenizer's own."""
+        if tokens is None:
+            tokens = tuple(str(self.tokenizer.id_to_token(i)) for i in ids)
+        if len(ids) > self.max_tokens:
+            raise TooLongError(f"{len(ids)} tokens is over the limit of {self.max_tokens}")
         with self._lock:  # one pass at a time shares the workspace
             x = self.embed(np.asarray(ids))  # (n, d)
             hidden, kept, stats = [x], [], []

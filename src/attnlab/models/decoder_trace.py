@@ -50,7 +50,7 @@ class Readout:
     rope_base: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # ModelTrace.__repr__: a summary, not the arrays
 class DecoderTrace(ModelTrace):
     """A ModelTrace of a causal decoder with rotary positions (module docstring)."""
 

@@ -32,6 +32,7 @@ from attnlab.core.grouped import kv_head
 from attnlab.core.trace import Trace
 from attnlab.errors import FocusError, UnknownHeadError
 from attnlab.models.layer_keep import LayerKeep
+from attnlab.models.pieces import occurrences
 from attnlab.types import FloatArray
 
 SPECIAL = ("[CLS]", "[SEP]", "[PAD]", "[MASK]", "[UNK]")
@@ -57,6 +58,18 @@ class ModelTrace:
 
     def __post_init__(self) -> None:
         self.hidden_states.flags.writeable = False
+
+    def __repr__(self) -> str:
+        """A short summary: the hidden states alone are (layers + 1) × n × d_model numbers."""
+        keep = self.layers[0]
+        shown = " ".join(self.tokens[:6]) + (f" … (+{self.n - 6})" if self.n > 6 else "")
+        return (
+            f"{type(self).__name__}({self.model!r}: {self.n} tokens '{shown}', "
+            f"{self.n_layers} layers × {self.n_heads} heads ({self.n_kv_heads} kv), "
+            f"d_k {keep.queries.shape[-1]}; keeps "
+            f"hidden states {tuple(self.hidden_states.shape)}, each head's q, k, v and "
+            "diagnostics; weights recomputed on demand)"
+        )
 
     @property
     def n(self) -> int:
@@ -129,8 +142,9 @@ class ModelTrace:
         return written
 
     def focus_index(self, focus: str | int | None = None) -> int:
-        """The row of `focus`: a token (first match, case-insensitive, "##" optional), an index,
-        or None for the last token that is not special (the last word piece of the text).
+        """The row of `focus`: a token (first match, case-insensitive, "##" optional), a word
+        made of pieces (its last piece: pieces.py), an index, or None for the last token that is
+        not special (the last word piece of the text).
         Spaces around a token are ignored: a byte-level BPE token reads " bank"."""
         if focus is None:
             words = [i for i, t in enumerate(self.tokens) if t not in self.special]
@@ -147,6 +161,9 @@ class ModelTrace:
             for i, t in enumerate(self.tokens):
                 if t.strip().lower().lstrip(strip) == wanted:
                     return i
+        found = occurrences(self.tokens, str(focus), self.special)  # a word made of pieces
+        if found:
+            return found[0].token  # its last piece (pieces.PIECE_RULE)
         raise FocusError(
             f"focus {focus!r} is not a token of the text: choose one of {list(self.tokens)}"
         )

@@ -21,6 +21,7 @@ import lab from "./lab.js";
 import { LAB_DEFAULTS, LAB_KEYS, labParams, modelKey, readLabURL } from "./lab_state.js";
 import lesson from "./lesson.js";
 import { createModel } from "./widget_model.js";
+import { lessonHeadView } from "./lesson_heads.js";
 
 const DEFAULTS = { sentence: "by the river bank", mode: "scaled", axis: "keys", focus: null, beat: 0 };
 /** The keys whose change asks /api/lesson again. */
@@ -154,6 +155,8 @@ async function start(el, labEl) {
 
   lesson.render({ model, el });
   if (labEl) lab.render({ model, el: labEl });
+  const headsEl = document.getElementById("lesson-heads");
+  if (headsEl) lessonHeadView({ model, el: headsEl }); // the page keeps it for its lifetime
   load();
 }
 

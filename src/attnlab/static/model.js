@@ -16,10 +16,12 @@ import { fillWords, h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
 import { exportMenu } from "./export_menu.js";
 import { decodeLesson, num } from "./format.js";
+import { headView } from "./head_view.js";
 import { comparePanel } from "./model_compare.js";
 import { headsGrid } from "./model_grid.js";
 import { field } from "./model_dom.js";
 import { beatLayout, pictureHeight } from "./model_layout.js";
+import { maskPanel } from "./model_mask.js";
 import { createMotion, fitCanvas } from "./picture.js";
 import { createScope } from "./scope.js";
 import { stepView } from "./step_view.js";
@@ -38,8 +40,11 @@ function build(model, commit, pickHead) {
   const id = `rm${++instances}`;
   const ui = { id };
   // --- settings --------------------------------------------------------------------------------
-  ui.text = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000, "aria-describedby": `${id}-text-help` });
+  // a textarea: a 100-word text reads whole; Enter runs the model as the one-line box did,
+  // Shift+Enter starts a new line (said under the box)
+  ui.text = h("textarea", { rows: 3, autocomplete: "off", spellcheck: "false", maxlength: 2000, "aria-describedby": `${id}-text-help ${id}-text-keys` });
   ui.textHelp = h("p", { id: `${id}-text-help`, class: "help" });
+  ui.textKeys = h("p", { id: `${id}-text-keys`, class: "help", "data-words": "model.text_keys" });
   const textField = field(`${id}-text`, "model.text", ui.text);
   ui.textErr = textField.err;
   ui.textForm = h("form", { class: "field own rm-text" }, [
@@ -47,6 +52,7 @@ function build(model, commit, pickHead) {
     h("div", { class: "inline" }, [ui.text, h("button", { type: "submit", "data-words": "model.run" })]),
     ui.textErr,
     ui.textHelp,
+    ui.textKeys,
   ]);
   ui.name = h("select");
   const nameField = field(`${id}-name`, "model.model", ui.name);
@@ -73,7 +79,10 @@ function build(model, commit, pickHead) {
   ui.table = h("table", { class: "weights rm-weights", "data-words-label": "model.table_name" });
   ui.readout = h("p", { class: "readout", "aria-live": "polite", "data-words": "table.readout_hint" });
   ui.which = h("p", { class: "rm-which" });
+  ui.pieces = h("p", { class: "rm-pieces", hidden: true }); // how a word of several pieces is followed
   ui.compare = comparePanel(model, id, commit);
+  ui.headView = headView(model, id);
+  ui.mask = maskPanel(model, id, commit);
   ui.intro = h("p", { class: "rm-intro" });
 
   // on a wide screen the heads grid sits beside the settings and the steps, so the picture
@@ -91,6 +100,7 @@ function build(model, commit, pickHead) {
           ui.focusErr,
         ]),
         ui.which,
+        ui.pieces,
       ]),
       ui.heads.el,
     ]),
@@ -98,6 +108,8 @@ function build(model, commit, pickHead) {
       h("div", { class: "picture" }, [ui.canvasWrap]),
       ui.side,
     ]),
+    ui.headView.el,
+    ui.mask.el,
     ui.compare.el,
   ]);
   return ui;
@@ -256,7 +268,9 @@ function render({ model, el }) {
   // --- words, table, tokens --------------------------------------------------------------------
   const showBeat = () => steps.show();
 
+  let readCell = null; // the cell the readout tells: recomputed from each new trace, or cleared
   function readout(i, j) {
+    readCell = [i, j];
     ui.readout.textContent = say(words(), "table.readout", { row: i + 1, query: trace.tokens[i], col: j + 1, key: (trace.key_tokens ?? trace.tokens)[j], weight: num(trace.weights[i][j]) });
   }
 
@@ -340,6 +354,16 @@ function render({ model, el }) {
     }
   }
 
+  /** A new trace (another head, text or focus): the readout says the new numbers, or the hint. */
+  function refreshReadout() {
+    const [i, j] = readCell ?? [-1, -1];
+    if (trace && i >= 0 && i < trace.tokens.length && j < trace.tokens.length) readout(i, j);
+    else {
+      readCell = null;
+      ui.readout.textContent = say(words(), "table.readout_hint");
+    }
+  }
+
   function onTrace() {
     const data = model.get("trace");
     if (!data) return;
@@ -347,6 +371,7 @@ function render({ model, el }) {
       trace = decodeLesson(data);
       buildTokens();
       buildTable();
+      refreshReadout();
     } catch (err) {
       trace = null;
       ui.banner.hidden = false;
@@ -361,6 +386,8 @@ function render({ model, el }) {
     ui.heads.mark();
     ui.heads.paint(trace);
     ui.compare.show();
+    ui.pieces.hidden = !trace.word;
+    ui.pieces.textContent = trace.word?.note ?? "";
     showBeat();
     motion.t = 1;
     resize();
@@ -374,6 +401,11 @@ function render({ model, el }) {
     steps.stop();
     commit({ text: ui.text.value, focus: null });
   });
+  scope.listen(ui.text, "keydown", (e) => {
+    if (e.key !== "Enter" || e.shiftKey || e.isComposing) return;
+    e.preventDefault(); // Enter runs the model; Shift+Enter is a new line
+    ui.textForm.requestSubmit();
+  });
   scope.listen(ui.name, "change", () => commit({ name: ui.name.value }));
   scope.listen(ui.layer, "change", () => commit({ layer: Number(ui.layer.value) }));
   scope.listen(ui.head, "change", () => commit({ head: Number(ui.head.value) }));
@@ -383,6 +415,8 @@ function render({ model, el }) {
   scope.on(model, "change:info", showInfo);
   scope.on(model, "change:words", () => {
     fillWords(ui.root, words());
+    ui.mask.showInputs();
+    ui.headView.show();
     showInfo();
     if (trace) onTrace();
   });
@@ -395,7 +429,12 @@ function render({ model, el }) {
     ui.heads.mark();
     ui.head.value = String(model.get("head"));
     ui.compare.show();
+    ui.headView.follow();
+    ui.mask.show();
   });
+  scope.on(model, "change:heads", ui.headView.show);
+  scope.on(model, "change:mask", ui.mask.show);
+  scope.on(model, "change:maskError", ui.mask.showError);
   scope.on(model, "change:error", showError);
   scope.on(model, "change:status", showStatus);
   scope.on(model, "change:compare", () => {
@@ -407,6 +446,7 @@ function render({ model, el }) {
   const observer = new ResizeObserver(() => {
     resize();
     ui.compare.show();
+    ui.headView.redraw();
   });
   observer.observe(ui.canvasWrap);
   scope.add(() => observer.disconnect());
@@ -414,6 +454,8 @@ function render({ model, el }) {
   showInfo();
   ui.text.value = model.get("text") ?? "";
   ui.compare.showInputs();
+  ui.mask.showInputs();
+  if (model.get("heads")) ui.headView.show();
   resize();
   showBeat();
   showStatus();

@@ -89,12 +89,19 @@ function host(el, wanted, page, isActive) {
   const model = createModel({
     ...wanted, info: null, trace: null, grid: null, compare: null, status: "", error: null,
     compareError: null, choices: page?.choices ?? null, words: page?.words ?? null, global_keys: true,
+    heads: null, mask: null, maskError: null, maskWord: "", maskHow: "mask", occ_a: 1, occ_b: 1,
   }, (changed) => {
     if (changed.has("name")) load().then(compare);
     else if (KEYS.some((k) => changed.has(k))) load();
-    if (["word", "a", "b"].some((k) => changed.has(k))) compare();
+    if (["word", "a", "b"].some((k) => changed.has(k))) {
+      model.put("occ_a", 1); // another word or sentence: its first place again
+      model.put("occ_b", 1);
+    }
+    if (["word", "a", "b", "occ_a", "occ_b"].some((k) => changed.has(k))) compare();
+    if (["maskWord", "maskHow"].some((k) => changed.has(k))) mask();
     writeURL();
   });
+  const views = modelViews(model, () => good);
 
   async function load({ fallback = false } = {}) {
     const request = Object.fromEntries(KEYS.map((k) => [k, model.get(k)]));
@@ -127,6 +134,7 @@ function host(el, wanted, page, isActive) {
       if (gridBody) model.put("grid", gridBody);
       else if (model.get("grid")) model.put("grid", { ...model.get("grid"), focus: body.focus });
       model.put("trace", body);
+      views.afterTrace();
       writeURL();
       if (model.get("grid")?.kind === "focus" && body.tokens.length <= FULL_GRID_MAX) fullGrid(q, ticket);
       return;
@@ -143,6 +151,8 @@ function host(el, wanted, page, isActive) {
     writeURL();
   }
 
+  const mask = () => views.mask();
+
   async function fullGrid(q, ticket) {
     q.set("grid", "full");
     const answer = await getJSON(`/api/model/trace?${q}`);
@@ -152,7 +162,8 @@ function host(el, wanted, page, isActive) {
   async function compare() {
     const request = { word: model.get("word"), a: model.get("a"), b: model.get("b") };
     const ticket = ++askedCompare;
-    const answer = await getJSON(`/api/model/compare?${new URLSearchParams({ model: good?.name ?? model.get("name"), ...request })}`);
+    const which = { occurrence_a: String(model.get("occ_a")), occurrence_b: String(model.get("occ_b")) };
+    const answer = await getJSON(`/api/model/compare?${new URLSearchParams({ model: good?.name ?? model.get("name"), ...request, ...which })}`);
     if (ticket !== askedCompare) return;
     if (answer.ok) {
       goodCompare = request;
@@ -162,6 +173,7 @@ function host(el, wanted, page, isActive) {
       model.put("compareError", answer.error);
       const reset = goodCompare ?? DEFAULTS;
       for (const k of ["word", "a", "b"]) model.put(k, reset[k]);
+      for (const k of ["occ_a", "occ_b"]) model.put(k, 1);
     }
     writeURL();
   }
@@ -172,6 +184,47 @@ function host(el, wanted, page, isActive) {
   });
   load().then(compare); // after the first head, so an unknown model name is reported once
   return { writeURL, model };
+}
+
+/**
+ * The head view's and the mask panel's questions: /api/model/heads for the text and layer on
+ * screen (asked again only when they change), /api/model/mask for the text and focus on screen
+ * once a word to mask was given (asked again after every new trace, so its numbers never belong
+ * to another text or focus). A newer question wins over an older answer.
+ * @param {any} model
+ * @param {() => Record<string, any> | null} current the request behind the head on screen
+ */
+function modelViews(model, current) {
+  let headsKey = "";
+  let askedHeads = 0;
+  let askedMask = 0;
+
+  async function heads() {
+    const good = current();
+    if (!good) return;
+    const key = JSON.stringify([good.name, good.text, good.layer]);
+    if (key === headsKey) return;
+    headsKey = key;
+    const ticket = ++askedHeads;
+    const answer = await getJSON(`/api/model/heads?${new URLSearchParams({ model: good.name, text: good.text, layer: String(good.layer) })}`);
+    if (ticket !== askedHeads) return;
+    if (answer.ok) model.put("heads", answer.body);
+    else headsKey = "";
+  }
+
+  async function mask() {
+    const good = current();
+    const word = (model.get("maskWord") ?? "").trim();
+    if (!good || !word) return;
+    const ticket = ++askedMask;
+    const q = { model: good.name, text: good.text, focus: String(good.focus), mask: word, how: model.get("maskHow") ?? "mask" };
+    const answer = await getJSON(`/api/model/mask?${new URLSearchParams(q)}`);
+    if (ticket !== askedMask) return;
+    model.put("maskError", answer.ok ? null : answer.error);
+    model.put("mask", answer.ok ? answer.body : null);
+  }
+
+  return { afterTrace: () => (heads(), mask()), mask };
 }
 
 /** Wire the tabs: show one panel, keep the choice in the URL, build the model view on first use. */

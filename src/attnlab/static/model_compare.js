@@ -2,7 +2,10 @@
 // mixture) measured on a real model. For a word in two sentences it shows, from the
 // /api/model/compare answer, the word's attention row in each for the head chosen above, a line
 // plot of the cosine similarity of its two vectors layer by layer (model_layout.cosinePlot), the
-// same numbers as a table, and the API's note. It computes nothing: every number is the API's.
+// same numbers as a table, and the API's note. When the word occurs more than once in a sentence
+// a select picks which place is followed ("occ_a", "occ_b"); beside the two rows, their
+// difference A − B on the keys both sentences share, with the sign said in words. It computes
+// nothing: every number is the API's.
 
 import { heat, inkOn } from "./colors.js";
 import { h, s } from "./dom.js";
@@ -30,6 +33,15 @@ export function comparePanel(model, id, commit) {
   Object.assign(ui, { wordErr: wordField.err, aErr: aField.err, bErr: bField.err });
   ui.cmpForm = h("form", { class: "rm-cmp-form" }, [wordField.box, aField.box, bField.box, h("button", { type: "submit", class: "primary", "data-words": "model.compare.button" })]);
   ui.cmpBanner = h("p", { class: "banner", role: "alert", hidden: true });
+  ui.occA = h("select");
+  ui.occB = h("select");
+  const occAField = field(`${id}-occ-a`, "model.compare.occurrence_a", ui.occA);
+  const occBField = field(`${id}-occ-b`, "model.compare.occurrence_b", ui.occB);
+  ui.occAErr = occAField.err;
+  ui.occBErr = occBField.err;
+  ui.occ = h("div", { class: "rm-occ" }, [occAField.box, occBField.box]);
+  ui.diff = h("table", { class: "weights rm-row rm-diff", "data-words-label": "model.compare.diff_name" });
+  ui.diffSign = h("p", { class: "help", "data-words": "model.compare.diff_sign" });
   ui.rowsTitle = h("h3", { class: "rm-rows-title" });
   ui.rowA = h("table", { class: "weights rm-row" });
   ui.rowB = h("table", { class: "weights rm-row" });
@@ -41,8 +53,10 @@ export function comparePanel(model, id, commit) {
     h("p", { class: "help", "data-words": "model.compare.help" }),
     ui.cmpForm,
     ui.cmpBanner,
+    ui.occ,
     ui.rowsTitle,
-    h("div", { class: "rm-rows" }, [h("div", { class: "table-wrap" }, [ui.rowA]), h("div", { class: "table-wrap" }, [ui.rowB])]),
+    h("div", { class: "rm-rows" }, [h("div", { class: "table-wrap" }, [ui.rowA]), h("div", { class: "table-wrap" }, [ui.rowB]), h("div", { class: "table-wrap" }, [ui.diff])]),
+    ui.diffSign,
     h("div", { class: "rm-cos-wrap" }, [h("div", { class: "rm-plot-wrap" }, [ui.plot]), h("div", { class: "table-wrap" }, [ui.cosTable])]),
     ui.note,
   ]);
@@ -53,7 +67,7 @@ export function comparePanel(model, id, commit) {
     const row = side.rows?.[L]?.[H] ?? [];
     const word = model.get("compare").word;
     table.setAttribute("aria-label", say(words(), "model.compare.row_name", { word, which }));
-    const head = h("tr", {}, side.tokens.map((tok, j) => h("th", { scope: "col", class: j === side.index ? "rm-self" : "" }, [tok])));
+    const head = h("tr", {}, side.tokens.map((tok, j) => h("th", { scope: "col", class: side.pieces.includes(j) ? "rm-self" : "" }, [tok])));
     const cells = h("tr", {}, row.map((w) => {
       const td = h("td", {}, [num(w)]);
       td.style.background = heat(w);
@@ -63,14 +77,35 @@ export function comparePanel(model, id, commit) {
     table.replaceChildren(h("caption", {}, [say(words(), "model.compare.row_caption", { which, sentence })]), h("thead", {}, [head]), h("tbody", {}, [cells]));
   }
 
+  function occurrences(select, side, key) {
+    const word = model.get("compare").word;
+    select.replaceChildren(...side.occurrences.map((position, k) => h("option", { value: String(k + 1) }, [say(words(), "model.compare.occurrence", { word, k: k + 1, position })])));
+    select.value = String(side.occurrences.indexOf(side.index) + 1 || model.get(key));
+    select.closest(".field").hidden = side.occurrences.length < 2;
+  }
+
+  function diffTable(cmp, L, H) {
+    const shared = cmp.shared;
+    const d = shared.difference[L]?.[H] ?? [];
+    const cols = [["diff_key", (k) => shared.tokens[k]], ["diff_a", (k) => num(cmp.a.rows[L][H][shared.a[k]])], ["diff_b", (k) => num(cmp.b.rows[L][H][shared.b[k]])], ["diff_d", (k) => signed(d[k])]];
+    const body = h("tbody", {}, shared.tokens.map((_, k) => h("tr", {}, cols.map(([, cell], c) => (c === 0 ? h("th", { scope: "row" }, [cell(k)]) : h("td", { class: c === 3 ? (d[k] > 0 ? "pos" : d[k] < 0 ? "neg" : "") : "" }, [cell(k)]))))));
+    const head = h("tr", {}, cols.map(([key]) => h("th", { scope: "col" }, [say(words(), `model.compare.${key}`)])));
+    ui.diff.replaceChildren(h("caption", {}, [say(words(), "model.compare.diff_caption", { layer: L, head: H, word: cmp.word })]), h("thead", {}, [head]), body);
+  }
+
+  const signed = (x) => (x > 0 ? `+${num(x)}` : num(x));
+
   function showCompare() {
     const cmp = model.get("compare");
     if (!cmp) return;
+    occurrences(ui.occA, cmp.a, "occ_a");
+    occurrences(ui.occB, cmp.b, "occ_b");
     const L = Number(model.get("layer"));
     const H = Number(model.get("head"));
     ui.rowsTitle.textContent = say(words(), "model.compare.rows_title", { word: cmp.word, layer: L, head: H });
     rowTable(ui.rowA, cmp.a, "A", cmp.a.tokens.slice(1, -1).join(" "));
     rowTable(ui.rowB, cmp.b, "B", cmp.b.tokens.slice(1, -1).join(" "));
+    diffTable(cmp, L, H);
     const plotSize = { width: Math.max(280, Math.min(560, ui.plot.parentElement?.clientWidth || 520)), height: 230 };
     const plot = cosinePlot(cmp.cosine, cmp.cosine_labels, plotSize, words());
     paintSVG(ui.plot, plot.shapes, plotSize);
@@ -86,11 +121,11 @@ export function comparePanel(model, id, commit) {
     const error = model.get("compareError");
     const fieldName = error?.field ?? null;
     const msg = error?.message ?? "";
-    for (const [name, box, err] of [["word", ui.word, ui.wordErr], ["a", ui.a, ui.aErr], ["b", ui.b, ui.bErr]]) {
+    for (const [name, box, err] of [["word", ui.word, ui.wordErr], ["a", ui.a, ui.aErr], ["b", ui.b, ui.bErr], ["occurrence_a", ui.occA, ui.occAErr], ["occurrence_b", ui.occB, ui.occBErr]]) {
       err.textContent = fieldName === name ? msg : "";
       box.setAttribute("aria-invalid", String(fieldName === name));
     }
-    const elsewhere = Boolean(error) && !["word", "a", "b"].includes(fieldName);
+    const elsewhere = Boolean(error) && !["word", "a", "b", "occurrence_a", "occurrence_b"].includes(fieldName);
     ui.cmpBanner.hidden = !elsewhere;
     ui.cmpBanner.textContent = elsewhere ? msg : "";
   }
@@ -99,6 +134,8 @@ export function comparePanel(model, id, commit) {
     for (const name of ["word", "a", "b"]) if (el.ownerDocument.activeElement !== ui[name] && !model.get("compareError")) ui[name].value = model.get(name) ?? "";
   }
 
+  ui.occA.addEventListener("change", () => commit({ occ_a: Number(ui.occA.value) }));
+  ui.occB.addEventListener("change", () => commit({ occ_b: Number(ui.occB.value) }));
   ui.cmpForm.addEventListener("submit", (e) => {
     e.preventDefault();
     commit({ word: ui.word.value, a: ui.a.value, b: ui.b.value });

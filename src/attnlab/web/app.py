@@ -42,7 +42,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 import attnlab
-from attnlab.web import error_replies, lesson_routes, model_routes
+from attnlab.web import error_replies, lesson_routes, model_routes, model_views_routes
 from attnlab.web.edge import Edge
 from attnlab.web.error_replies import ERROR_RESPONSES
 from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
@@ -97,6 +97,7 @@ def create_app(options: ServerOptions | None = None) -> FastAPI:
     error_replies.install(app)
     app.include_router(lesson_routes.router)
     app.include_router(model_routes.router)
+    app.include_router(model_views_routes.router)
     static = StaticFiles(directory=STATIC)
 
     @app.get(

@@ -24,6 +24,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from attnlab.encode.model_json import GRIDS, encode_comparison, encode_grid, encode_head
+from attnlab.encode.model_views_json import encode_differences, encode_word
 from attnlab.errors import (
     AttnlabError,
     EmptySequenceError,
@@ -173,6 +174,7 @@ def _head(params: ModelTraceQuery, workers: Workers) -> Response:
     )
     out = encode_head(mt, ex, layer=layer, head=head)
     out["grid"] = encode_grid(mt, ex.focus, params.grid)
+    out["word"] = encode_word(mt, ex.focus)  # the focus's word, when it has several pieces
     return json_answer(ModelTraceAnswer.model_validate(out))
 
 
@@ -187,10 +189,19 @@ def _compare(params: CompareQuery, workers: Workers) -> Response:
     a = _trace(params.model, params.a, "a", workers)
     b = _trace(params.model, params.b, "b", workers)
     try:
-        result = compare(a, b, params.word)
+        result = compare(
+            a, b, params.word, occurrence_a=params.occurrence_a, occurrence_b=params.occurrence_b
+        )
     except FocusError as exc:
-        raise AttnlabError(str(exc), field="word") from None
-    return json_answer(ComparisonAnswer.model_validate(encode_comparison(result)))
+        field = "word" if " is not a token of text " in str(exc) else _occurrence_field(str(exc))
+        raise AttnlabError(str(exc), field=field) from None
+    out = encode_comparison(result)
+    out["shared"] = encode_differences(result)  # A − B on the keys both texts hold
+    return json_answer(ComparisonAnswer.model_validate(out))
+
+
+def _occurrence_field(message: str) -> str:
+    return "occurrence_a" if message.startswith("in text a") else "occurrence_b"
 
 
 @router.get("/compare", response_model=ComparisonAnswer, responses=BUSY_RESPONSES)

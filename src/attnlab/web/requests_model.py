@@ -27,6 +27,7 @@ __all__ = [
     "SERVED",
     "CompareQuery",
     "ModelQuery",
+    "ModelText",
     "ModelTraceQuery",
     "model_names",
 ]
@@ -67,6 +68,7 @@ ModelName = Annotated[
     WithJsonSchema({"type": "string", "enum": NAME_ENUM}),
 ]
 Index = Annotated[int, Between(0)]
+Index1 = Annotated[int, Between(1)]
 
 
 class ModelQuery(Params):
@@ -95,3 +97,5 @@ class CompareQuery(ModelQuery):
     word: Annotated[ModelText, NotNumber] = DEFAULT_WORD
     a: ModelText = DEFAULT_A
     b: ModelText = DEFAULT_B
+    occurrence_a: Blank[Index1] = Field(1, description="which place of the word in a, from 1")
+    occurrence_b: Blank[Index1] = Field(1, description="which place of the word in b, from 1")

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, FiniteFloat
 
+from attnlab.web.schemas_model_views import SharedKeys, WordPieces
 from attnlab.web.schemas_trace import Answer, ExplanationAnswer
 
 __all__ = ["ComparisonAnswer", "ModelInfoAnswer", "ModelTraceAnswer"]
@@ -57,12 +58,15 @@ class ModelTraceAnswer(ExplanationAnswer):
 
     model: HeadPlace
     grid: Grid | None = Field(description="null when asked with grid=none")
+    word: WordPieces | None = Field(None, description="the focus's word, when it has pieces")
 
 
 class CompareSide(Answer):
     tokens: list[str]
     index: int = Field(description="the word's token in this text")
     rows: list[list[list[FiniteFloat]]] = Field(description="(layers, heads, tokens)")
+    pieces: list[int] = Field(description="the word's tokens here; index is the last")
+    occurrences: list[int] = Field(description="the token of each place the word sits")
 
 
 class ModelSizes(Answer):
@@ -81,6 +85,7 @@ class ComparisonAnswer(Answer):
     cosine_labels: list[str]
     note: str
     model: ModelSizes
+    shared: SharedKeys
 
 
 class CompareDefaults(Answer):

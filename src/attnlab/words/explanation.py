@@ -29,6 +29,14 @@ class Explanation:
     saturation: Saturation
     captions: Captions  # what the canvas writes for each beat
 
+    def __repr__(self) -> str:
+        """A short summary; the trace's own repr says what it keeps."""
+        token = self.trace.tokens[self.focus]
+        return (
+            f"{type(self).__name__}(focus {self.focus} {token!r}, {len(self.beats)} beats, "
+            f"{self.trace!r})"
+        )
+
     @classmethod
     def of(
         cls, trace: Trace, focus: int, *, extras: Mapping[str, str] | None = None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping
 
+from attnlab.words.model_views import MODEL_VIEW_VALUES, MODEL_VIEW_WORDS
 from attnlab.words.narration import BEATS
 from attnlab.words.page_export import EXPORT_WORDS
 from attnlab.words.page_lab import LAB_WORDS
@@ -204,6 +205,7 @@ _MODEL = {
 
 PAGE_WORDS: Mapping[str, str] = {
     **_CANVAS, **_STEPS, **_LESSON, **LAB_WORDS, **_MODEL, **_MODEL_CANVAS, **EXPORT_WORDS,
+    **MODEL_VIEW_WORDS,
 }  # fmt: skip
 """Fixed sentences by a dotted key (view.place); the page looks each one up by its key."""
 
@@ -271,6 +273,7 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "scale": "a picture's pixel scale: 1, 2 or 3",
     "file": "a file's name",
     "held": "what an exported file holds numbers for",
+    **MODEL_VIEW_VALUES,
 }
 """What each `{name}` in a template stands for: the page fills it with the API's value."""
 

@@ -1,0 +1,107 @@
+// The Mask a token panel of the Real model view (exBERT's idea, made quantitative). The learner
+// names a word and how to take it out (the mask token, dropped, or nothing: the check); the host
+// asks /api/model/mask for the text and focus on screen and puts the answer in "mask". The panel
+// plots, layer by layer, how far the focus row moved (total variation, this head and the mean of
+// the layer's heads) and how far the focus vector moved (1 − cosine), with the numbers in a
+// table. The model holds "maskWord", "maskHow", "mask", "maskError", "head" and "words".
+// Computes nothing: every number is the API's.
+
+import { COLORS } from "./colors.js";
+import { h, s } from "./dom.js";
+import { num } from "./format.js";
+import { distancePlot } from "./mask_layout.js";
+import { field, paintSVG } from "./model_dom.js";
+import { say } from "./words.js";
+
+/**
+ * @param {any} model
+ * @param {string} id a prefix for element ids
+ * @param {(changes: Record<string, any>) => void} commit
+ */
+export function maskPanel(model, id, commit) {
+  const words = () => model.get("words");
+  const ui = {};
+  ui.word = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 100 });
+  ui.how = h("select");
+  const wordField = field(`${id}-mask-word`, "model.mask.word", ui.word);
+  const howField = field(`${id}-mask-how`, "model.mask.how", ui.how);
+  ui.err = wordField.err;
+  ui.form = h("form", { class: "rm-mask-form" }, [wordField.box, howField.box, h("button", { type: "submit", class: "primary", "data-words": "model.mask.button" })]);
+  ui.banner = h("p", { class: "banner", role: "alert", hidden: true });
+  ui.edited = h("p", { class: "rm-mask-edited" });
+  ui.rows = s("svg", { role: "img", class: "rm-plot" });
+  ui.vector = s("svg", { role: "img", class: "rm-plot" });
+  ui.table = h("table", { class: "rm-cos rm-mask-table", "data-words-label": "model.mask.table_name" });
+  ui.note = h("p", { class: "rm-note" });
+  const el = h("section", { class: "rm-mask", "aria-labelledby": `${id}-mask-title` }, [
+    h("h2", { id: `${id}-mask-title`, "data-words": "model.mask.title" }),
+    h("p", { class: "help", "data-words": "model.mask.help" }),
+    ui.form,
+    ui.banner,
+    ui.edited,
+    h("div", { class: "rm-cos-wrap" }, [h("div", { class: "rm-plot-wrap" }, [ui.rows]), h("div", { class: "rm-plot-wrap" }, [ui.vector])]),
+    h("div", { class: "table-wrap" }, [ui.table]),
+    ui.note,
+  ]);
+
+  function clear() {
+    for (const node of [ui.rows, ui.vector, ui.table]) node.replaceChildren();
+    ui.edited.textContent = "";
+    ui.note.textContent = "";
+    ui.rows.removeAttribute("aria-label");
+    ui.vector.removeAttribute("aria-label");
+  }
+
+  function plot(svg, title, series, labels, yTitle, xTitle) {
+    const size = { width: Math.max(280, Math.min(520, svg.parentElement?.clientWidth || 480)), height: 250 };
+    const out = distancePlot(series, labels, size, { xTitle, yTitle });
+    paintSVG(svg, out.shapes, size);
+    const values = series.map((sr) => `${sr.label}: ${sr.values.map((v, k) => `${labels[k]} ${num(v)}`).join(", ")}`).join("; ");
+    svg.setAttribute("aria-label", say(words(), "model.mask.plot_name", { title, values }));
+  }
+
+  function show() {
+    const m = model.get("mask");
+    if (!m) return clear();
+    const H = Number(model.get("head"));
+    const head = m.tv.map((row) => row[H]);
+    const layers = m.labels.slice(1);
+    ui.edited.textContent = say(words(), "model.mask.edited", { tokens: m.edited_tokens.join(" ") });
+    plot(ui.rows, say(words(), "model.mask.plot_rows"), [
+      { values: head, color: COLORS.violet, label: `${say(words(), "model.mask.series_head")} (${say(words(), "model.head_option", { head: H })})` },
+      { values: m.tv_mean, color: COLORS.positive, label: say(words(), "model.mask.series_mean") },
+    ], layers, say(words(), "model.mask.y_rows"), say(words(), "model.mask.x_axis_rows"));
+    plot(ui.vector, say(words(), "model.mask.plot_vector"), [{ values: m.cosine_distance, color: COLORS.pair, label: say(words(), "model.mask.series_vector") }], m.labels, say(words(), "model.mask.y_vector"), say(words(), "model.mask.x_axis"));
+    const cols = [say(words(), "model.mask.col.layer"), say(words(), "model.mask.col.tv_head", { head: H }), say(words(), "model.mask.col.tv_mean"), say(words(), "model.mask.col.target"), say(words(), "model.mask.col.cosine"), say(words(), "model.mask.col.distance")];
+    const head_ = h("tr", {}, cols.map((c) => h("th", { scope: "col" }, [c])));
+    const body = h("tbody", {}, m.labels.map((label, k) => {
+      const l = k - 1; // row k: "in" then layer l = k - 1
+      const cells = l < 0 ? ["", "", ""] : [num(m.tv[l][H]), num(m.tv_mean[l]), num(m.target_weight[l][H])];
+      return h("tr", {}, [h("th", { scope: "row" }, [label]), ...[...cells, num(m.cosine_distance[k]), num(m.l2[k])].map((c) => h("td", {}, [c]))]);
+    }));
+    ui.table.replaceChildren(h("caption", {}, [say(words(), "model.mask.table_name")]), h("thead", {}, [head_]), body);
+    ui.note.textContent = m.note;
+  }
+
+  function showError() {
+    const error = model.get("maskError");
+    const onWord = error?.field === "mask";
+    ui.err.textContent = onWord ? error.message : "";
+    ui.word.setAttribute("aria-invalid", String(onWord));
+    ui.banner.hidden = !error || onWord;
+    ui.banner.textContent = error && !onWord ? error.message : "";
+    if (error) clear(); // numbers of another question must not stay beside the message
+  }
+
+  function showInputs() {
+    ui.how.replaceChildren(...["mask", "drop", "none"].map((v) => h("option", { value: v }, [say(words(), `model.mask.how.${v}`)])));
+    ui.how.value = model.get("maskHow") ?? "mask";
+    if (el.ownerDocument.activeElement !== ui.word) ui.word.value = model.get("maskWord") ?? "";
+  }
+
+  ui.form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    commit({ maskWord: ui.word.value, maskHow: ui.how.value });
+  });
+  return { el, show, showError, showInputs };
+}

@@ -1,0 +1,74 @@
+"""The Real model's extra views' routes: a layer's heads for the head view, and token masking.
+
+    GET /api/model/heads   every head of one layer whole, and two means (HeadsQuery)
+    GET /api/model/mask    one word masked or dropped, distances layer by layer (MaskQuery)
+
+They share model_routes.py's loaded models and kept traces, so the head view and the mask
+panel of the text on screen run no second forward pass of the plain text. Like model_routes.py,
+each handler runs in the app's worker pool; the masked rerun of a text longer than
+ServerOptions.heavy_tokens is heavy work (a heavy slot, or 503 when they are all taken).
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from attnlab.encode.model_views_json import encode_layer_heads, encode_masking
+from attnlab.errors import AttnlabError, FocusError, TooLongError
+from attnlab.models.masking import Reruns, mask_of, mask_token
+from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
+from attnlab.web.model_routes import _index, _trace, cached_model
+from attnlab.web.requests_model_views import HeadsQuery, MaskQuery
+from attnlab.web.schemas_model_views import HeadsAnswer, MaskAnswer
+from attnlab.web.workers import Workers, json_answer, workers_of
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api/model", tags=["model"], responses=ERROR_RESPONSES)
+
+
+def _heads(params: HeadsQuery, workers: Workers) -> Response:
+    mt = _trace(params.model, params.text, "text", workers)
+    layer = _index(params.layer, "layer", mt.n_layers)
+    return json_answer(HeadsAnswer.model_validate(encode_layer_heads(mt, layer)))
+
+
+@router.get("/heads", response_model=HeadsAnswer, responses=BUSY_RESPONSES)
+async def model_heads(params: Annotated[HeadsQuery, Query()], request: Request) -> Response:
+    """Every head of one layer, whole (query × key), with the means over heads and layers."""
+    workers = workers_of(request)
+    return await workers.run(_heads, params, workers)
+
+
+def _mask(params: MaskQuery, workers: Workers) -> Response:
+    model = cached_model(params.model)
+    if not isinstance(model, Reruns):
+        raise AttnlabError(f"{params.model} cannot rerun edited tokens", field="model")
+    mt = _trace(params.model, params.text, "text", workers)
+    try:
+        focus = mt.focus_index(params.focus)
+    except FocusError as exc:
+        raise AttnlabError(str(exc), field="focus") from None
+    heavy = mt.n > workers.options.heavy_tokens
+    try:
+        with workers.heavy.slot("masked model run") if heavy else nullcontext():
+            m = mask_token(
+                model, mt, focus=focus, word=params.mask, occurrence=params.occurrence,
+                how=params.how,
+            )  # fmt: skip
+    except TooLongError as exc:
+        raise AttnlabError(str(exc), field="mask") from None
+    mask = mask_of(model)
+    answer = encode_masking(m, mask_name=mask[0] if mask else "")
+    return json_answer(MaskAnswer.model_validate(answer))
+
+
+@router.get("/mask", response_model=MaskAnswer, responses=BUSY_RESPONSES)
+async def model_mask(params: Annotated[MaskQuery, Query()], request: Request) -> Response:
+    """Follow `focus`, mask (or drop) `mask`, and measure how far the focus moved per layer."""
+    workers = workers_of(request)
+    return await workers.run(_mask, params, workers)

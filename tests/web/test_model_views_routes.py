@@ -1,0 +1,62 @@
+"""The Real model's extra routes: a layer's heads, token masking, a word's pieces in the trace
+answer, Compare contexts' occurrences and shared keys; every number equals the core's."""
+
+import numpy as np
+import pytest
+
+from attnlab.models.compare import compare
+from attnlab.models.masking import mask_token
+
+pytestmark = pytest.mark.usefixtures("minilm")
+
+
+def test_heads_are_the_layers_matrices_and_their_means(client, minilm) -> None:
+    d = client.get("/api/model/heads", params={"text": "by the river bank", "layer": 2}).json()
+    a = minilm.trace("by the river bank").attentions
+    assert d["tokens"] == ["[CLS]", "by", "the", "river", "bank", "[SEP]"]
+    assert (d["layer"], d["n_layers"], d["n_heads"], d["source"]) == (2, 6, 12, "model")
+    assert np.allclose(d["heads"], a[2], atol=5e-5)
+    assert np.allclose(d["mean_heads"], a[2].mean(0), atol=5e-5)
+    assert np.allclose(d["mean_layers"], a.mean((0, 1)), atol=5e-5)
+
+
+def test_mask_answers_the_cores_distances(client, minilm) -> None:
+    q = {"text": "by the river bank", "focus": "bank", "mask": "river", "how": "mask"}
+    d = client.get("/api/model/mask", params=q).json()
+    m = mask_token(minilm, minilm.trace(q["text"]), focus=4, word="river", how="mask")
+    assert d["edited_tokens"][3] == "[MASK]" and d["target"] == {"text": "river", "pieces": [3]}
+    assert np.allclose(d["tv"], m.tv, atol=5e-5) and np.allclose(d["l2"], m.l2, atol=5e-5)
+    assert np.allclose(d["cosine_distance"], m.cosine_distance, atol=5e-5)
+    assert d["labels"] == ["in", "0", "1", "2", "3", "4", "5"]
+    assert "replacing “river” by [MASK]" in d["note"]
+    none = client.get("/api/model/mask", params={**q, "how": "none"}).json()
+    assert none["target"] is None and set(none["tv_mean"]) == {0} and set(none["l2"]) == {0}
+
+
+def test_mask_refusals_name_the_field(client) -> None:
+    r = client.get("/api/model/mask", params={"text": "by the river bank", "mask": "bank"})
+    assert r.status_code == 400 and r.json()["field"] == "mask"
+    assert "is the token masked" in r.json()["error"]
+    r = client.get("/api/model/mask", params={"text": "by the river bank", "focus": "sea"})
+    assert r.status_code == 400 and r.json()["field"] == "focus"
+
+
+def test_the_trace_answer_says_how_a_word_of_pieces_is_followed(client) -> None:
+    q = {"text": "by the riverbank", "focus": "riverbank", "grid": "none"}
+    d = client.get("/api/model/trace", params=q).json()
+    assert d["focus"] == 4 and d["word"]["pieces"] == [3, 4] and d["word"]["token"] == 4
+    assert "follows its last piece, ##bank" in d["word"]["note"]
+    plain = client.get("/api/model/trace", params={**q, "focus": "the"}).json()
+    assert plain["word"] is None
+
+
+def test_compare_takes_an_occurrence_and_sends_a_minus_b(client, minilm) -> None:
+    q = {"word": "bank", "a": "the bank by the bank", "b": "at the savings bank"}
+    d = client.get("/api/model/compare", params={**q, "occurrence_a": 2}).json()
+    assert d["a"]["index"] == 5 and d["a"]["occurrences"] == [2, 5] and d["b"]["pieces"] == [4]
+    c = compare(minilm.trace(q["a"]), minilm.trace(q["b"]), "bank", occurrence_a=2)
+    s = d["shared"]
+    assert s["tokens"] == ["[CLS]", "the", "bank", "[SEP]"] and s["a"] == [0, 1, 2, 6]
+    assert np.allclose(s["difference"], c.difference, atol=1e-4)
+    r = client.get("/api/model/compare", params={**q, "occurrence_b": 2})
+    assert r.status_code == 400 and r.json()["field"] == "occurrence_b"
