@@ -2,10 +2,13 @@
 
     GET /api/model/info     sizes, limits and the known models (requests_model.ModelQuery)
     GET /api/model/trace    one head's explanation, "model" and "grid" (ModelTraceQuery)
+    GET /api/model/matrix   one head's whole matrix as a picture (MatrixQuery)
+    GET /api/model/row      one query row's weights over every key (RowQuery)
     GET /api/model/compare  one word's rows in two texts, layer by layer (CompareQuery)
 
-Models are loaded once per process and the last few traces are kept, so stepping through the
-heads of one text runs the forward pass once. Handlers are plain functions (FastAPI runs them
+Models are loaded once per process and the last few traces and heads are kept, so stepping
+through the heads of one text runs the forward pass once, and a head's beats, picture and rows
+share one recomputation. Handlers are plain functions (FastAPI runs them
 in its thread pool); each validates the encoder's dict into its declared answer.
 """
 
@@ -16,7 +19,16 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from attnlab.encode.model_json import GRIDS, encode_comparison, encode_grid, encode_head
+from attnlab.core.trace import Trace
+from attnlab.encode.model_json import (
+    GRIDS,
+    encode_comparison,
+    encode_gqa,
+    encode_grid,
+    encode_head,
+    encode_matrix,
+    encode_row,
+)
 from attnlab.errors import (
     AttnlabError,
     EmptySequenceError,
@@ -24,12 +36,27 @@ from attnlab.errors import (
     TooLongError,
     UnknownHeadError,
 )
-from attnlab.models import KNOWN_MODELS, MAX_TOKENS, Model, ModelTrace, load_model
+from attnlab.models import KNOWN_MODELS, Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.heads import explain_head
 from attnlab.web.error_replies import ERROR_RESPONSES
-from attnlab.web.requests_model import MAX_TEXT_CHARS, CompareQuery, ModelQuery, ModelTraceQuery
-from attnlab.web.schemas_model import ComparisonAnswer, ModelInfoAnswer, ModelTraceAnswer
+from attnlab.web.requests_model import (
+    MAX_TEXT_CHARS,
+    CompareQuery,
+    HeadQuery,
+    MatrixQuery,
+    ModelQuery,
+    ModelTraceQuery,
+    RowQuery,
+)
+from attnlab.web.schemas_model import (
+    ComparisonAnswer,
+    MatrixAnswer,
+    ModelInfoAnswer,
+    ModelTraceAnswer,
+    RowAnswer,
+)
+from attnlab.words.explanation import Explanation
 
 __all__ = ["cached_model", "router"]
 
@@ -55,6 +82,19 @@ def _trace(name: str, text: str, field: str) -> ModelTrace:
         raise AttnlabError(str(exc), field=field) from None
 
 
+@lru_cache(maxsize=4)  # a 2,048-token head holds three n × n float32 arrays, 48 MB
+def cached_head(name: str, text: str, layer: int, head: int) -> Trace:
+    return cached_trace(name, text).head(layer, head)
+
+
+def _head(params: HeadQuery) -> tuple[ModelTrace, Trace]:
+    """The trace of the text and the asked head, its layer and head checked against the model."""
+    mt = _trace(params.model, params.text, "text")
+    layer = _index(params.layer, "layer", mt.n_layers)
+    head = _index(params.head, "head", mt.n_heads)
+    return mt, cached_head(params.model, params.text, layer, head)
+
+
 def _index(value: int, field: str, size: int) -> int:
     if value >= size:
         raise UnknownHeadError(
@@ -66,12 +106,14 @@ def _index(value: int, field: str, size: int) -> int:
 @router.get("/info")
 def model_info(params: Annotated[ModelQuery, Query()]) -> ModelInfoAnswer:
     """A model's sizes and the limits of the text it takes."""
-    c = cached_model(params.model).config
+    m = cached_model(params.model)
+    c = m.config
     return ModelInfoAnswer.model_validate(
         {
             "model": params.model, "description": KNOWN_MODELS[params.model].description,
             "n_layers": c.n_layers, "n_heads": c.n_heads, "d_model": c.d_model, "d_k": c.d_k,
-            "max_tokens": MAX_TOKENS, "max_text_chars": MAX_TEXT_CHARS,
+            "max_tokens": m.max_tokens, "max_text_chars": MAX_TEXT_CHARS,
+            "n_kv_heads": c.n_kv_heads, "causal": c.causal,
             "known_models": list(KNOWN_MODELS), "grids": list(GRIDS),
             "compare_defaults": {"word": DEFAULT_WORD, "a": DEFAULT_A, "b": DEFAULT_B},
         }
@@ -81,15 +123,36 @@ def model_info(params: Annotated[ModelQuery, Query()]) -> ModelInfoAnswer:
 @router.get("/trace")
 def model_trace(params: Annotated[ModelTraceQuery, Query()]) -> ModelTraceAnswer:
     """One head's six beats for a focus token, with every head's row (or matrix) beside it."""
-    mt = _trace(params.model, params.text, "text")
-    layer = _index(params.layer, "layer", mt.n_layers)
-    head = _index(params.head, "head", mt.n_heads)
-    ex = explain_head(
-        mt, layer=layer, head=head, focus=params.focus, mode=params.mode, axis=params.axis
-    )
+    mt, t = _head(params)
+    layer, head = params.layer, params.head
+    if (params.mode, params.axis) == ("scaled", "keys"):
+        ex = Explanation.of(t, mt.focus_index(params.focus))  # the cached head, as the model ran it
+    else:
+        ex = explain_head(
+            mt, layer=layer, head=head, focus=params.focus, mode=params.mode, axis=params.axis
+        )
     out = encode_head(mt, ex, layer=layer, head=head)
+    out["gqa"] = encode_gqa(mt, layer, head, ex.focus)
     out["grid"] = encode_grid(mt, ex.focus, params.grid)
     return ModelTraceAnswer.model_validate(out)
+
+
+@router.get("/matrix")
+def model_matrix(params: Annotated[MatrixQuery, Query()]) -> MatrixAnswer:
+    """One head's whole matrix as a picture: uint16 codes, block-pooled for a long text."""
+    mt, t = _head(params)
+    out = encode_matrix(
+        mt, t, layer=params.layer, head=params.head, how=params.pool, specials=params.specials
+    )
+    return MatrixAnswer.model_validate(out)
+
+
+@router.get("/row")
+def model_row(params: Annotated[RowQuery, Query()]) -> RowAnswer:
+    """One query row's weights over every key, float32: a row's numbers on demand."""
+    mt, t = _head(params)
+    row = _index(params.row, "row", mt.n)
+    return RowAnswer.model_validate(encode_row(t, row, layer=params.layer, head=params.head))
 
 
 @router.get("/compare")
