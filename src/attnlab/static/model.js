@@ -14,9 +14,11 @@
 import { heat, inkOn } from "./colors.js";
 import { fillWords, h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
-import { decodeLesson, num } from "./format.js";
+import { num } from "./format.js";
 import { comparePanel } from "./model_compare.js";
 import { headsGrid } from "./model_grid.js";
+import { matrixPanel } from "./model_matrix.js";
+import { decodeModelTrace } from "./packed.js";
 import { field } from "./model_dom.js";
 import { beatLayout, pictureHeight } from "./model_layout.js";
 import { createMotion, fitCanvas } from "./picture.js";
@@ -73,6 +75,9 @@ function build(model, commit, pickHead) {
   ui.readout = h("p", { class: "readout", "aria-live": "polite", "data-words": "table.readout_hint" });
   ui.which = h("p", { class: "rm-which" });
   ui.compare = comparePanel(model, id, commit);
+  ui.matrix = matrixPanel(model, id, commit);
+  ui.windowNote = h("p", { class: "rm-window-note" });
+  ui.gqa = h("p", { class: "rm-gqa" });
   ui.intro = h("p", { class: "rm-intro" });
 
   // on a wide screen the heads grid sits beside the settings and the steps, so the picture
@@ -90,19 +95,25 @@ function build(model, commit, pickHead) {
           ui.focusErr,
         ]),
         ui.which,
+        ui.gqa,
       ]),
       ui.heads.el,
     ]),
+    ui.windowNote,
     h("div", { class: "stage rm-stage" }, [
       h("div", { class: "picture" }, [ui.canvasWrap]),
       ui.side,
     ]),
+    ui.matrix.el,
     ui.compare.el,
   ]);
   return ui;
 }
 
 const stripImages = new WeakMap();
+
+/** A vector's first numbers as the seed writes them: [1.37, -1.04, …]. */
+const shortList = (xs) => `[${xs.map((x) => num(x)).join(", ")}, …]`;
 
 /**
  * Paint the layout's "strip" shapes (a vector, one colour per entry) over what draw.js painted:
@@ -170,7 +181,8 @@ function render({ model, el }) {
   function resize() {
     const width = Math.max(300, Math.floor(ui.canvasWrap.clientWidth) || 300);
     const n = trace?.tokens.length ?? 6;
-    const height = Math.max(240, pictureHeight(n, width, steps.beats()[beat()]?.key ?? "tokens"));
+    const room = Math.floor(doc.defaultView.innerHeight * 0.78); // .rm-picture's max-height
+    const height = Math.max(240, pictureHeight(n, width, steps.beats()[beat()]?.key ?? "tokens", room));
     if (fitCanvas(ui.canvas, size, width, height)) paint();
   }
 
@@ -189,6 +201,8 @@ function render({ model, el }) {
       ui.canvas.setAttribute("aria-label", shapes.description);
       ui.canvas.dataset.beat = shapes.beat;
       ui.canvas.dataset.focus = String(trace.focus);
+      const row = shapes.rows[trace.focus];
+      if (row) ui.canvas.dataset.focusRow = JSON.stringify({ y: row.y, h: row.h });
       if (shapes.ray) ui.canvas.dataset.rayTo = String(shapes.ray.to);
       else delete ui.canvas.dataset.rayTo;
       return shapes;
@@ -206,10 +220,6 @@ function render({ model, el }) {
   /** A long text's picture scrolls: bring the focus row into view when it is out of sight. */
   function showFocusRow() {
     if (!trace) return;
-    if (steps.beats()[beat()]?.key === "parallel") {
-      ui.canvasWrap.scrollTop = 0; // the matrix starts at the top
-      return;
-    }
     const row = layoutNow().rows[trace.focus];
     const wrap = ui.canvasWrap;
     if (row && (row.y < wrap.scrollTop || row.y + row.h > wrap.scrollTop + wrap.clientHeight)) {
@@ -253,9 +263,10 @@ function render({ model, el }) {
   readableCells(ui.table, { read: readout, ready: () => trace !== null, scope });
 
   function buildTokens() {
+    const all = trace.window.all_tokens;
     ui.tokens.replaceChildren(
-      ...trace.tokens.map((tok, j) => {
-        const b = h("button", { type: "button", class: "token", "aria-pressed": j === trace.focus ? "true" : "false", "data-index": j }, [tok]);
+      ...all.map((tok, j) => {
+        const b = h("button", { type: "button", class: "token", "aria-pressed": j === trace.window.focus ? "true" : "false", "data-index": j }, [tok]);
         b.addEventListener("click", () => commit({ focus: j }));
         return b;
       }),
@@ -311,7 +322,9 @@ function render({ model, el }) {
     const data = model.get("trace");
     if (!data) return;
     try {
-      trace = decodeLesson(data);
+      trace = decodeModelTrace(data);
+      // a window of a long text: each row names its position, so the gaps between rows show
+      if (!trace.window.whole) trace.tokens = trace.tokens.map((tok, k) => say(words(), "model.window_token", { token: tok, position: trace.window.rows[k] }));
       buildTokens();
       buildTable();
     } catch (err) {
@@ -325,14 +338,32 @@ function render({ model, el }) {
     ui.head.value = String(m.head);
     if (doc.activeElement !== ui.text && ui.text.getAttribute("aria-invalid") !== "true") ui.text.value = model.get("text");
     ui.which.textContent = say(words(), "model.which", { layer: m.layer, head: m.head, model: modelName(words(), m.name), n: trace.tokens.length, d_k: trace.d_k, divisor: trace.captions?.divisor ?? num(trace.divisor) });
+    ui.gqa.textContent = gqaLine(trace);
+    ui.windowNote.textContent = windowLine(trace);
+    ui.windowNote.hidden = trace.window.whole;
     ui.heads.mark();
     ui.heads.paint(trace);
+    ui.matrix.paint();
     ui.compare.show();
     showBeat();
     motion.t = 1;
     resize();
     paint();
     showFocusRow();
+  }
+
+  /** Which query heads read this head's keys and values, and that they are the same numbers. */
+  function gqaLine(t) {
+    const g = t.gqa;
+    if (!g) return "";
+    if (g.group.length === 1) return say(words(), "model.gqa.own", { n_heads: t.model.n_heads });
+    const vectors = g.group.map((hd, k) => say(words(), "model.gqa.vector", { head: hd, vector: shortList(g.keys[k]) })).join("; ");
+    return say(words(), g.group_identical ? "model.gqa.shared" : "model.gqa.differ", { heads: g.group.join(", "), kv: g.kv_head, token: t.focus_token, vectors });
+  }
+
+  function windowLine(t) {
+    const w = t.window;
+    return say(words(), "model.window", { shown: w.rows.length, n: w.n, token: t.focus_token, weight: num(w.shown_weight) });
   }
 
   // --- wiring --------------------------------------------------------------------------------------
@@ -346,11 +377,18 @@ function render({ model, el }) {
   scope.listen(ui.head, "change", () => commit({ head: Number(ui.head.value) }));
 
   scope.on(model, "change:trace", onTrace);
+  scope.on(model, "change:matrix", ui.matrix.onMatrix);
+  scope.on(model, "change:matrix_scale", () => {
+    ui.matrix.showOptions();
+    ui.matrix.paint();
+  });
+  scope.on(model, "change:row", ui.matrix.showRow);
   scope.on(model, "change:grid", () => ui.heads.paint(trace));
   scope.on(model, "change:info", showInfo);
   scope.on(model, "change:words", () => {
     fillWords(ui.root, words());
     showInfo();
+    ui.matrix.showOptions();
     if (trace) onTrace();
   });
   scope.on(model, "change:layer", () => {
@@ -373,12 +411,14 @@ function render({ model, el }) {
 
   const observer = new ResizeObserver(() => {
     resize();
+    ui.matrix.paint();
     ui.compare.show();
   });
   observer.observe(ui.canvasWrap);
   scope.add(() => observer.disconnect());
   fillWords(ui.root, words());
   showInfo();
+  ui.matrix.showOptions();
   ui.text.value = model.get("text") ?? "";
   ui.compare.showInputs();
   resize();

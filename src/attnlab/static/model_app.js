@@ -89,12 +89,37 @@ function host(el, wanted, page, isActive) {
   const model = createModel({
     ...wanted, info: null, trace: null, grid: null, compare: null, status: "", error: null,
     compareError: null, choices: page?.choices ?? null, words: page?.words ?? null, global_keys: true,
+    matrix: null, matrix_scale: "log", pool: "max", specials: "show", row_index: null, row: null,
+    grid_color: "pattern",
   }, (changed) => {
     if (changed.has("name")) load().then(compare);
     else if (KEYS.some((k) => changed.has(k))) load();
+    else if (changed.has("pool") || changed.has("specials")) matrix();
+    if (changed.has("row_index")) row();
     if (["word", "a", "b"].some((k) => changed.has(k))) compare();
     writeURL();
   });
+  let askedMatrix = 0;
+  let askedRow = 0;
+
+  /** The head on screen (the last good request) as query parameters. */
+  const headParams = () => ({ model: good.name, text: good.text, layer: String(good.layer), head: String(good.head) });
+
+  async function matrix() {
+    if (!good) return;
+    const ticket = ++askedMatrix;
+    const q = new URLSearchParams({ ...headParams(), pool: model.get("pool"), specials: model.get("specials") });
+    const answer = await getJSON(`/api/model/matrix?${q}`);
+    if (ticket === askedMatrix && answer.ok) model.put("matrix", answer.body);
+  }
+
+  async function row() {
+    const index = model.get("row_index");
+    if (!good || index === null || index === undefined) return;
+    const ticket = ++askedRow;
+    const answer = await getJSON(`/api/model/row?${new URLSearchParams({ ...headParams(), row: String(index) })}`);
+    if (ticket === askedRow && answer.ok) model.put("row", answer.body);
+  }
 
   async function load({ fallback = false } = {}) {
     const request = Object.fromEntries(KEYS.map((k) => [k, model.get(k)]));
@@ -107,28 +132,40 @@ function host(el, wanted, page, isActive) {
     q.set("grid", needGrid ? "focus" : "none");
     const words = model.get("words");
     model.put("status", everLoaded ? say(words, "model.running") : say(words, "model.loading", { model: modelName(words, request.name) }));
+    const started = performance.now();
+    const sameHead = sameText && good.layer === request.layer && good.head === request.head;
+    const matrixAnswer = sameHead ? null : getJSON(`/api/model/matrix?${new URLSearchParams({ ...Object.fromEntries(["text", "layer", "head"].map((k) => [k, String(request[k])])), model: request.name, pool: model.get("pool"), specials: model.get("specials") })}`);
     const answer = await getJSON(`/api/model/trace?${q}`);
     if (ticket !== asked) return; // a newer request is on its way
     model.put("status", "");
     if (answer.ok) {
       everLoaded = true;
       const body = answer.body;
-      const word = request.focus === null ? lastWord(body.tokens) : -1;
-      if (word >= 0 && word !== body.focus) {
+      const all = body.window.all_tokens;
+      const word = request.focus === null ? lastWord(all) : -1;
+      if (word >= 0 && word !== body.window.focus) {
         // the API follows the last token; a learner would rather follow a word than "." or "?"
         model.put("focus", word);
         return load({ fallback });
       }
-      good = { ...request, focus: body.focus, layer: body.model.layer, head: body.model.head };
-      model.put("focus", body.focus);
+      good = { ...request, focus: body.window.focus, layer: body.model.layer, head: body.model.head };
+      model.put("focus", body.window.focus);
       if (!fallback) model.put("error", null);
       const gridBody = body.grid;
       delete body.grid;
       if (gridBody) model.put("grid", gridBody);
-      else if (model.get("grid")) model.put("grid", { ...model.get("grid"), focus: body.focus });
+      else if (model.get("grid")) model.put("grid", { ...model.get("grid"), focus: body.window.focus });
       model.put("trace", body);
+      if (matrixAnswer) {
+        const m = await matrixAnswer;
+        if (ticket !== asked) return;
+        if (m.ok) model.put("matrix", m.body);
+      }
+      model.put("row_index", body.window.focus); // the followed token's numbers, until another row is asked
+      row();
+      model.put("shown_ms", performance.now() - started); // a head switch, measured in the page
       writeURL();
-      if (model.get("grid")?.kind === "focus" && body.tokens.length <= FULL_GRID_MAX) fullGrid(q, ticket);
+      if (model.get("grid")?.kind === "focus" && all.length <= FULL_GRID_MAX) fullGrid(q, ticket);
       return;
     }
     const field = answer.error.field;

@@ -6,9 +6,31 @@
 import { h } from "./dom.js";
 import { draw } from "./draw.js";
 import { miniHeat } from "./model_layout.js";
+import { unpack } from "./packed.js";
 import { say } from "./words.js";
 
 const MINI = 26; // a cell's heatmap, CSS pixels
+const unpacked = new WeakMap(); // a grid answer's packed arrays, decoded once
+
+function decoded(p) {
+  if (!unpacked.has(p)) unpacked.set(p, unpack(p));
+  return unpacked.get(p);
+}
+
+/** Head (l, hd)'s focus row from the grid's packed (L, H, n) rows. */
+function headRow(grid, l, hd) {
+  const { values, shape } = decoded(grid.rows);
+  const n = shape[2];
+  return Array.from(values.subarray((l * shape[1] + hd) * n, (l * shape[1] + hd + 1) * n));
+}
+
+/** Head (l, hd)'s whole matrix from the grid's packed (L, H, n, n) attentions. */
+function headMatrix(grid, l, hd) {
+  const { values, shape } = decoded(grid.attentions);
+  const n = shape[2];
+  const start = (l * shape[1] + hd) * n * n;
+  return Array.from({ length: n }, (_, i) => Array.from(values.subarray(start + i * n, start + (i + 1) * n)));
+}
 
 /**
  * @param {any} model holds "info" (sizes), "layer", "head", "grid" and "words"
@@ -80,10 +102,11 @@ export function headsGrid(model, id, pick) {
       if (!ctx) continue;
       const l = Number(b.dataset.layer);
       const hd = Number(b.dataset.head);
-      const m = grid?.kind === "full" ? grid.attentions?.[l]?.[hd] : grid?.rows?.[l]?.[hd];
-      draw(ctx, m ? miniHeat(m, sz, grid.kind === "full" ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: "#f3f3f7" }], 1, sz);
+      const full = grid?.attentions ? headMatrix(grid, l, hd) : null;
+      const m = full ?? (grid?.rows ? headRow(grid, l, hd) : null);
+      draw(ctx, m ? miniHeat(m, sz, full ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: "#f3f3f7" }], 1, sz);
     }
-    const token = trace ? trace.tokens[grid?.focus ?? trace.focus] : "";
+    const token = trace ? trace.window.all_tokens[grid?.focus ?? trace.window.focus] : "";
     const key = !grid || !trace ? "model.grid.empty" : grid.kind === "full" ? "model.grid.full" : "model.grid.focus";
     ui.gridHelp.textContent = say(model.get("words"), key, { token });
   }

@@ -16,6 +16,7 @@
 import { COLORS, heat, inkOn } from "./colors.js";
 import { num } from "./format.js";
 import { argmax, beatKeys } from "./layout.js";
+import { LEGEND_HEIGHT, MASKED, legendShapes } from "./matrix_picture.js";
 import { say } from "./words.js";
 
 export { argmax, beatKeys }; // the lesson's, re-exported for the Real model's callers
@@ -84,10 +85,18 @@ function labelWidth(width) {
   return Math.round(Math.min(120, Math.max(64, width * 0.16)));
 }
 
-/** The side of one cell of the Parallel beat's n × n matrix. */
-function cellSide(n, width) {
-  const room = (width - 2 * PAD - labelWidth(width)) / n;
-  return Math.min(44, room >= 8 ? Math.floor(room) : Math.max(1, room));
+const PARALLEL_EXTRA = 8 + 58 + LEGEND_HEIGHT + 8; // under the heading: the pair's lines, the legend
+
+/**
+ * The side of one cell of the Parallel beat's n × n matrix: as wide as the picture allows, and
+ * no taller than `room` (the picture's visible height), so the whole matrix and the followed
+ * token's row are on screen at once.
+ */
+function cellSide(n, width, room = Infinity) {
+  const across = (width - 2 * PAD - labelWidth(width)) / n;
+  const down = (room - HEAD - PARALLEL_EXTRA) / n;
+  const fit = Math.min(across, down);
+  return Math.min(44, fit >= 8 ? Math.floor(fit) : Math.max(1, fit));
 }
 
 /**
@@ -97,8 +106,8 @@ function cellSide(n, width) {
  * @param {number} width
  * @param {string} beat the beat's key
  */
-export function pictureHeight(n, width, beat) {
-  if (beat === "parallel") return HEAD + 8 + n * cellSide(n, width) + 58; // the pair's two lines
+export function pictureHeight(n, width, beat, room = Infinity) {
+  if (beat === "parallel") return HEAD + n * cellSide(n, width, room) + PARALLEL_EXTRA;
   return HEAD + n * rowHeight(n) + (beat === "blend" ? 76 : 16);
 }
 
@@ -301,13 +310,19 @@ function blendBeat(G, out) {
 
 function parallelBeat(G, out) {
   const { trace, n, focus } = G;
-  const c = cellSide(n, G.W);
+  const c = cellSide(n, G.W, G.H);
   const [pi, pj] = trace.pair ?? [focus, argmax(trace.weights[focus])];
   titles(G, out, G.say("parallel"));
   const top = HEAD + 8;
   const x0 = G.x0;
-  if (c >= 14) {
-    trace.tokens.forEach((tok, j) => out.shapes.push({ kind: "text", x: x0 + j * c + c / 2, y: top - 4, text: tok, size: Math.min(11, c / 2.4), align: "center", color: j === focus ? COLORS.violet : COLORS.muted, maxWidth: c - 2 }));
+  if (c >= 6) {
+    // key labels where they fit: every k-th column at a readable size (all of them on hover, in the table)
+    const every = Math.max(1, Math.ceil(34 / c));
+    trace.tokens.forEach((tok, j) => {
+      if (j % every !== 0 && j !== focus) return;
+      if (j !== focus && Math.abs(j - focus) < every) return;
+      out.shapes.push({ kind: "text", x: x0 + j * c + (every === 1 ? c / 2 : 0), y: top - 4, text: tok, size: 10, align: every === 1 ? "center" : "left", color: j === focus ? COLORS.violet : COLORS.muted, maxWidth: every * c - 2, role: "key-label" });
+    });
   } else heading(G, out, x0, G.say(c < 10 ? "parallel_keys_some" : "parallel_keys"));
   const fs = Math.max(8, Math.min(12, c - 4));
   const every = Math.ceil(10 / c); // small cells: label every k-th row (and the focus) so labels never overlap
@@ -318,10 +333,12 @@ function parallelBeat(G, out) {
       kind: "text", x: x0 - 8, y: y + c / 2 + Math.min(fs, Math.max(8, c)) * 0.36, text: trace.tokens[i], size: Math.min(fs, Math.max(8, c)), align: "right",
       weight: i === focus ? "700" : "400", color: i === focus ? COLORS.violet : COLORS.ink, maxWidth: G.LW - 10,
     });
+    out.rows.push({ index: i, y, h: c });
     for (let j = 0; j < n; j++) {
       const v = trace.weights[i][j];
       const at = (0.5 * i) / n;
-      out.shapes.push({ kind: "rect", x: x0 + j * c, y, w: c - (c > 6 ? 1 : 0), h: c - (c > 6 ? 1 : 0), fill: heat(v), at });
+      const masked = trace.mask ? !trace.mask[i][j] : false;
+      out.shapes.push({ kind: "rect", x: x0 + j * c, y, w: c - (c > 6 ? 1 : 0), h: c - (c > 6 ? 1 : 0), fill: masked ? MASKED : heat(v), at, role: masked ? "masked" : undefined });
       if (c >= 30) out.shapes.push({ kind: "text", x: x0 + j * c + c / 2, y: y + c / 2 + 4, text: num(v), size: 10, mono: MONO, align: "center", color: inkOn(v), at });
     }
   }
@@ -335,6 +352,9 @@ function parallelBeat(G, out) {
     kind: "text", x: PAD, y: top + n * c + 24 + 17 * k, text, size: 12, color: k === 0 ? COLORS.pair : COLORS.ink,
     weight: k === 0 ? "600" : "400", maxWidth: G.W - 2 * PAD, at: 0.7,
   }));
+  // every matrix carries its heat scale (grey: masked keys, when the head has a mask)
+  const masked = trace.mask?.some((row) => row.some((ok) => !ok));
+  out.shapes.push(...legendShapes({ x: PAD, y: top + n * c + 58, w: G.W - 2 * PAD, title: G.say("legend"), masked: masked ? G.say("legend_masked") : null }).map((sh) => ({ ...sh, at: 0.7 })));
 }
 
 /**

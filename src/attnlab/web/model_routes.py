@@ -14,6 +14,7 @@ in its thread pool); each validates the encoder's dict into its declared answer.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Annotated
 
@@ -77,9 +78,15 @@ def cached_trace(name: str, text: str) -> ModelTrace:
 def _trace(name: str, text: str, field: str) -> ModelTrace:
     """The trace of `text`; a text that is empty or too long is refused against `field`."""
     try:
-        return cached_trace(name, text)
+        with _computing:
+            return cached_trace(name, text)
     except (EmptySequenceError, TooLongError) as exc:
         raise AttnlabError(str(exc), field=field) from None
+
+
+_computing = threading.Lock()
+"""One forward pass or head at a time: the page asks for a head's beats and its picture at once,
+and both must wait for one computation, not start two."""
 
 
 @lru_cache(maxsize=4)  # a 2,048-token head holds three n × n float32 arrays, 48 MB
@@ -92,7 +99,8 @@ def _head(params: HeadQuery) -> tuple[ModelTrace, Trace]:
     mt = _trace(params.model, params.text, "text")
     layer = _index(params.layer, "layer", mt.n_layers)
     head = _index(params.head, "head", mt.n_heads)
-    return mt, cached_head(params.model, params.text, layer, head)
+    with _computing:
+        return mt, cached_head(params.model, params.text, layer, head)
 
 
 def _index(value: int, field: str, size: int) -> int:
@@ -106,7 +114,8 @@ def _index(value: int, field: str, size: int) -> int:
 @router.get("/info")
 def model_info(params: Annotated[ModelQuery, Query()]) -> ModelInfoAnswer:
     """A model's sizes and the limits of the text it takes."""
-    m = cached_model(params.model)
+    with _computing:  # the first call loads the weights; a trace asked meanwhile waits for them
+        m = cached_model(params.model)
     c = m.config
     return ModelInfoAnswer.model_validate(
         {
