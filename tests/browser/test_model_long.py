@@ -25,6 +25,7 @@ def text_of(n_words: int) -> str:
 
 
 def open_text(new_page: Any, text: str, **state: Any) -> Any:
+    expect().set_options(timeout=30_000)  # the forward pass of a long text on a shared machine
     q = urllib.parse.urlencode({"view": "model", "model.text": text, **state})
     page = open_model(new_page(1280, 800), f"?{q}")
     expect()(page.get_by_role("img", name="Heat scale: weight, logarithmic")).to_be_visible()
@@ -129,3 +130,36 @@ def test_hiding_cls_and_sep_is_said_on_screen(new_page, base_url, artifacts) -> 
 def test_screenshot_of_the_whole_page_at_100_tokens(new_page, artifacts: Path) -> None:
     page = open_text(new_page, text_of(98))
     page.screenshot(path=str(artifacts / "long-100-page.png"), full_page=True)
+
+
+def test_the_ranking_sorts_by_keyboard_and_shows_a_head(new_page, base_url, artifacts) -> None:
+    text = text_of(22)
+    g = api(base_url, "/api/model/trace", text=text)["grid"]
+    page = open_text(new_page, text)
+    ranking = page.get_by_role("table", name="Head ranking")
+    sort = ranking.get_by_role("button", name="Sort by previous-token share")
+    sort.focus()
+    page.keyboard.press("Enter")
+    header = ranking.locator(
+        "thead th", has=page.get_by_role("button", name="Sort by previous-token share")
+    )
+    expect()(header).to_have_attribute("aria-sort", "descending")
+    heads = [(la, h) for la in range(g["layers"]) for h in range(g["heads"])]
+    want = sorted(heads, key=lambda lh: (-g["stats"]["previous"][lh[0]][lh[1]], lh))
+    cells = ranking.locator("tbody td[data-stat=previous]")
+    expect()(cells).to_have_text([num(g["stats"]["previous"][la][h]) for la, h in want])
+    page.keyboard.press("Enter")
+    expect()(header).to_have_attribute("aria-sort", "ascending")
+    expect()(cells.first).to_have_text(num(g["stats"]["previous"][want[-1][0]][want[-1][1]]))
+    la, h = want[-1]
+    ranking.get_by_role("button", name=f"Show layer {la} head {h}").click()
+    expect()(page.get_by_label("Layer", exact=True)).to_have_value(str(la))
+    expect()(page.get_by_label("Head", exact=True)).to_have_value(str(h))
+    page.get_by_label("Colour the grid by").select_option("previous")
+    expect()(page.locator(".rm-grid")).to_have_attribute("data-color", "previous")
+    cell = page.get_by_role("button", name=f"layer {la} head {h}", exact=True)
+    expect()(cell).to_have_attribute(
+        "title", f"previous-token share {num(g['stats']['previous'][la][h])}"
+    )
+    page.locator(".rm-top").screenshot(path=str(artifacts / "long-24-grid-previous.png"))
+    page.locator(".rm-rank").screenshot(path=str(artifacts / "long-24-ranking.png"))

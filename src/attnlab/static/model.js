@@ -18,6 +18,7 @@ import { num } from "./format.js";
 import { comparePanel } from "./model_compare.js";
 import { headsGrid } from "./model_grid.js";
 import { matrixPanel } from "./model_matrix.js";
+import { rankingPanel } from "./model_ranking.js";
 import { decodeModelTrace } from "./packed.js";
 import { field } from "./model_dom.js";
 import { beatLayout, pictureHeight } from "./model_layout.js";
@@ -62,7 +63,8 @@ function build(model, commit, pickHead) {
   ui.banner = h("p", { class: "banner", role: "alert", hidden: true });
 
   // --- the heads grid ------------------------------------------------------------------------
-  ui.heads = headsGrid(model, id, pickHead);
+  ui.heads = headsGrid(model, id, pickHead, commit);
+  ui.ranking = rankingPanel(model, id, pickHead, commit);
 
   // --- the stepper, the tokens, the picture and the table ----------------------------------------
   ui.nav = h("div", { class: "nav" });
@@ -105,6 +107,7 @@ function build(model, commit, pickHead) {
       ui.side,
     ]),
     ui.matrix.el,
+    ui.ranking.el,
     ui.compare.el,
   ]);
   return ui;
@@ -285,7 +288,8 @@ function render({ model, el }) {
     const names = info?.known_models ?? [];
     options(ui.name, names, (v) => (modelName(words(), v) === v ? v : say(words(), "model.name_option", { model: modelName(words(), v), id: v })), names.includes(model.get("name")) ? model.get("name") : names[0] ?? "");
     options(ui.layer, [...Array(info?.n_layers ?? 0).keys()], (v) => say(words(), "model.layer_option", { layer: v }), model.get("layer"));
-    options(ui.head, [...Array(info?.n_heads ?? 0).keys()], (v) => say(words(), "model.head_option", { head: v }), model.get("head"));
+    const g = info ? info.n_heads / (info.n_kv_heads || info.n_heads) : 1;
+    options(ui.head, [...Array(info?.n_heads ?? 0).keys()], (v) => (g > 1 ? say(words(), "model.head_option_gqa", { head: v, kv: Math.floor(v / g) }) : say(words(), "model.head_option", { head: v })), model.get("head"));
     if (info) ui.intro.textContent = say(words(), "model.intro", { model: modelName(words(), info.model), n_layers: info.n_layers, n_heads: info.n_heads, d_model: info.d_model });
     if (info) ui.textHelp.textContent = say(words(), "model.text_help", { max_tokens: info.max_tokens, d_k: info.d_k });
     ui.heads.build();
@@ -383,7 +387,15 @@ function render({ model, el }) {
     ui.matrix.paint();
   });
   scope.on(model, "change:row", ui.matrix.showRow);
-  scope.on(model, "change:grid", () => ui.heads.paint(trace));
+  scope.on(model, "change:grid", () => {
+    ui.heads.paint(trace);
+    ui.ranking.build();
+  });
+  scope.on(model, "change:grid_color", () => {
+    ui.heads.build();
+    ui.heads.paint(trace);
+  });
+  scope.on(model, "change:ranking_sort", ui.ranking.build);
   scope.on(model, "change:info", showInfo);
   scope.on(model, "change:words", () => {
     fillWords(ui.root, words());
@@ -397,6 +409,7 @@ function render({ model, el }) {
     ui.compare.show();
   });
   scope.on(model, "change:head", () => {
+    ui.ranking.build();
     ui.heads.mark();
     ui.head.value = String(model.get("head"));
     ui.compare.show();

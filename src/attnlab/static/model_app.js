@@ -90,7 +90,7 @@ function host(el, wanted, page, isActive) {
     ...wanted, info: null, trace: null, grid: null, compare: null, status: "", error: null,
     compareError: null, choices: page?.choices ?? null, words: page?.words ?? null, global_keys: true,
     matrix: null, matrix_scale: "log", pool: "max", specials: "show", row_index: null, row: null,
-    grid_color: "pattern",
+    grid_color: "pattern", ranking_sort: { key: "first", descending: true },
   }, (changed) => {
     if (changed.has("name")) load().then(compare);
     else if (KEYS.some((k) => changed.has(k))) load();

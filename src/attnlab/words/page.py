@@ -215,6 +215,39 @@ _MODEL = {
         "neighbours, and the keys it weighs most), holding {weight} of “{token}”'s weight. "
         "The whole matrix is below."
     ),
+    "model.ranking.title": "Heads ranked by what they do",
+    "model.ranking.name": "Head ranking",
+    "model.ranking.help": (
+        "Each head's averages over every query row of this text: how spread its rows are "
+        "(entropy in bits; 0 = one key, log₂ n = all keys alike) and how much weight goes to "
+        "the first token (an “attention sink”), the token just before, the token itself, and "
+        "each row's largest weight. Sort by any column; show a head with its layer's button."
+    ),
+    "model.ranking.caption": "{n} heads of {model}, averaged over the query rows",
+    "model.ranking.sort": "Sort by {column}",
+    "model.ranking.show": "Show layer {layer} head {head}",
+    "model.ranking.col.layer": "layer",
+    "model.ranking.col.head": "head",
+    "model.ranking.col.kv": "K/V head",
+    "model.ranking.col.entropy_bits": "row entropy (bits)",
+    "model.ranking.col.first": "first-token (sink) share",
+    "model.ranking.col.previous": "previous-token share",
+    "model.ranking.col.itself": "self share",
+    "model.ranking.col.top1": "top-1 share",
+    "model.grid.color": "Colour the grid by",
+    "model.grid.color.pattern": "attention pattern",
+    "model.grid.color.entropy_bits": "row entropy",
+    "model.grid.color.first": "first-token (sink) share",
+    "model.grid.color.previous": "previous-token share",
+    "model.grid.color.itself": "self share",
+    "model.grid.color.top1": "top-1 share",
+    "model.grid.stat": (
+        "Each square is one head coloured by its {stat}, averaged over the text's rows: from "
+        "{least} (palest) to {most} (darkest). Click a head to step through it."
+    ),
+    "model.grid.kv": "K/V {kv}",
+    "model.grid.cell_stat": "{stat} {value}",
+    "model.head_option_gqa": "head {head} (K/V head {kv})",
     "model.matrix.title": "The whole matrix of layer {layer}, head {head}",
     "model.matrix.name": (
         "Attention matrix of layer {layer}, head {head} as a picture: {n} tokens in {cells} × "
@@ -366,6 +399,10 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "kv": "a key/value head's index, from 0",
     "vectors": "each head's vector, semicolon-separated (model.gqa.vector)",
     "shown": "how many tokens the steps show",
+    "column": "a ranking column's heading (model.ranking.col.*)",
+    "stat": "a diagnostic's name (model.grid.color.*)",
+    "least": "the smallest value on the grid, by numfmt's rule",
+    "most": "the largest value on the grid, by numfmt's rule",
     "visible": "how many keys a row may see",
     "sum": "a row's sum, written by numfmt's rule",
 }
