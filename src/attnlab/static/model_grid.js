@@ -9,6 +9,7 @@ import { draw } from "./draw.js";
 import { num } from "./format.js";
 import { field } from "./model_dom.js";
 import { miniHeat } from "./model_layout.js";
+import { wordKey } from "./model_ranking.js";
 import { unpack } from "./packed.js";
 import { say } from "./words.js";
 
@@ -69,7 +70,7 @@ export function headsGrid(model, id, pick, commit = () => {}) {
     const words = model.get("words");
     const KV = info?.n_kv_heads ?? H;
     const chosen = model.get("grid_color") ?? "pattern";
-    ui.color.replaceChildren(...COLOR_BY.map((v) => h("option", { value: v }, [say(words, `model.grid.color.${v}`)])));
+    ui.color.replaceChildren(...COLOR_BY.map((v) => h("option", { value: v }, [say(words, `model.grid.color.${wordKey(v)}`)])));
     ui.color.value = chosen;
     const frame = `${Boolean(words)}:${L}:${H}:${KV}`;
     if (gridButtons.length === L * H && ui.grid.dataset.frame === frame) return markGrid();
@@ -138,7 +139,7 @@ export function headsGrid(model, id, pick, commit = () => {}) {
         const v = grid.stats[stat][l][hd];
         const ok = typeof v === "number" && Number.isFinite(v);
         draw(ctx, [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: ok ? heat(range[1] > range[0] ? (v - range[0]) / (range[1] - range[0]) : 0) : "#bbbbbb" }], 1, sz);
-        b.title = say(model.get("words"), "model.grid.cell_stat", { stat: say(model.get("words"), `model.grid.color.${stat}`), value: ok ? num(v) : "—" });
+        b.title = say(model.get("words"), "model.grid.cell_stat", { stat: say(model.get("words"), `model.grid.color.${wordKey(stat)}`), value: ok ? num(v) : "—" });
         b.dataset.value = ok ? String(v) : "";
         continue;
       }
@@ -148,7 +149,7 @@ export function headsGrid(model, id, pick, commit = () => {}) {
       draw(ctx, m ? miniHeat(m, sz, full ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: "#f3f3f7" }], 1, sz);
     }
     if (stat) {
-      ui.gridHelp.textContent = say(model.get("words"), "model.grid.stat", { stat: say(model.get("words"), `model.grid.color.${stat}`), least: num(range[0]), most: num(range[1]) });
+      ui.gridHelp.textContent = say(model.get("words"), "model.grid.stat", { stat: say(model.get("words"), `model.grid.color.${wordKey(stat)}`), least: num(range[0]), most: num(range[1]) });
       return;
     }
     const token = trace ? trace.window.all_tokens[grid?.focus ?? trace.window.focus] : "";

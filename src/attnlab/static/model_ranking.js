@@ -12,6 +12,9 @@ import { say } from "./words.js";
 
 export const STATS = ["entropy_bits", "first", "previous", "itself", "top1"];
 
+/** A statistic's key in the page's words (which spell keys in letters only: top1 is top_one). */
+export const wordKey = (stat) => (stat === "top1" ? "top_one" : stat);
+
 /**
  * Every head as a row {layer, head, kv, entropy_bits, first, ...}, sorted by `key`.
  * NaN (no previous token) sorts last either way. Ties keep layer, head order.
@@ -61,7 +64,7 @@ export function rankingPanel(model, id, pick, commit) {
       const sortable = key !== "kv";
       const on = sort.key === key;
       const th = h("th", { scope: "col", "aria-sort": on ? (sort.descending ? "descending" : "ascending") : "none" });
-      const label = say(words(), `model.ranking.col.${key}`);
+      const label = say(words(), `model.ranking.col.${wordKey(key)}`);
       if (!sortable) th.append(label);
       else {
         const b = h("button", { type: "button", class: "rm-sort", "data-key": key, "aria-label": say(words(), "model.ranking.sort", { column: label }) }, [label, on ? (sort.descending ? " ▼" : " ▲") : ""]);

@@ -233,14 +233,14 @@ _MODEL = {
     "model.ranking.col.first": "first-token (sink) share",
     "model.ranking.col.previous": "previous-token share",
     "model.ranking.col.itself": "self share",
-    "model.ranking.col.top1": "top-1 share",
+    "model.ranking.col.top_one": "top-1 share",
     "model.grid.color": "Colour the grid by",
     "model.grid.color.pattern": "attention pattern",
     "model.grid.color.entropy_bits": "row entropy",
     "model.grid.color.first": "first-token (sink) share",
     "model.grid.color.previous": "previous-token share",
     "model.grid.color.itself": "self share",
-    "model.grid.color.top1": "top-1 share",
+    "model.grid.color.top_one": "top-1 share",
     "model.grid.stat": (
         "Each square is one head coloured by its {stat}, averaged over the text's rows: from "
         "{least} (palest) to {most} (darkest). Click a head to step through it."
