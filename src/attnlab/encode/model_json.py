@@ -24,6 +24,7 @@ from attnlab.encode.arrays import encode_array, encode_number
 from attnlab.encode.packed import pack_float32, pack_uint16
 from attnlab.encode.trace_json import encode_beat, encode_captions
 from attnlab.models.compare import Comparison
+from attnlab.models.decoder_trace import DecoderTrace
 from attnlab.models.heads import HeadSummary
 from attnlab.models.model_trace import ModelTrace
 from attnlab.models.specials import without_specials
@@ -128,6 +129,35 @@ def encode_gqa(mt: ModelTrace, layer: int, head: int, focus: int) -> dict[str, A
         "keys": [[round(float(x), PLACES) for x in keys[i, focus, :4]] for i in place["group"]],
         "values": [[round(float(x), PLACES) for x in values[i, focus, :4]] for i in place["group"]],
     }
+
+
+ROPE_DISTANCES = 2048
+"""The score-by-distance curve runs over distances 0..min(this, max(n, 256)) − 1."""
+TOP_NEXT = 5
+
+
+def encode_decoder(mt: ModelTrace, layer: int, head: int, focus: int) -> dict[str, Any] | None:
+    """For a decoder with RoPE: the focus query before and after its rotation, its score against
+    the key it weighs most as a function of their distance, and the next tokens it predicts."""
+    if not isinstance(mt, DecoderTrace) or mt.readout is None:
+        return None
+    t_row = mt.rows(focus)[layer, head]  # (n,) the focus row of this head
+    key = int(np.argmax(t_row))
+    before, after = mt.rope_query(layer, head, focus)  # (d_k,) each
+    d = min(ROPE_DISTANCES, max(mt.n, 256))
+    scores = mt.score_by_distance(layer, head, focus, key, distances=d)  # (d,)
+
+    def top(pos: int | None) -> list[dict[str, Any]]:
+        return [{"token": w, "probability": round(p, 6)} for w, p in mt.next_tokens(pos, TOP_NEXT)]
+
+    return {
+        "focus": focus, "key": key, "key_token": mt.tokens[key], "distance": focus - key,
+        "query_before": [round(float(x), PLACES) for x in before],
+        "query_after": [round(float(x), PLACES) for x in after],
+        "scores": pack_float32(scores),
+        "score_used": round(float(scores[focus - key]), 6),
+        "next_after_focus": top(focus), "next_after_last": top(None), "last": mt.n - 1,
+    }  # fmt: skip
 
 
 def encode_matrix(

@@ -17,6 +17,8 @@ import { draw, drawMessage } from "./draw.js";
 import { num } from "./format.js";
 import { comparePanel } from "./model_compare.js";
 import { headsGrid } from "./model_grid.js";
+import { MASKED } from "./matrix_picture.js";
+import { decoderPanel } from "./model_decoder.js";
 import { matrixPanel } from "./model_matrix.js";
 import { rankingPanel } from "./model_ranking.js";
 import { decodeModelTrace } from "./packed.js";
@@ -78,6 +80,7 @@ function build(model, commit, pickHead) {
   ui.which = h("p", { class: "rm-which" });
   ui.compare = comparePanel(model, id, commit);
   ui.matrix = matrixPanel(model, id, commit);
+  ui.decoder = decoderPanel(model, id);
   ui.windowNote = h("p", { class: "rm-window-note" });
   ui.gqa = h("p", { class: "rm-gqa" });
   ui.intro = h("p", { class: "rm-intro" });
@@ -107,6 +110,7 @@ function build(model, commit, pickHead) {
       ui.side,
     ]),
     ui.matrix.el,
+    ui.decoder.el,
     ui.ranking.el,
     ui.compare.el,
   ]);
@@ -246,16 +250,17 @@ function render({ model, el }) {
 
   function buildTable() {
     const m = trace.model;
-    const caption = h("caption", {}, [say(words(), "model.table_caption", { layer: m.layer, head: m.head })]);
+    const caption = h("caption", {}, [say(words(), "model.table_caption", { layer: m.layer, head: m.head }), m.causal ? ` ${say(words(), "model.table_causal")}` : ""]);
     const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, [say(words(), "table.corner")])]);
     trace.tokens.forEach((tok) => head.append(h("th", { scope: "col" }, [tok])));
     const body = h("tbody");
     trace.tokens.forEach((tok, i) => {
       const row = h("tr", { class: i === trace.focus ? "focus" : "" }, [h("th", { scope: "row" }, [tok])]);
       trace.weights[i].forEach((w, j) => {
-        const td = h("td", { tabindex: i === trace.focus && j === 0 ? 0 : -1, "data-i": i, "data-j": j }, [num(w)]);
-        td.style.background = heat(w);
-        td.style.color = inkOn(w);
+        const masked = trace.mask ? !trace.mask[i][j] : false;
+        const td = h("td", { tabindex: i === trace.focus && j === 0 ? 0 : -1, "data-i": i, "data-j": j, class: masked ? "masked" : "" }, [num(w)]);
+        td.style.background = masked ? MASKED : heat(w);
+        td.style.color = masked ? "#5b5b70" : inkOn(w);
         row.append(td);
       });
       body.append(row);
@@ -348,6 +353,7 @@ function render({ model, el }) {
     ui.heads.mark();
     ui.heads.paint(trace);
     ui.matrix.paint();
+    ui.decoder.show();
     ui.compare.show();
     showBeat();
     motion.t = 1;

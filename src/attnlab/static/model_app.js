@@ -92,7 +92,10 @@ function host(el, wanted, page, isActive) {
     matrix: null, matrix_scale: "log", pool: "max", specials: "show", row_index: null, row: null,
     grid_color: "pattern", ranking_sort: { key: "first", descending: true },
   }, (changed) => {
-    if (changed.has("name")) load().then(compare);
+    if (changed.has("name")) {
+      info(model.get("name"));
+      load().then(compare);
+    }
     else if (KEYS.some((k) => changed.has(k))) load();
     else if (changed.has("pool") || changed.has("specials")) matrix();
     if (changed.has("row_index")) row();
@@ -204,9 +207,12 @@ function host(el, wanted, page, isActive) {
   }
 
   widget.render({ model, el }); // the page keeps the view for its lifetime: no cleanup to call
-  getJSON(`/api/model/info?model=${encodeURIComponent(DEFAULTS.name)}`).then((answer) => {
-    if (answer.ok) model.put("info", answer.body);
-  });
+  function info(name) {
+    getJSON(`/api/model/info?model=${encodeURIComponent(name)}`).then((answer) => {
+      if (answer.ok && model.get("name") === name) model.put("info", answer.body);
+    });
+  }
+  info(wanted.name ?? DEFAULTS.name);
   load().then(compare); // after the first head, so an unknown model name is reported once
   return { writeURL, model };
 }

@@ -426,3 +426,54 @@ export function cosinePlot(cosine, labels, size, words = null) {
   }
   return { shapes, points, ticks };
 }
+
+/**
+ * RoPE's score against distance: the focus query's score with one key (y) when the query sits
+ * δ positions after it (x), both vectors unrotated and then rotated by RoPE (/api/model/trace
+ * "decoder": the model's numbers). The distance the text itself has is marked, with a legend.
+ * @param {number[]} scores (D,) scores at δ = 0..D − 1
+ * @param {number} used the text's own distance (focus − key)
+ * @param {{width: number, height: number}} size
+ * @param {Record<string, string> | null} words the page's words (model.rope.*)
+ */
+export function ropePlot(scores, used, size, words = null) {
+  const { width: W, height: H } = size;
+  const L = { left: 56, right: 18, top: 34, bottom: 44 };
+  const lo = Math.min(...scores);
+  const hi = Math.max(...scores);
+  const span = hi - lo || 1;
+  const D = scores.length;
+  const px = (d) => L.left + (d / Math.max(1, D - 1)) * (W - L.left - L.right);
+  const py = (v) => H - L.bottom - ((v - lo) / span) * (H - L.top - L.bottom);
+  const shapes = [{ kind: "rect", x: 0, y: 0, w: W, h: H, fill: COLORS.paper }];
+  const yticks = [lo, lo + span / 2, hi];
+  for (const t of yticks) {
+    shapes.push({ kind: "line", x1: L.left, y1: py(t), x2: W - L.right, y2: py(t), color: "#e4e4ee", width: 1 });
+    shapes.push({ kind: "text", x: L.left - 6, y: py(t) + 4, text: num(t), size: 11, align: "right", color: COLORS.muted, role: "y-tick" });
+  }
+  const step = D > 1000 ? 500 : D > 400 ? 100 : D > 100 ? 50 : 10;
+  for (let d = 0; d < D; d += step) shapes.push({ kind: "text", x: px(d), y: H - L.bottom + 16, text: String(d), size: 11, align: "center", color: COLORS.ink, role: "x-tick" });
+  shapes.push({ kind: "line", x1: L.left, y1: L.top - 6, x2: L.left, y2: H - L.bottom, color: COLORS.ink, width: 1 });
+  shapes.push({ kind: "line", x1: L.left, y1: H - L.bottom, x2: W - L.right, y2: H - L.bottom, color: COLORS.ink, width: 1 });
+  shapes.push({ kind: "text", x: L.left + (W - L.left - L.right) / 2, y: H - 8, text: say(words, "model.rope.x_axis"), size: 11, align: "center", color: COLORS.muted, role: "x-title" });
+  shapes.push({ kind: "text", x: 8, y: 14, text: say(words, "model.rope.y_axis"), size: 11, color: COLORS.muted, role: "y-title" });
+  // the curve: at most one segment per pixel column
+  const every = Math.max(1, Math.floor(D / (W - L.left - L.right)));
+  let prev = null;
+  for (let d = 0; d < D; d += every) {
+    const p = { x: px(d), y: py(scores[d]) };
+    if (prev) shapes.push({ kind: "line", x1: prev.x, y1: prev.y, x2: p.x, y2: p.y, color: COLORS.positive, width: 1.5, role: "curve" });
+    prev = p;
+  }
+  if (used >= 0 && used < D) {
+    shapes.push({ kind: "line", x1: px(used), y1: L.top - 4, x2: px(used), y2: H - L.bottom, color: COLORS.violet, width: 1, role: "used" });
+    shapes.push({ kind: "rect", x: px(used) - 4, y: py(scores[used]) - 4, w: 8, h: 8, fill: COLORS.violet, radius: 4 });
+  }
+  // the legend, top right
+  const lx = W - L.right - 250;
+  shapes.push({ kind: "line", x1: lx, y1: 20, x2: lx + 22, y2: 20, color: COLORS.positive, width: 2 });
+  shapes.push({ kind: "text", x: lx + 28, y: 24, text: say(words, "model.rope.legend_curve"), size: 11, color: COLORS.ink, role: "legend", maxWidth: 100 });
+  shapes.push({ kind: "rect", x: lx + 134, y: 16, w: 8, h: 8, fill: COLORS.violet, radius: 4 });
+  shapes.push({ kind: "text", x: lx + 148, y: 24, text: say(words, "model.rope.legend_used", { distance: used }), size: 11, color: COLORS.ink, role: "legend", maxWidth: 100 });
+  return { shapes };
+}

@@ -146,7 +146,7 @@ export function matrixPanel(model, id, commit) {
     ui.note.textContent = parts.join(" ");
     const trace = model.get("trace");
     const hasSpecials = Boolean(trace?.window?.all_tokens?.some((t) => /^\[(CLS|SEP)\]$/.test(t)));
-    ui.specialsField.box.hidden = !hasSpecials && (model.get("specials") ?? "show") === "show";
+    ui.specialsField.box.style.display = !hasSpecials && (model.get("specials") ?? "show") === "show" ? "none" : "";
   }
 
   function readCell(r, c) {

@@ -24,6 +24,7 @@ from attnlab.core.trace import Trace
 from attnlab.encode.model_json import (
     GRIDS,
     encode_comparison,
+    encode_decoder,
     encode_gqa,
     encode_grid,
     encode_head,
@@ -142,6 +143,7 @@ def model_trace(params: Annotated[ModelTraceQuery, Query()]) -> ModelTraceAnswer
         )
     out = encode_head(mt, ex, layer=layer, head=head)
     out["gqa"] = encode_gqa(mt, layer, head, ex.focus)
+    out["decoder"] = encode_decoder(mt, layer, head, ex.focus)
     out["grid"] = encode_grid(mt, ex.focus, params.grid)
     return ModelTraceAnswer.model_validate(out)
 

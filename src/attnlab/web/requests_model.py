@@ -29,8 +29,9 @@ __all__ = [
     "RowQuery",
 ]
 
-MAX_TEXT_CHARS = 2000
-"""A text parameter may not exceed this many characters (128 tokens fit comfortably)."""
+MAX_TEXT_CHARS = 20000
+"""A text parameter may not exceed this many characters (2,048 SmolLM2 tokens fit; the token
+limit itself is the model's, checked when it tokenizes)."""
 
 ModelText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT_CHARS)]
 

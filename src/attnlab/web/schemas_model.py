@@ -144,6 +144,27 @@ class ModelInfoAnswer(Answer):
     compare_defaults: CompareDefaults
 
 
+class NextToken(Answer):
+    token: str
+    probability: FiniteFloat
+
+
+class DecoderAnswer(Answer):
+    """A decoder's extras: RoPE on the focus query and the next-token predictions."""
+
+    focus: int
+    key: int = Field(description="the key the focus row weighs most")
+    key_token: str
+    distance: int = Field(description="focus − key: how far apart they are in the text")
+    query_before: list[FiniteFloat] = Field(description="the focus query before RoPE, (d_k,)")
+    query_after: list[FiniteFloat] = Field(description="the same query rotated by its position")
+    scores: PackedArray = Field(description="(D,) q·k/√d_k with the query δ = 0..D−1 after")
+    score_used: FiniteFloat = Field(description="the score at the text's own distance")
+    next_after_focus: list[NextToken]
+    next_after_last: list[NextToken]
+    last: int
+
+
 class WindowAnswer(Answer):
     """Which tokens the arrays cover: all of a short text, a window of a long one."""
 
@@ -186,6 +207,7 @@ class ModelTraceAnswer(Answer):
     window: WindowAnswer
     model: HeadPlace
     gqa: GqaAnswer
+    decoder: DecoderAnswer | None = Field(description="null for an encoder (no RoPE, no LM)")
     grid: GridAnswer | None = Field(description="null when asked with grid=none")
 
 

@@ -187,6 +187,10 @@ _MODEL = {
         "Real attention weights of layer {layer}, head {head}: row i is the query token, column "
         "j the key token it attends to; each row sums to 1."
     ),
+    "model.table_causal": (
+        "Grey cells are masked (a later token): they hold 0, and each row sums to 1 over the "
+        "keys it can see."
+    ),
     "model.grid.empty": "Each square will show one head's attention.",
     "model.grid.full": (
         "Each square is one head's whole attention matrix (row = query, column = key, darker = "
@@ -248,6 +252,33 @@ _MODEL = {
     "model.grid.kv": "K/V {kv}",
     "model.grid.cell_stat": "{stat} {value}",
     "model.head_option_gqa": "head {head} (K/V head {kv})",
+    "model.rope.title": "Positions by rotation (RoPE) and what the model predicts",
+    "model.rope.none": (
+        "This model is an encoder: it adds learned position vectors to its embeddings once, "
+        "instead of rotating queries and keys, and it does not predict a next token. Choose "
+        "SmolLM2 to see RoPE and next-token predictions."
+    ),
+    "model.rope.query": (
+        "The query of “{token}” (position {position}) before RoPE: {before}; after rotating "
+        "each pair of its numbers by an angle proportional to {position}: {after}."
+    ),
+    "model.rope.plot_name": (
+        "Plot: the score of the query of “{token}” against the key of “{key}” as the distance "
+        "between them grows"
+    ),
+    "model.rope.x_axis": "distance δ: how many positions the query comes after the key",
+    "model.rope.y_axis": "score q·k / √dₖ (both rotated)",
+    "model.rope.legend_curve": "score at distance δ",
+    "model.rope.legend_used": "this text (δ = {distance})",
+    "model.rope.note": (
+        "With RoPE a score depends only on how far apart two tokens are: the same query of "
+        "“{token}” and key of “{key}” score differently at each distance; at their distance "
+        "in this text, {distance}, the score is {value}, the one the head used."
+    ),
+    "model.next.after": "Next token after “{token}” (position {position})",
+    "model.next.token": "token",
+    "model.next.probability": "probability",
+    "model.name.smollm2": "SmolLM2-135M-Instruct",
     "model.matrix.title": "The whole matrix of layer {layer}, head {head}",
     "model.matrix.name": (
         "Attention matrix of layer {layer}, head {head} as a picture: {n} tokens in {cells} × "
@@ -399,6 +430,8 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "kv": "a key/value head's index, from 0",
     "vectors": "each head's vector, semicolon-separated (model.gqa.vector)",
     "shown": "how many tokens the steps show",
+    "before": "a vector before RoPE, its first numbers by numfmt's rule",
+    "after": "a vector after RoPE, its first numbers by numfmt's rule",
     "column": "a ranking column's heading (model.ranking.col.*)",
     "stat": "a diagnostic's name (model.grid.color.*)",
     "least": "the smallest value on the grid, by numfmt's rule",
