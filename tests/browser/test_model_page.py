@@ -34,6 +34,8 @@ MODULES = (
     "model_matrix.js",
     "matrix_picture.js",
     "packed.js",
+    "model_ranking.js",
+    "model_decoder.js",
 )
 
 
