@@ -17,7 +17,7 @@ from attnlab.words.numfmt import num, percent
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("smollm2")]
 
-TEXT = "The river bank was muddy after the long rain today."
+TEXT = "The river bank was muddy after the long rain today, so"
 
 
 def open_smollm2(new_page: Any, text: str, timeout: int = 60_000, **state: Any) -> Any:
@@ -71,10 +71,10 @@ def test_smollm2_at_12_tokens(new_page, base_url, artifacts: Path) -> None:
     page.locator(".rm-matrix").screenshot(path=str(artifacts / "smollm2-12-matrix.png"))
 
 
-def test_smollm2_at_2048_tokens_head_switch_timed(new_page, base_url, artifacts: Path) -> None:
-    from test_model_smollm2 import long_text  # the text built once, shared with the API test
-
-    text = long_text()
+def test_smollm2_at_2048_tokens_head_switch_timed(
+    new_page, base_url, artifacts: Path, smollm2_long_text: str
+) -> None:
+    text = smollm2_long_text
     page = open_smollm2(new_page, text, timeout=900_000)
     expect()(page.locator(".rm-window-note")).to_contain_text("of its 2048 tokens")
     expect()(page.get_by_role("img", name="Attention matrix", exact=False)).to_have_attribute(

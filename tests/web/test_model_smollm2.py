@@ -4,42 +4,16 @@ pooled picture is the max of each block of the head's weights, within the uint16
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
 from attnlab.core.pooling import pool
 from attnlab.encode.packed import UINT16_STEP, unpack
-from attnlab.errors import TooLongError
-from attnlab.web.model_routes import cached_model, cached_trace
+from attnlab.web.model_routes import cached_trace
 
 pytestmark = pytest.mark.usefixtures("smollm2")
 
 TEXT = "The river bank was muddy after the long rain, so we walked home."
-SENTENCE = "The farmers walked home along the muddy river bank after the long rain of spring. "
-
-
-@functools.cache
-def long_text(tokens: int = 2048) -> str:
-    """A text of exactly `tokens` SmolLM2 tokens (whole sentences, then words, trimmed)."""
-    model = cached_model("smollm2")
-
-    def count(text: str) -> int:
-        try:
-            return len(model.tokenize(text)[0])
-        except TooLongError:
-            return tokens + 1
-
-    words = (SENTENCE * 200).split(" ")
-    lo, hi = 1, len(words)
-    while lo < hi:  # the most words that fit
-        mid = (lo + hi + 1) // 2
-        lo, hi = (mid, hi) if count(" ".join(words[:mid])) <= tokens else (lo, mid - 1)
-    text = " ".join(words[:lo])
-    while count(text + " a") <= tokens:  # " a" is one token: fill up to the limit exactly
-        text += " a"
-    return text
 
 
 def test_the_causal_triangle_and_grouped_keys(client) -> None:
@@ -84,8 +58,8 @@ def test_minilm_has_no_decoder_part(client, minilm) -> None:
     assert body["decoder"] is None and body["model"]["causal"] is False
 
 
-def test_a_head_switch_at_2048_tokens_moves_under_a_megabyte(client) -> None:
-    text = long_text()
+def test_a_head_switch_at_2048_tokens_moves_under_a_megabyte(client, smollm2_long_text) -> None:
+    text = smollm2_long_text
     first = client.get("/api/model/trace", params={"model": "smollm2", "text": text})
     assert first.status_code == 200, first.json()
     body = first.json()
