@@ -470,10 +470,10 @@ export function ropePlot(scores, used, size, words = null) {
     shapes.push({ kind: "rect", x: px(used) - 4, y: py(scores[used]) - 4, w: 8, h: 8, fill: COLORS.violet, radius: 4 });
   }
   // the legend, top right
-  const lx = W - L.right - 250;
+  const lx = W - L.right - 290;
   shapes.push({ kind: "line", x1: lx, y1: 20, x2: lx + 22, y2: 20, color: COLORS.positive, width: 2 });
-  shapes.push({ kind: "text", x: lx + 28, y: 24, text: say(words, "model.rope.legend_curve"), size: 11, color: COLORS.ink, role: "legend", maxWidth: 100 });
-  shapes.push({ kind: "rect", x: lx + 134, y: 16, w: 8, h: 8, fill: COLORS.violet, radius: 4 });
-  shapes.push({ kind: "text", x: lx + 148, y: 24, text: say(words, "model.rope.legend_used", { distance: used }), size: 11, color: COLORS.ink, role: "legend", maxWidth: 100 });
+  shapes.push({ kind: "text", x: lx + 28, y: 24, text: say(words, "model.rope.legend_curve"), size: 11, color: COLORS.ink, role: "legend", maxWidth: 126 });
+  shapes.push({ kind: "rect", x: lx + 160, y: 16, w: 8, h: 8, fill: COLORS.violet, radius: 4 });
+  shapes.push({ kind: "text", x: lx + 174, y: 24, text: say(words, "model.rope.legend_used", { distance: used }), size: 11, color: COLORS.ink, role: "legend", maxWidth: 100 });
   return { shapes };
 }
