@@ -56,16 +56,28 @@ def lessons() -> dict[str, Any]:
 
 
 def model_trace() -> dict[str, Any]:
-    from attnlab.encode.model_json import encode_grid, encode_head
+    from attnlab.encode.model_json import encode_gqa, encode_grid, encode_head
     from attnlab.models import load_model
     from attnlab.models.heads import explain_head
 
     mt = load_model("minilm").trace("by the river bank")
     ex = explain_head(mt, layer=2, head=5, focus="bank")
     out = encode_head(mt, ex, layer=2, head=5)
+    out["gqa"] = encode_gqa(mt, 2, 5, ex.focus)
     out["grid"] = encode_grid(mt, ex.focus, "focus")
-    out.pop("readings")
-    return _rounded(out)
+    return _rounded(_unpacked(out))
+
+
+def _unpacked(x: Any) -> Any:
+    """Packed arrays (encode/packed.py) as nested lists: the fixture stays readable and free of
+    the last bits of float32 that differ between machines; tests/js/packed.test.mjs decodes."""
+    from attnlab.encode.packed import unpack
+
+    if isinstance(x, dict) and set(x) == {"dtype", "shape", "data", "scale"}:
+        return unpack(x).tolist()
+    if isinstance(x, dict):
+        return {k: _unpacked(v) for k, v in x.items()}
+    return x
 
 
 def model_compare() -> dict[str, Any]:

@@ -48,3 +48,28 @@ def smollm2_reference(smollm2):  # type: ignore[no-untyped-def]
         str(path.parent), gguf_file=path.name, attn_implementation="eager", dtype=torch.float32
     )
     return model.eval()
+
+
+@pytest.fixture(scope="session")
+def smollm2_long_text(smollm2):  # type: ignore[no-untyped-def]
+    """A text of exactly 2,048 SmolLM2 tokens (whole words, topped up with " a"), built once."""
+    from attnlab.errors import TooLongError
+
+    limit = 2048
+    sentence = "The farmers walked home along the muddy river bank after the long rain of spring. "
+
+    def count(text: str) -> int:
+        try:
+            return len(smollm2.tokenize(text)[0])
+        except TooLongError:
+            return limit + 1
+
+    words = (sentence * 200).split(" ")
+    lo, hi = 1, len(words)
+    while lo < hi:  # the most words that fit
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if count(" ".join(words[:mid])) <= limit else (lo, mid - 1)
+    text = " ".join(words[:lo])
+    while count(text + " a") <= limit:  # " a" is one token: up to the limit exactly
+        text += " a"
+    return text

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from attnlab.encode.packed import unpack
 from attnlab.words.numfmt import num
 
 pytestmark = pytest.mark.browser
@@ -30,13 +31,27 @@ MODULES = (
     "model_compare.js",
     "model_dom.js",
     "model_grid.js",
+    "model_matrix.js",
+    "matrix_picture.js",
+    "packed.js",
+    "model_ranking.js",
+    "model_decoder.js",
 )
 
 
 def api(base_url: str, path: str, **params: Any) -> Any:
+    """An answer with its packed arrays (encode/packed.py) decoded to nested lists."""
     query = urllib.parse.urlencode({k: v for k, v in params.items() if v is not None})
     with urllib.request.urlopen(f"{base_url}{path}?{query}") as response:
-        return json.load(response)
+        return unpacked(json.load(response))
+
+
+def unpacked(x: Any) -> Any:
+    if isinstance(x, dict) and set(x) == {"dtype", "shape", "data", "scale"}:
+        return unpack(x).tolist()
+    if isinstance(x, dict):
+        return {k: unpacked(v) for k, v in x.items()}
+    return x
 
 
 def api_error(base_url: str, path: str, **params: Any) -> Any:
@@ -100,7 +115,7 @@ def check_head(page: Any, t: dict[str, Any]) -> None:
     header = weights_table(page).locator("thead th").all_text_contents()
     assert header == ["query ↓ / key →", *t["tokens"]]
     tokens = page.get_by_role("group", name="Follow the token:").get_by_role("button")
-    expect()(tokens.nth(t["focus"])).to_have_attribute("aria-pressed", "true")
+    expect()(tokens.nth(t["window"]["focus"])).to_have_attribute("aria-pressed", "true")
     canvas = page.locator("#real-model").get_by_role("img").first
     for b, told in enumerate(t["narration"]):
         button(page, f"Step {b + 1}: {told['title']}").click()
@@ -392,15 +407,16 @@ def test_a_long_text_stays_readable(new_page, base_url, artifacts: Path) -> None
     words = ("the quick brown fox jumps over the lazy dog near the river bank " * 10).split()
     text = " ".join(words[:120])
     t = trace(base_url, text=text, layer=1, head=4)
-    n = len(t["tokens"])
-    assert 100 < n <= 128
+    n = t["window"]["n"]
+    assert 100 < n <= 128 and len(t["tokens"]) < 40
     q = urllib.parse.urlencode(
         {"view": "model", "model.text": text, "model.layer": 1, "model.head": 4}
     )
     page = open_model(new_page(), f"?{q}", text=t["narration"][0]["text"])
     assert table_numbers(page) == api_table(t)
-    wrap = page.locator(".rm-table-wrap")
-    assert wrap.evaluate("e => e.scrollHeight > e.clientHeight && e.clientHeight < 500")
+    expect()(page.locator(".rm-window-note")).to_contain_text(
+        f"{len(t['tokens'])} of its {n} tokens"
+    )
     page.screenshot(path=str(artifacts / "model-long-tokens.png"), full_page=True)
     for b, beat in ((2, "score"), (5, "parallel")):
         button(page, f"Step {b + 1}: {beat.capitalize()}").click()

@@ -27,6 +27,9 @@ GOOD_AND_BAD = [
      {"layer": "-1"}),
     ("get", "/api/model/trace", {"text": "a b", "grid": "none", "axis": "queries"},
      {"grid": "all"}),
+    ("get", "/api/model/matrix", {"text": "a b c", "pool": "mean", "specials": "renormalise"},
+     {"pool": "median"}),
+    ("get", "/api/model/row", {"text": "a b c", "row": "2", "head": "4"}, {"row": "99"}),
     ("get", "/api/model/compare", {"word": "current", "a": "the river current", "b": "a current"},
      {"word": "fish"}),
     ("get", "/api/model/compare", {"a": "the bank by the bank", "occurrence_a": "2"},
@@ -75,6 +78,7 @@ def test_every_route_is_in_the_schema_and_nothing_else(client) -> None:
         "/", "/static/{name}", "/api/presets", "/api/lesson", "/api/sweep", "/api/shuffle",
         "/api/cost", "/api/lab", "/api/model/info", "/api/model/trace", "/api/model/compare",
         "/api/model/heads", "/api/model/mask",
+        "/api/model/matrix", "/api/model/row",
     }  # fmt: skip
 
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from attnlab.encode.packed import unpack
 from attnlab.web.model_routes import loaded_model
 from attnlab.web.requests_model import MAX_TEXT_CHARS
 
@@ -12,6 +13,7 @@ def test_info_gives_sizes_and_limits(client) -> None:
     d = client.get("/api/model/info").json()
     assert (d["n_layers"], d["n_heads"], d["d_model"], d["d_k"]) == (6, 12, 384, 32)
     assert d["max_tokens"] == 512 and d["known_models"] == ["minilm", "smollm2"]
+    assert d["n_kv_heads"] == 12 and d["causal"] is False
 
 
 def test_trace_is_the_toys_schema_plus_model_and_focus_grid(client) -> None:
@@ -23,15 +25,16 @@ def test_trace_is_the_toys_schema_plus_model_and_focus_grid(client) -> None:
     assert d["focus"] == 4 and d["d_k"] == 32 and len(d["narration"]) == 6
     assert d["model"]["layer"] == 0 and d["model"]["head"] == 2
     g = d["grid"]
-    assert g["kind"] == "focus" and len(g["rows"]) == 6 and len(g["rows"][0]) == 12
-    assert g["rows"][0][2] == pytest.approx(d["weights"][4], abs=1e-4)
+    rows = unpack(g["rows"])  # (L, H, n)
+    assert g["kind"] == "focus" and rows.shape == (6, 12, 6)
+    assert rows[0, 2] == pytest.approx(unpack(d["weights"])[4], abs=1e-5)
     assert g["top"][0][2] == 3  # layer 0 head 2: bank looks at river
-    assert all(sum(row) == pytest.approx(1, abs=1e-3) for layer in g["rows"] for row in layer)
+    assert rows.sum(axis=-1) == pytest.approx(1, abs=1e-3)
 
 
 def test_trace_full_grid_and_no_grid(client) -> None:
     full = client.get("/api/model/trace", params={"text": "at the savings bank", "grid": "full"})
-    assert len(full.json()["grid"]["attentions"][5][11]) == 6
+    assert full.json()["grid"]["attentions"]["shape"] == [6, 12, 6, 6]
     none = client.get("/api/model/trace", params={"text": "at the savings bank", "grid": "none"})
     assert none.json()["grid"] is None
 

@@ -15,10 +15,15 @@ import { heat, inkOn } from "./colors.js";
 import { fillWords, h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
 import { exportMenu } from "./export_menu.js";
-import { decodeLesson, num } from "./format.js";
+import { num } from "./format.js";
 import { headView } from "./head_view.js";
 import { comparePanel } from "./model_compare.js";
 import { headsGrid } from "./model_grid.js";
+import { MASKED } from "./matrix_picture.js";
+import { decoderPanel } from "./model_decoder.js";
+import { matrixPanel } from "./model_matrix.js";
+import { rankingPanel } from "./model_ranking.js";
+import { decodeModelTrace } from "./packed.js";
 import { field } from "./model_dom.js";
 import { beatLayout, pictureHeight } from "./model_layout.js";
 import { maskPanel } from "./model_mask.js";
@@ -67,7 +72,8 @@ function build(model, commit, pickHead) {
   ui.banner = h("p", { class: "banner", role: "alert", hidden: true });
 
   // --- the heads grid ------------------------------------------------------------------------
-  ui.heads = headsGrid(model, id, pickHead);
+  ui.heads = headsGrid(model, id, pickHead, commit);
+  ui.ranking = rankingPanel(model, id, pickHead, commit);
 
   // --- the stepper, the tokens, the picture and the table ----------------------------------------
   ui.nav = h("div", { class: "nav" });
@@ -83,6 +89,10 @@ function build(model, commit, pickHead) {
   ui.compare = comparePanel(model, id, commit);
   ui.headView = headView(model, id);
   ui.mask = maskPanel(model, id, commit);
+  ui.matrix = matrixPanel(model, id, commit);
+  ui.decoder = decoderPanel(model, id);
+  ui.windowNote = h("p", { class: "rm-window-note" });
+  ui.gqa = h("p", { class: "rm-gqa" });
   ui.intro = h("p", { class: "rm-intro" });
 
   // on a wide screen the heads grid sits beside the settings and the steps, so the picture
@@ -101,13 +111,18 @@ function build(model, commit, pickHead) {
         ]),
         ui.which,
         ui.pieces,
+        ui.gqa,
       ]),
       ui.heads.el,
     ]),
+    ui.windowNote,
     h("div", { class: "stage rm-stage" }, [
       h("div", { class: "picture" }, [ui.canvasWrap]),
       ui.side,
     ]),
+    ui.matrix.el,
+    ui.decoder.el,
+    ui.ranking.el,
     ui.headView.el,
     ui.mask.el,
     ui.compare.el,
@@ -117,6 +132,9 @@ function build(model, commit, pickHead) {
 
 const stripImages = new WeakMap();
 let exportMenus = 0;
+
+/** A vector's first numbers as the seed writes them: [1.37, -1.04, …]. */
+const shortList = (xs) => `[${xs.map((x) => num(x)).join(", ")}, …]`;
 
 /**
  * Paint the layout's "strip" shapes (a vector, one colour per entry) over what draw.js painted:
@@ -203,7 +221,8 @@ function render({ model, el }) {
   function resize() {
     const width = Math.max(300, Math.floor(ui.canvasWrap.clientWidth) || 300);
     const n = trace?.tokens.length ?? 6;
-    const height = Math.max(240, pictureHeight(n, width, steps.beats()[beat()]?.key ?? "tokens"));
+    const room = Math.floor(doc.defaultView.innerHeight * 0.78); // .rm-picture's max-height
+    const height = Math.max(240, pictureHeight(n, width, steps.beats()[beat()]?.key ?? "tokens", room));
     if (fitCanvas(ui.canvas, size, width, height)) paint();
   }
 
@@ -230,6 +249,8 @@ function render({ model, el }) {
       ui.canvas.setAttribute("aria-label", shapes.description);
       ui.canvas.dataset.beat = shapes.beat;
       ui.canvas.dataset.focus = String(trace.focus);
+      const row = shapes.rows[trace.focus];
+      if (row) ui.canvas.dataset.focusRow = JSON.stringify({ y: row.y, h: row.h });
       if (shapes.ray) ui.canvas.dataset.rayTo = String(shapes.ray.to);
       else delete ui.canvas.dataset.rayTo;
       return shapes;
@@ -247,10 +268,6 @@ function render({ model, el }) {
   /** A long text's picture scrolls: bring the focus row into view when it is out of sight. */
   function showFocusRow() {
     if (!trace) return;
-    if (steps.beats()[beat()]?.key === "parallel") {
-      ui.canvasWrap.scrollTop = 0; // the matrix starts at the top
-      return;
-    }
     const row = layoutNow().rows[trace.focus];
     const wrap = ui.canvasWrap;
     if (row && (row.y < wrap.scrollTop || row.y + row.h > wrap.scrollTop + wrap.clientHeight)) {
@@ -276,16 +293,17 @@ function render({ model, el }) {
 
   function buildTable() {
     const m = trace.model;
-    const caption = h("caption", {}, [say(words(), "model.table_caption", { layer: m.layer, head: m.head })]);
+    const caption = h("caption", {}, [say(words(), "model.table_caption", { layer: m.layer, head: m.head }), m.causal ? ` ${say(words(), "model.table_causal")}` : ""]);
     const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, [say(words(), "table.corner")])]);
     (trace.key_tokens ?? trace.tokens).forEach((tok) => head.append(h("th", { scope: "col" }, [tok])));
     const body = h("tbody");
     trace.tokens.forEach((tok, i) => {
       const row = h("tr", { class: i === trace.focus ? "focus" : "" }, [h("th", { scope: "row" }, [tok])]);
       trace.weights[i].forEach((w, j) => {
-        const td = h("td", { tabindex: i === trace.focus && j === 0 ? 0 : -1, "data-i": i, "data-j": j }, [num(w)]);
-        td.style.background = heat(w);
-        td.style.color = inkOn(w);
+        const masked = trace.mask ? !trace.mask[i][j] : false;
+        const td = h("td", { tabindex: i === trace.focus && j === 0 ? 0 : -1, "data-i": i, "data-j": j, class: masked ? "masked" : "" }, [num(w)]);
+        td.style.background = masked ? MASKED : heat(w);
+        td.style.color = masked ? "#5b5b70" : inkOn(w);
         row.append(td);
       });
       body.append(row);
@@ -296,9 +314,10 @@ function render({ model, el }) {
   readableCells(ui.table, { read: readout, ready: () => trace !== null, scope });
 
   function buildTokens() {
+    const all = trace.window.all_tokens;
     ui.tokens.replaceChildren(
-      ...trace.tokens.map((tok, j) => {
-        const b = h("button", { type: "button", class: "token", "aria-pressed": j === trace.focus ? "true" : "false", "data-index": j }, [tok]);
+      ...all.map((tok, j) => {
+        const b = h("button", { type: "button", class: "token", "aria-pressed": j === trace.window.focus ? "true" : "false", "data-index": j }, [tok]);
         b.addEventListener("click", () => commit({ focus: j }));
         return b;
       }),
@@ -317,7 +336,8 @@ function render({ model, el }) {
     const names = info?.known_models ?? [];
     options(ui.name, names, (v) => (modelName(words(), v) === v ? v : say(words(), "model.name_option", { model: modelName(words(), v), id: v })), names.includes(model.get("name")) ? model.get("name") : names[0] ?? "");
     options(ui.layer, [...Array(info?.n_layers ?? 0).keys()], (v) => say(words(), "model.layer_option", { layer: v }), model.get("layer"));
-    options(ui.head, [...Array(info?.n_heads ?? 0).keys()], (v) => say(words(), "model.head_option", { head: v }), model.get("head"));
+    const g = info ? info.n_heads / (info.n_kv_heads || info.n_heads) : 1;
+    options(ui.head, [...Array(info?.n_heads ?? 0).keys()], (v) => (g > 1 ? say(words(), "model.head_option_gqa", { head: v, kv: Math.floor(v / g) }) : say(words(), "model.head_option", { head: v })), model.get("head"));
     const weightsOnly = Boolean(info?.weights_only); // attention handed in alone: no text to run, nothing to compare
     ui.textForm.hidden = weightsOnly;
     ui.name.closest(".field").hidden = weightsOnly;
@@ -368,7 +388,9 @@ function render({ model, el }) {
     const data = model.get("trace");
     if (!data) return;
     try {
-      trace = decodeLesson(data);
+      trace = decodeModelTrace(data);
+      // a window of a long text: each row names its position, so the gaps between rows show
+      if (!trace.window.whole) trace.tokens = trace.tokens.map((tok, k) => say(words(), "model.window_token", { token: tok, position: trace.window.rows[k] }));
       buildTokens();
       buildTable();
       refreshReadout();
@@ -383,8 +405,13 @@ function render({ model, el }) {
     ui.head.value = String(m.head);
     if (doc.activeElement !== ui.text && ui.text.getAttribute("aria-invalid") !== "true") ui.text.value = model.get("text");
     ui.which.textContent = say(words(), trace.weights_only ? "maps.which" : "model.which", { layer: m.layer, head: m.head, model: modelName(words(), m.name), n: trace.tokens.length, d_k: trace.d_k, divisor: trace.captions?.divisor ?? num(trace.divisor) });
+    ui.gqa.textContent = gqaLine(trace);
+    ui.windowNote.textContent = windowLine(trace);
+    ui.windowNote.hidden = trace.window.whole;
     ui.heads.mark();
     ui.heads.paint(trace);
+    ui.matrix.paint();
+    ui.decoder.show();
     ui.compare.show();
     ui.pieces.hidden = !trace.word;
     ui.pieces.textContent = trace.word?.note ?? "";
@@ -393,6 +420,20 @@ function render({ model, el }) {
     resize();
     paint();
     showFocusRow();
+  }
+
+  /** Which query heads read this head's keys and values, and that they are the same numbers. */
+  function gqaLine(t) {
+    const g = t.gqa;
+    if (!g) return "";
+    if (g.group.length === 1) return say(words(), "model.gqa.own", { n_heads: t.model.n_heads });
+    const vectors = g.group.map((hd, k) => say(words(), "model.gqa.vector", { head: hd, vector: shortList(g.keys[k]) })).join("; ");
+    return say(words(), g.group_identical ? "model.gqa.shared" : "model.gqa.differ", { heads: g.group.join(", "), kv: g.kv_head, token: t.focus_token, vectors });
+  }
+
+  function windowLine(t) {
+    const w = t.window;
+    return say(words(), "model.window", { shown: w.rows.length, n: w.n, token: t.focus_token, weight: num(w.shown_weight) });
   }
 
   // --- wiring --------------------------------------------------------------------------------------
@@ -411,13 +452,28 @@ function render({ model, el }) {
   scope.listen(ui.head, "change", () => commit({ head: Number(ui.head.value) }));
 
   scope.on(model, "change:trace", onTrace);
-  scope.on(model, "change:grid", () => ui.heads.paint(trace));
+  scope.on(model, "change:matrix", ui.matrix.onMatrix);
+  scope.on(model, "change:matrix_scale", () => {
+    ui.matrix.showOptions();
+    ui.matrix.paint();
+  });
+  scope.on(model, "change:row", ui.matrix.showRow);
+  scope.on(model, "change:grid", () => {
+    ui.heads.paint(trace);
+    ui.ranking.build();
+  });
+  scope.on(model, "change:grid_color", () => {
+    ui.heads.build();
+    ui.heads.paint(trace);
+  });
+  scope.on(model, "change:ranking_sort", ui.ranking.build);
   scope.on(model, "change:info", showInfo);
   scope.on(model, "change:words", () => {
     fillWords(ui.root, words());
     ui.mask.showInputs();
     ui.headView.show();
     showInfo();
+    ui.matrix.showOptions();
     if (trace) onTrace();
   });
   scope.on(model, "change:layer", () => {
@@ -426,6 +482,7 @@ function render({ model, el }) {
     ui.compare.show();
   });
   scope.on(model, "change:head", () => {
+    ui.ranking.build();
     ui.heads.mark();
     ui.head.value = String(model.get("head"));
     ui.compare.show();
@@ -445,6 +502,7 @@ function render({ model, el }) {
 
   const observer = new ResizeObserver(() => {
     resize();
+    ui.matrix.paint();
     ui.compare.show();
     ui.headView.redraw();
   });
@@ -452,6 +510,7 @@ function render({ model, el }) {
   scope.add(() => observer.disconnect());
   fillWords(ui.root, words());
   showInfo();
+  ui.matrix.showOptions();
   ui.text.value = model.get("text") ?? "";
   ui.compare.showInputs();
   ui.mask.showInputs();

@@ -90,9 +90,16 @@ function host(el, wanted, page, isActive) {
     ...wanted, info: null, trace: null, grid: null, compare: null, status: "", error: null,
     compareError: null, choices: page?.choices ?? null, words: page?.words ?? null, global_keys: true,
     heads: null, mask: null, maskError: null, maskWord: "", maskHow: "mask", occ_a: 1, occ_b: 1,
+    matrix: null, matrix_scale: "log", pool: "max", specials: "show", row_index: null, row: null,
+    grid_color: "pattern", ranking_sort: { key: "first", descending: true },
   }, (changed) => {
-    if (changed.has("name")) load().then(compare);
+    if (changed.has("name")) {
+      info(model.get("name"));
+      load().then(compare);
+    }
     else if (KEYS.some((k) => changed.has(k))) load();
+    else if (changed.has("pool") || changed.has("specials")) matrix();
+    if (changed.has("row_index")) row();
     if (["word", "a", "b"].some((k) => changed.has(k))) {
       model.put("occ_a", 1); // another word or sentence: its first place again
       model.put("occ_b", 1);
@@ -102,6 +109,27 @@ function host(el, wanted, page, isActive) {
     writeURL();
   });
   const views = modelViews(model, () => good);
+  let askedMatrix = 0;
+  let askedRow = 0;
+
+  /** The head on screen (the last good request) as query parameters. */
+  const headParams = () => ({ model: good.name, text: good.text, layer: String(good.layer), head: String(good.head) });
+
+  async function matrix() {
+    if (!good) return;
+    const ticket = ++askedMatrix;
+    const q = new URLSearchParams({ ...headParams(), pool: model.get("pool"), specials: model.get("specials") });
+    const answer = await getJSON(`/api/model/matrix?${q}`);
+    if (ticket === askedMatrix && answer.ok) model.put("matrix", answer.body);
+  }
+
+  async function row() {
+    const index = model.get("row_index");
+    if (!good || index === null || index === undefined) return;
+    const ticket = ++askedRow;
+    const answer = await getJSON(`/api/model/row?${new URLSearchParams({ ...headParams(), row: String(index) })}`);
+    if (ticket === askedRow && answer.ok) model.put("row", answer.body);
+  }
 
   async function load({ fallback = false } = {}) {
     const request = Object.fromEntries(KEYS.map((k) => [k, model.get(k)]));
@@ -114,29 +142,41 @@ function host(el, wanted, page, isActive) {
     q.set("grid", needGrid ? "focus" : "none");
     const words = model.get("words");
     model.put("status", everLoaded ? say(words, "model.running") : say(words, "model.loading", { model: modelName(words, request.name) }));
+    const started = performance.now();
+    const sameHead = sameText && good.layer === request.layer && good.head === request.head;
+    const matrixAnswer = sameHead ? null : getJSON(`/api/model/matrix?${new URLSearchParams({ ...Object.fromEntries(["text", "layer", "head"].map((k) => [k, String(request[k])])), model: request.name, pool: model.get("pool"), specials: model.get("specials") })}`);
     const answer = await getJSON(`/api/model/trace?${q}`);
     if (ticket !== asked) return; // a newer request is on its way
     model.put("status", "");
     if (answer.ok) {
       everLoaded = true;
       const body = answer.body;
-      const word = request.focus === null ? lastWord(body.tokens) : -1;
-      if (word >= 0 && word !== body.focus) {
+      const all = body.window.all_tokens;
+      const word = request.focus === null ? lastWord(all) : -1;
+      if (word >= 0 && word !== body.window.focus) {
         // the API follows the last token; a learner would rather follow a word than "." or "?"
         model.put("focus", word);
         return load({ fallback });
       }
-      good = { ...request, focus: body.focus, layer: body.model.layer, head: body.model.head };
-      model.put("focus", body.focus);
+      good = { ...request, focus: body.window.focus, layer: body.model.layer, head: body.model.head };
+      model.put("focus", body.window.focus);
       if (!fallback) model.put("error", null);
       const gridBody = body.grid;
       delete body.grid;
       if (gridBody) model.put("grid", gridBody);
-      else if (model.get("grid")) model.put("grid", { ...model.get("grid"), focus: body.focus });
+      else if (model.get("grid")) model.put("grid", { ...model.get("grid"), focus: body.window.focus });
       model.put("trace", body);
+      if (matrixAnswer) {
+        const m = await matrixAnswer;
+        if (ticket !== asked) return;
+        if (m.ok) model.put("matrix", m.body);
+      }
+      model.put("row_index", body.window.focus); // the followed token's numbers, until another row is asked
+      row();
       views.afterTrace();
+      model.put("shown_ms", performance.now() - started); // a head switch, measured in the page
       writeURL();
-      if (model.get("grid")?.kind === "focus" && body.tokens.length <= FULL_GRID_MAX) fullGrid(q, ticket);
+      if (model.get("grid")?.kind === "focus" && all.length <= FULL_GRID_MAX) fullGrid(q, ticket);
       return;
     }
     const field = answer.error.field;
@@ -179,9 +219,12 @@ function host(el, wanted, page, isActive) {
   }
 
   widget.render({ model, el }); // the page keeps the view for its lifetime: no cleanup to call
-  getJSON(`/api/model/info?model=${encodeURIComponent(DEFAULTS.name)}`).then((answer) => {
-    if (answer.ok) model.put("info", answer.body);
-  });
+  function info(name) {
+    getJSON(`/api/model/info?model=${encodeURIComponent(name)}`).then((answer) => {
+      if (answer.ok && model.get("name") === name) model.put("info", answer.body);
+    });
+  }
+  info(wanted.name ?? DEFAULTS.name);
   load().then(compare); // after the first head, so an unknown model name is reported once
   return { writeURL, model };
 }

@@ -3,24 +3,62 @@
 // from the /api/model/trace answer's "grid" (model_layout.miniHeat). One Tab stop: the arrow
 // keys walk the grid, Enter or a click picks a head.
 
+import { heat } from "./colors.js";
 import { h } from "./dom.js";
 import { draw } from "./draw.js";
+import { num } from "./format.js";
+import { field } from "./model_dom.js";
 import { miniHeat } from "./model_layout.js";
+import { wordKey } from "./model_ranking.js";
+import { unpack } from "./packed.js";
 import { say } from "./words.js";
 
 const MINI = 26; // a cell's heatmap, CSS pixels
+const unpacked = new WeakMap(); // a grid answer's packed arrays, decoded once
+
+function decoded(p) {
+  if (!unpacked.has(p)) unpacked.set(p, unpack(p));
+  return unpacked.get(p);
+}
+
+/** Head (l, hd)'s focus row from the grid's packed (L, H, n) rows. */
+function headRow(grid, l, hd) {
+  const { values, shape } = decoded(grid.rows);
+  const n = shape[2];
+  return Array.from(values.subarray((l * shape[1] + hd) * n, (l * shape[1] + hd + 1) * n));
+}
+
+/** Head (l, hd)'s whole matrix from the grid's packed (L, H, n, n) attentions. */
+function headMatrix(grid, l, hd) {
+  const { values, shape } = decoded(grid.attentions);
+  const n = shape[2];
+  const start = (l * shape[1] + hd) * n * n;
+  return Array.from({ length: n }, (_, i) => Array.from(values.subarray(start + i * n, start + (i + 1) * n)));
+}
 
 /**
  * @param {any} model holds "info" (sizes), "layer", "head", "grid" and "words"
  * @param {string} id a prefix for element ids
  * @param {(layer: number, head: number) => void} pick called when a head is clicked
  */
-export function headsGrid(model, id, pick) {
+export const COLOR_BY = ["pattern", "entropy_bits", "first", "previous", "itself", "top1"];
+
+/** The smallest and largest finite value of an (L, H) statistic. */
+export function statRange(values) {
+  const xs = values.flat().filter((x) => typeof x === "number" && Number.isFinite(x));
+  return xs.length ? [Math.min(...xs), Math.max(...xs)] : [0, 1];
+}
+
+export function headsGrid(model, id, pick, commit = () => {}) {
   const ui = {};
   ui.grid = h("div", { class: "rm-grid", role: "group", "data-words-label": "model.grid.name" });
   ui.gridHelp = h("p", { class: "help rm-grid-help" });
+  ui.color = h("select");
+  const colorField = field(`${id}-gridcolor`, "model.grid.color", ui.color);
+  ui.color.addEventListener("change", () => commit({ grid_color: ui.color.value }));
   const el = h("section", { class: "rm-heads", "aria-labelledby": `${id}-heads-title` }, [
     h("h2", { id: `${id}-heads-title`, "data-words": "model.grid.title" }),
+    colorField.box,
     ui.gridHelp,
     h("div", { class: "rm-grid-wrap" }, [ui.grid]),
   ]);
@@ -30,10 +68,22 @@ export function headsGrid(model, id, pick) {
     const L = info?.n_layers ?? 0; // /api/model/info's sizes: no grid before it answers
     const H = info?.n_heads ?? 0;
     const words = model.get("words");
-    if (gridButtons.length === L * H && ui.grid.dataset.words === String(Boolean(words))) return markGrid();
-    ui.grid.dataset.words = String(Boolean(words));
+    const KV = info?.n_kv_heads ?? H;
+    const chosen = model.get("grid_color") ?? "pattern";
+    ui.color.replaceChildren(...COLOR_BY.map((v) => h("option", { value: v }, [say(words, `model.grid.color.${wordKey(v)}`)])));
+    ui.color.value = chosen;
+    const frame = `${Boolean(words)}:${L}:${H}:${KV}`;
+    if (gridButtons.length === L * H && ui.grid.dataset.frame === frame) return markGrid();
+    ui.grid.dataset.frame = frame;
     ui.grid.style.setProperty("--heads", String(H));
-    const cells = [h("span", { class: "rm-corner", "aria-hidden": "true" }, [say(words, "model.grid.corner")])];
+    const cells = [];
+    if (KV < H) {
+      // grouped-query attention: which query heads read one key/value head
+      cells.push(h("span", { class: "rm-corner", "aria-hidden": "true" }));
+      const g = H / KV;
+      for (let kv = 0; kv < KV; kv++) cells.push(h("span", { class: "rm-kv", style: `grid-column: span ${g}`, "aria-hidden": "true" }, [say(words, "model.grid.kv", { kv })]));
+    }
+    cells.push(h("span", { class: "rm-corner", "aria-hidden": "true" }, [say(words, "model.grid.corner")]));
     for (let hd = 0; hd < H; hd++) cells.push(h("span", { class: "rm-col", "aria-hidden": "true" }, [String(hd)]));
     gridButtons = [];
     for (let l = 0; l < L; l++) {
@@ -66,6 +116,11 @@ export function headsGrid(model, id, pick) {
 
   function paintGrid(trace) {
     const grid = model.get("grid");
+    const wanted = model.get("grid_color") ?? "pattern";
+    // a long text's grid has no rows: its cells are coloured by a diagnostic
+    const stat = grid?.stats && (wanted !== "pattern" || !grid.rows) ? (wanted === "pattern" ? "first" : wanted) : null;
+    const range = stat ? statRange(grid.stats[stat]) : [0, 1];
+    ui.grid.dataset.color = stat ?? "pattern";
     const ratio = window.devicePixelRatio || 1;
     const sz = { width: MINI, height: MINI, ratio };
     for (const b of gridButtons) {
@@ -80,10 +135,24 @@ export function headsGrid(model, id, pick) {
       if (!ctx) continue;
       const l = Number(b.dataset.layer);
       const hd = Number(b.dataset.head);
-      const m = grid?.kind === "full" ? grid.attentions?.[l]?.[hd] : grid?.rows?.[l]?.[hd];
-      draw(ctx, m ? miniHeat(m, sz, grid.kind === "full" ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: "#f3f3f7" }], 1, sz);
+      if (stat) {
+        const v = grid.stats[stat][l][hd];
+        const ok = typeof v === "number" && Number.isFinite(v);
+        draw(ctx, [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: ok ? heat(range[1] > range[0] ? (v - range[0]) / (range[1] - range[0]) : 0) : "#bbbbbb" }], 1, sz);
+        b.title = say(model.get("words"), "model.grid.cell_stat", { stat: say(model.get("words"), `model.grid.color.${wordKey(stat)}`), value: ok ? num(v) : "—" });
+        b.dataset.value = ok ? String(v) : "";
+        continue;
+      }
+      b.removeAttribute("title");
+      const full = grid?.attentions ? headMatrix(grid, l, hd) : null;
+      const m = full ?? (grid?.rows ? headRow(grid, l, hd) : null);
+      draw(ctx, m ? miniHeat(m, sz, full ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: "#f3f3f7" }], 1, sz);
     }
-    const token = trace ? trace.tokens[grid?.focus ?? trace.focus] : "";
+    if (stat) {
+      ui.gridHelp.textContent = say(model.get("words"), "model.grid.stat", { stat: say(model.get("words"), `model.grid.color.${wordKey(stat)}`), least: num(range[0]), most: num(range[1]) });
+      return;
+    }
+    const token = trace ? trace.window.all_tokens[grid?.focus ?? trace.window.focus] : "";
     const key = !grid || !trace ? "model.grid.empty" : grid.kind === "full" ? "model.grid.full" : "model.grid.focus";
     ui.gridHelp.textContent = say(model.get("words"), key, { token });
   }

@@ -16,6 +16,7 @@
 import { COLORS, heat, inkOn } from "./colors.js";
 import { num } from "./format.js";
 import { argmax, beatKeys } from "./layout.js";
+import { LEGEND_HEIGHT, MASKED, legendShapes } from "./matrix_picture.js";
 import { say } from "./words.js";
 
 export { argmax, beatKeys }; // the lesson's, re-exported for the Real model's callers
@@ -84,10 +85,18 @@ function labelWidth(width) {
   return Math.round(Math.min(120, Math.max(64, width * 0.16)));
 }
 
-/** The side of one cell of the Parallel beat's n × n matrix. */
-function cellSide(n, width) {
-  const room = (width - 2 * PAD - labelWidth(width)) / n;
-  return Math.min(44, room >= 8 ? Math.floor(room) : Math.max(1, room));
+const PARALLEL_EXTRA = 8 + 58 + LEGEND_HEIGHT + 8; // under the heading: the pair's lines, the legend
+
+/**
+ * The side of one cell of the Parallel beat's n × n matrix: as wide as the picture allows, and
+ * no taller than `room` (the picture's visible height), so the whole matrix and the followed
+ * token's row are on screen at once.
+ */
+function cellSide(n, width, room = Infinity) {
+  const across = (width - 2 * PAD - labelWidth(width)) / n;
+  const down = (room - HEAD - PARALLEL_EXTRA) / n;
+  const fit = Math.min(across, down);
+  return Math.min(44, fit >= 8 ? Math.floor(fit) : Math.max(1, fit));
 }
 
 /**
@@ -97,8 +106,8 @@ function cellSide(n, width) {
  * @param {number} width
  * @param {string} beat the beat's key
  */
-export function pictureHeight(n, width, beat) {
-  if (beat === "parallel") return HEAD + 8 + n * cellSide(n, width) + 58; // the pair's two lines
+export function pictureHeight(n, width, beat, room = Infinity) {
+  if (beat === "parallel") return HEAD + n * cellSide(n, width, room) + PARALLEL_EXTRA;
   return HEAD + n * rowHeight(n) + (beat === "blend" ? 76 : 16);
 }
 
@@ -301,13 +310,19 @@ function blendBeat(G, out) {
 
 function parallelBeat(G, out) {
   const { trace, n, focus } = G;
-  const c = cellSide(n, G.W);
+  const c = cellSide(n, G.W, G.H);
   const [pi, pj] = trace.pair ?? [focus, argmax(trace.weights[focus])];
   titles(G, out, G.say("parallel"));
   const top = HEAD + 8;
   const x0 = G.x0;
-  if (c >= 14) {
-    trace.tokens.forEach((tok, j) => out.shapes.push({ kind: "text", x: x0 + j * c + c / 2, y: top - 4, text: tok, size: Math.min(11, c / 2.4), align: "center", color: j === focus ? COLORS.violet : COLORS.muted, maxWidth: c - 2 }));
+  if (c >= 6) {
+    // key labels where they fit: every k-th column at a readable size (all of them on hover, in the table)
+    const every = Math.max(1, Math.ceil(34 / c));
+    trace.tokens.forEach((tok, j) => {
+      if (j % every !== 0 && j !== focus) return;
+      if (j !== focus && Math.abs(j - focus) < every) return;
+      out.shapes.push({ kind: "text", x: x0 + j * c + (every === 1 ? c / 2 : 0), y: top - 4, text: tok, size: 10, align: every === 1 ? "center" : "left", color: j === focus ? COLORS.violet : COLORS.muted, maxWidth: every * c - 2, role: "key-label" });
+    });
   } else heading(G, out, x0, G.say(c < 10 ? "parallel_keys_some" : "parallel_keys"));
   const fs = Math.max(8, Math.min(12, c - 4));
   const every = Math.ceil(10 / c); // small cells: label every k-th row (and the focus) so labels never overlap
@@ -318,10 +333,12 @@ function parallelBeat(G, out) {
       kind: "text", x: x0 - 8, y: y + c / 2 + Math.min(fs, Math.max(8, c)) * 0.36, text: trace.tokens[i], size: Math.min(fs, Math.max(8, c)), align: "right",
       weight: i === focus ? "700" : "400", color: i === focus ? COLORS.violet : COLORS.ink, maxWidth: G.LW - 10,
     });
+    out.rows.push({ index: i, y, h: c });
     for (let j = 0; j < n; j++) {
       const v = trace.weights[i][j];
       const at = (0.5 * i) / n;
-      out.shapes.push({ kind: "rect", x: x0 + j * c, y, w: c - (c > 6 ? 1 : 0), h: c - (c > 6 ? 1 : 0), fill: heat(v), at });
+      const masked = trace.mask ? !trace.mask[i][j] : false;
+      out.shapes.push({ kind: "rect", x: x0 + j * c, y, w: c - (c > 6 ? 1 : 0), h: c - (c > 6 ? 1 : 0), fill: masked ? MASKED : heat(v), at, role: masked ? "masked" : undefined });
       if (c >= 30) out.shapes.push({ kind: "text", x: x0 + j * c + c / 2, y: y + c / 2 + 4, text: num(v), size: 10, mono: MONO, align: "center", color: inkOn(v), at });
     }
   }
@@ -335,6 +352,9 @@ function parallelBeat(G, out) {
     kind: "text", x: PAD, y: top + n * c + 24 + 17 * k, text, size: 12, color: k === 0 ? COLORS.pair : COLORS.ink,
     weight: k === 0 ? "600" : "400", maxWidth: G.W - 2 * PAD, at: 0.7,
   }));
+  // every matrix carries its heat scale (grey: masked keys, when the head has a mask)
+  const masked = trace.mask?.some((row) => row.some((ok) => !ok));
+  out.shapes.push(...legendShapes({ x: PAD, y: top + n * c + 58, w: G.W - 2 * PAD, title: G.say("legend"), masked: masked ? G.say("legend_masked") : null }).map((sh) => ({ ...sh, at: 0.7 })));
 }
 
 /**
@@ -405,4 +425,55 @@ export function cosinePlot(cosine, labels, size, words = null) {
     shapes.push({ kind: "text", x: p.x, y: p.y - 9, text: num(p.value), size: 11, align: "center", color: COLORS.ink, weight: "600", role: "value" });
   }
   return { shapes, points, ticks };
+}
+
+/**
+ * RoPE's score against distance: the focus query's score with one key (y) when the query sits
+ * δ positions after it (x), both vectors unrotated and then rotated by RoPE (/api/model/trace
+ * "decoder": the model's numbers). The distance the text itself has is marked, with a legend.
+ * @param {number[]} scores (D,) scores at δ = 0..D − 1
+ * @param {number} used the text's own distance (focus − key)
+ * @param {{width: number, height: number}} size
+ * @param {Record<string, string> | null} words the page's words (model.rope.*)
+ */
+export function ropePlot(scores, used, size, words = null) {
+  const { width: W, height: H } = size;
+  const L = { left: 56, right: 18, top: 34, bottom: 44 };
+  const lo = Math.min(...scores);
+  const hi = Math.max(...scores);
+  const span = hi - lo || 1;
+  const D = scores.length;
+  const px = (d) => L.left + (d / Math.max(1, D - 1)) * (W - L.left - L.right);
+  const py = (v) => H - L.bottom - ((v - lo) / span) * (H - L.top - L.bottom);
+  const shapes = [{ kind: "rect", x: 0, y: 0, w: W, h: H, fill: COLORS.paper }];
+  const yticks = [lo, lo + span / 2, hi];
+  for (const t of yticks) {
+    shapes.push({ kind: "line", x1: L.left, y1: py(t), x2: W - L.right, y2: py(t), color: "#e4e4ee", width: 1 });
+    shapes.push({ kind: "text", x: L.left - 6, y: py(t) + 4, text: num(t), size: 11, align: "right", color: COLORS.muted, role: "y-tick" });
+  }
+  const step = D > 1000 ? 500 : D > 400 ? 100 : D > 100 ? 50 : 10;
+  for (let d = 0; d < D; d += step) shapes.push({ kind: "text", x: px(d), y: H - L.bottom + 16, text: String(d), size: 11, align: "center", color: COLORS.ink, role: "x-tick" });
+  shapes.push({ kind: "line", x1: L.left, y1: L.top - 6, x2: L.left, y2: H - L.bottom, color: COLORS.ink, width: 1 });
+  shapes.push({ kind: "line", x1: L.left, y1: H - L.bottom, x2: W - L.right, y2: H - L.bottom, color: COLORS.ink, width: 1 });
+  shapes.push({ kind: "text", x: L.left + (W - L.left - L.right) / 2, y: H - 8, text: say(words, "model.rope.x_axis"), size: 11, align: "center", color: COLORS.muted, role: "x-title" });
+  shapes.push({ kind: "text", x: 8, y: 14, text: say(words, "model.rope.y_axis"), size: 11, color: COLORS.muted, role: "y-title" });
+  // the curve: at most one segment per pixel column
+  const every = Math.max(1, Math.floor(D / (W - L.left - L.right)));
+  let prev = null;
+  for (let d = 0; d < D; d += every) {
+    const p = { x: px(d), y: py(scores[d]) };
+    if (prev) shapes.push({ kind: "line", x1: prev.x, y1: prev.y, x2: p.x, y2: p.y, color: COLORS.positive, width: 1.5, role: "curve" });
+    prev = p;
+  }
+  if (used >= 0 && used < D) {
+    shapes.push({ kind: "line", x1: px(used), y1: L.top - 4, x2: px(used), y2: H - L.bottom, color: COLORS.violet, width: 1, role: "used" });
+    shapes.push({ kind: "rect", x: px(used) - 4, y: py(scores[used]) - 4, w: 8, h: 8, fill: COLORS.violet, radius: 4 });
+  }
+  // the legend, top right
+  const lx = W - L.right - 290;
+  shapes.push({ kind: "line", x1: lx, y1: 20, x2: lx + 22, y2: 20, color: COLORS.positive, width: 2 });
+  shapes.push({ kind: "text", x: lx + 28, y: 24, text: say(words, "model.rope.legend_curve"), size: 11, color: COLORS.ink, role: "legend", maxWidth: 126 });
+  shapes.push({ kind: "rect", x: lx + 160, y: 16, w: 8, h: 8, fill: COLORS.violet, radius: 4 });
+  shapes.push({ kind: "text", x: lx + 174, y: 24, text: say(words, "model.rope.legend_used", { distance: used }), size: 11, color: COLORS.ink, role: "legend", maxWidth: 100 });
+  return { shapes };
 }

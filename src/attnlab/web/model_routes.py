@@ -2,28 +2,42 @@
 
     GET /api/model/info     sizes, limits and the known models (requests_model.ModelQuery)
     GET /api/model/trace    one head's explanation, "model" and "grid" (ModelTraceQuery)
+    GET /api/model/matrix   one head's whole matrix as a picture (MatrixQuery)
+    GET /api/model/row      one query row's weights over every key (RowQuery)
     GET /api/model/compare  one word's rows in two texts, layer by layer (CompareQuery)
 
-Models are loaded once per process and the last few traces are kept, so stepping through the
-heads of one text runs the forward pass once. A request names a known model ("minilm",
-"smollm2") or a folder the server was started with (`serve_folder`, `attnlab serve --model
-PATH`), never a path. Each handler hands a plain function to the app's worker pool
-(workers.py); it validates the encoder's dict into its declared answer and encodes it there. A
-forward pass over more than ServerOptions.heavy_tokens tokens that is not kept yet is heavy
-work: it takes a heavy slot, or answers 503 when they and their queue are full.
+Models are loaded once per process and the last few traces and heads are kept, so stepping
+through the heads of one text runs the forward pass once, and a head's beats, picture and rows
+share one recomputation. A request names a known model ("minilm", "smollm2") or a folder the
+server was started with (`serve_folder`, `attnlab serve --model PATH`), never a path. Each
+handler hands a plain function to the app's worker pool (workers.py); it validates the
+encoder's dict into its declared answer and encodes it there. A forward pass over more than
+ServerOptions.heavy_tokens tokens that is not kept yet is heavy work: it takes a heavy slot, or
+answers 503 when they and their queue are full.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from functools import lru_cache
-from typing import Annotated
+from typing import Annotated, Generic, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from attnlab.encode.model_json import GRIDS, encode_comparison, encode_grid, encode_head
+from attnlab.core.trace import Trace
+from attnlab.encode.model_json import (
+    GRIDS,
+    encode_comparison,
+    encode_decoder,
+    encode_gqa,
+    encode_grid,
+    encode_head,
+    encode_matrix,
+    encode_row,
+)
 from attnlab.encode.model_views_json import encode_differences, encode_word
 from attnlab.errors import (
     AttnlabError,
@@ -41,16 +55,29 @@ from attnlab.web.requests_model import (
     NAME_ENUM,
     SERVED,
     CompareQuery,
+    HeadQuery,
+    MatrixQuery,
     ModelQuery,
     ModelTraceQuery,
+    RowQuery,
     model_names,
 )
-from attnlab.web.schemas_model import ComparisonAnswer, ModelInfoAnswer, ModelTraceAnswer
+from attnlab.web.schemas_model import (
+    ComparisonAnswer,
+    MatrixAnswer,
+    ModelInfoAnswer,
+    ModelTraceAnswer,
+    RowAnswer,
+)
 from attnlab.web.workers import Workers, json_answer, workers_of
+from attnlab.words.explanation import Explanation
 
 __all__ = ["cached_model", "loaded_model", "router", "serve_folder"]
 
 router = APIRouter(prefix="/api/model", tags=["model"], responses=ERROR_RESPONSES)
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 
 _LOADING = threading.Lock()
@@ -91,42 +118,57 @@ def _description(name: str, model: Model) -> str:
     )
 
 
-class _Traces:
-    """The last `size` traces by (model, text), shared by the worker threads."""
+class _Kept(Generic[K, V]):
+    """The last `size` values by key, shared by the worker threads. Each key is computed once:
+    a second request for a key being computed waits for that computation instead of starting
+    its own (the page asks for a head's beats and its picture at once), while other keys are
+    computed in parallel."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._kept: OrderedDict[tuple[str, str], ModelTrace] = OrderedDict()
+        self._kept: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
+        self._computing: dict[K, threading.Lock] = {}
 
-    def get(self, key: tuple[str, str]) -> ModelTrace | None:
+    def get(self, key: K, compute: Callable[[], V]) -> V:
         with self._lock:
             if key in self._kept:
                 self._kept.move_to_end(key)
-            return self._kept.get(key)
+                return self._kept[key]
+            turn = self._computing.setdefault(key, threading.Lock())
+        with turn:
+            with self._lock:
+                if key in self._kept:  # computed by the request we waited for
+                    return self._kept[key]
+            try:
+                value = compute()
+            finally:
+                with self._lock:
+                    self._computing.pop(key, None)
+            with self._lock:
+                self._kept[key] = value
+                while len(self._kept) > self.size:
+                    self._kept.popitem(last=False)
+            return value
 
-    def put(self, key: tuple[str, str], trace: ModelTrace) -> None:
-        with self._lock:
-            self._kept[key] = trace
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
 
+_TRACES: _Kept[tuple[str, str], ModelTrace] = _Kept(4)
+"""A 2,048-token SmolLM2 trace holds about 0.4 GB, a MiniLM one of 128 tokens about 20 MB."""
 
-_TRACES = _Traces(4)  # a 2,048-token SmolLM2 trace holds about 0.4 GB, a MiniLM one 20 MB
+_HEADS: _Kept[tuple[str, str, int, int], Trace] = _Kept(4)
+"""A 2,048-token head holds three n × n float32 arrays, 48 MB."""
 
 
 def _forward(name: str, text: str, workers: Workers) -> ModelTrace:
-    kept = _TRACES.get((name, text))
-    if kept is not None:
-        return kept
     model = cached_model(name)
-    if len(model.tokenize(text)[1]) > workers.options.heavy_tokens:
-        with workers.heavy.slot("long model trace"):
-            trace = model.trace(text)
-    else:
-        trace = model.trace(text)
-    _TRACES.put((name, text), trace)
-    return trace
+
+    def run() -> ModelTrace:
+        if len(model.tokenize(text)[1]) > workers.options.heavy_tokens:
+            with workers.heavy.slot("long model trace"):
+                return model.trace(text)
+        return model.trace(text)
+
+    return _TRACES.get((name, text), run)
 
 
 def _trace(name: str, text: str, field: str, workers: Workers) -> ModelTrace:
@@ -135,6 +177,14 @@ def _trace(name: str, text: str, field: str, workers: Workers) -> ModelTrace:
         return _forward(name, text, workers)
     except (EmptySequenceError, TooLongError) as exc:
         raise AttnlabError(str(exc), field=field) from None
+
+
+def _head(params: HeadQuery, workers: Workers) -> tuple[ModelTrace, Trace]:
+    """The trace of the text and the asked head, its layer and head checked against the model."""
+    mt = _trace(params.model, params.text, "text", workers)
+    layer = _index(params.layer, "layer", mt.n_layers)
+    head = _index(params.head, "head", mt.n_heads)
+    return mt, _HEADS.get((params.model, params.text, layer, head), lambda: mt.head(layer, head))
 
 
 def _index(value: int, field: str, size: int) -> int:
@@ -153,6 +203,7 @@ def _info(params: ModelQuery) -> Response:
             "model": params.model, "description": _description(params.model, model),
             "n_layers": c.n_layers, "n_heads": c.n_heads, "d_model": c.d_model, "d_k": c.d_k,
             "max_tokens": model.max_tokens, "max_text_chars": MAX_TEXT_CHARS,
+            "n_kv_heads": c.n_kv_heads, "causal": c.causal,
             "known_models": list(model_names()), "grids": list(GRIDS),
             "compare_defaults": {"word": DEFAULT_WORD, "a": DEFAULT_A, "b": DEFAULT_B},
         }
@@ -165,14 +216,18 @@ async def model_info(params: Annotated[ModelQuery, Query()], request: Request) -
     return await workers_of(request).run(_info, params)
 
 
-def _head(params: ModelTraceQuery, workers: Workers) -> Response:
-    mt = _trace(params.model, params.text, "text", workers)
-    layer = _index(params.layer, "layer", mt.n_layers)
-    head = _index(params.head, "head", mt.n_heads)
-    ex = explain_head(
-        mt, layer=layer, head=head, focus=params.focus, mode=params.mode, axis=params.axis
-    )
+def _trace_answer(params: ModelTraceQuery, workers: Workers) -> Response:
+    mt, t = _head(params, workers)
+    layer, head = params.layer, params.head
+    if (params.mode, params.axis) == ("scaled", "keys"):
+        ex = Explanation.of(t, mt.focus_index(params.focus))  # the kept head, as the model ran it
+    else:
+        ex = explain_head(
+            mt, layer=layer, head=head, focus=params.focus, mode=params.mode, axis=params.axis
+        )
     out = encode_head(mt, ex, layer=layer, head=head)
+    out["gqa"] = encode_gqa(mt, layer, head, ex.focus)
+    out["decoder"] = encode_decoder(mt, layer, head, ex.focus)
     out["grid"] = encode_grid(mt, ex.focus, params.grid)
     out["word"] = encode_word(mt, ex.focus)  # the focus's word, when it has several pieces
     return json_answer(ModelTraceAnswer.model_validate(out))
@@ -182,7 +237,36 @@ def _head(params: ModelTraceQuery, workers: Workers) -> Response:
 async def model_trace(params: Annotated[ModelTraceQuery, Query()], request: Request) -> Response:
     """One head's six beats for a focus token, with every head's row (or matrix) beside it."""
     workers = workers_of(request)
-    return await workers.run(_head, params, workers)
+    return await workers.run(_trace_answer, params, workers)
+
+
+def _matrix(params: MatrixQuery, workers: Workers) -> Response:
+    mt, t = _head(params, workers)
+    out = encode_matrix(
+        mt, t, layer=params.layer, head=params.head, how=params.pool, specials=params.specials
+    )
+    return json_answer(MatrixAnswer.model_validate(out))
+
+
+@router.get("/matrix", response_model=MatrixAnswer, responses=BUSY_RESPONSES)
+async def model_matrix(params: Annotated[MatrixQuery, Query()], request: Request) -> Response:
+    """One head's whole matrix as a picture: uint16 codes, block-pooled for a long text."""
+    workers = workers_of(request)
+    return await workers.run(_matrix, params, workers)
+
+
+def _row(params: RowQuery, workers: Workers) -> Response:
+    mt, t = _head(params, workers)
+    row = _index(params.row, "row", mt.n)
+    out = encode_row(t, row, layer=params.layer, head=params.head)
+    return json_answer(RowAnswer.model_validate(out))
+
+
+@router.get("/row", response_model=RowAnswer, responses=BUSY_RESPONSES)
+async def model_row(params: Annotated[RowQuery, Query()], request: Request) -> Response:
+    """One query row's weights over every key, float32: a row's numbers on demand."""
+    workers = workers_of(request)
+    return await workers.run(_row, params, workers)
 
 
 def _compare(params: CompareQuery, workers: Workers) -> Response:

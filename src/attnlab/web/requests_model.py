@@ -14,7 +14,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
 
-from attnlab.encode.model_json import Grid
+from attnlab.core.pooling import Pool
+from attnlab.encode.model_json import Grid, Specials
 from attnlab.errors import UnknownModelError
 from attnlab.models import KNOWN_MODELS
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
@@ -26,9 +27,11 @@ __all__ = [
     "NAME_ENUM",
     "SERVED",
     "CompareQuery",
+    "MatrixQuery",
     "ModelQuery",
     "ModelText",
     "ModelTraceQuery",
+    "RowQuery",
     "model_names",
 ]
 
@@ -77,18 +80,38 @@ class ModelQuery(Params):
     model: Blank[ModelName] = "minilm"
 
 
-class ModelTraceQuery(ModelQuery):
-    """`GET /api/model/trace`: one head of one text, and how much of the heads grid."""
+class HeadQuery(ModelQuery):
+    """One head of one text."""
 
     text: ModelText = DEFAULT_A
     layer: Blank[Index] = 0
     head: Blank[Index] = 0
+
+
+class ModelTraceQuery(HeadQuery):
+    """`GET /api/model/trace`: one head of one text, and how much of the heads grid."""
+
     focus: Blank[Annotated[int | ModelText | None, Position]] = Field(
         None, description="a token or its position"
     )
     mode: Blank[Mode] = "scaled"
     axis: Blank[Axis] = "keys"
     grid: Blank[Grid] = Field("focus", description="every head's focus row, full matrices, none")
+
+
+class MatrixQuery(HeadQuery):
+    """`GET /api/model/matrix`: one head's whole matrix as a picture."""
+
+    pool: Blank[Pool] = Field("max", description="how a long text's blocks are pooled")
+    specials: Blank[Specials] = Field(
+        "show", description="[CLS] and [SEP]: shown, hidden, or hidden with rows renormalised"
+    )
+
+
+class RowQuery(HeadQuery):
+    """`GET /api/model/row`: one query row's weights over every key."""
+
+    row: Blank[Index] = 0
 
 
 class CompareQuery(ModelQuery):

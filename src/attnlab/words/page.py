@@ -124,6 +124,8 @@ _MODEL_CANVAS = {
     "model.canvas.parallel_keys_some": (
         "keys → (columns in text order; some rows labelled, the focus always)"
     ),
+    "model.canvas.legend": "heat scale: weight, 0 to 1 (row = query, column = key)",
+    "model.canvas.legend_masked": "masked (a later token)",
     "model.canvas.name": "One head of the real model, step by step",
     "model.cosine.in": "in",
     "model.cosine.x_axis": "layer (in = entering layer 0; k = leaving layer k)",
@@ -187,6 +189,10 @@ _MODEL = {
         "Real attention weights of layer {layer}, head {head}: row i is the query token, column "
         "j the key token it attends to; each row sums to 1."
     ),
+    "model.table_causal": (
+        "Grey cells are masked (a later token): they hold 0, and each row sums to 1 over the "
+        "keys it can see."
+    ),
     "model.grid.empty": "Each square will show one head's attention.",
     "model.grid.full": (
         "Each square is one head's whole attention matrix (row = query, column = key, darker = "
@@ -197,6 +203,154 @@ _MODEL = {
         "reading order (left to right, line by line), darker = more weight, each square scaled "
         "to its own largest weight. Click a head to step through it."
     ),
+    "model.gqa.own": (
+        "Multi-head attention: each of the {n_heads} heads has its own keys and values."
+    ),
+    "model.gqa.shared": (
+        "Grouped-query attention: query heads {heads} share key/value head {kv}, so their keys "
+        "and values are the same numbers (checked: identical). The key of “{token}” as each "
+        "reads it: {vectors}."
+    ),
+    "model.gqa.differ": (
+        "Query heads {heads} should share key/value head {kv}, but their keys differ: {vectors}."
+    ),
+    "model.window_token": "{token} #{position}",
+    "model.gqa.vector": "head {head} {vector}",
+    "model.window": (
+        "A long text: the steps show {shown} of its {n} tokens (the first, “{token}” and its "
+        "neighbours, and the keys it weighs most), holding {weight} of “{token}”'s weight. "
+        "The whole matrix is below."
+    ),
+    "model.ranking.title": "Heads ranked by what they do",
+    "model.ranking.name": "Head ranking",
+    "model.ranking.help": (
+        "Each head's averages over every query row of this text: how spread its rows are "
+        "(entropy in bits; 0 = one key, log₂ n = all keys alike) and how much weight goes to "
+        "the first token (an “attention sink”), the token just before, the token itself, and "
+        "each row's largest weight. Sort by any column; show a head with its layer's button."
+    ),
+    "model.ranking.caption": "{n} heads of {model}, averaged over the query rows",
+    "model.ranking.sort": "Sort by {column}",
+    "model.ranking.show": "Show layer {layer} head {head}",
+    "model.ranking.col.layer": "layer",
+    "model.ranking.col.head": "head",
+    "model.ranking.col.kv": "K/V head",
+    "model.ranking.col.entropy_bits": "row entropy (bits)",
+    "model.ranking.col.first": "first-token (sink) share",
+    "model.ranking.col.previous": "previous-token share",
+    "model.ranking.col.itself": "self share",
+    "model.ranking.col.top_one": "top-1 share",
+    "model.grid.color": "Colour the grid by",
+    "model.grid.color.pattern": "attention pattern",
+    "model.grid.color.entropy_bits": "row entropy",
+    "model.grid.color.first": "first-token (sink) share",
+    "model.grid.color.previous": "previous-token share",
+    "model.grid.color.itself": "self share",
+    "model.grid.color.top_one": "top-1 share",
+    "model.grid.stat": (
+        "Each square is one head coloured by its {stat}, averaged over the text's rows: from "
+        "{least} (palest) to {most} (darkest). Click a head to step through it."
+    ),
+    "model.grid.kv": "K/V {kv}",
+    "model.grid.cell_stat": "{stat} {value}",
+    "model.head_option_gqa": "head {head} (K/V head {kv})",
+    "model.rope.title": "Positions by rotation (RoPE) and what the model predicts",
+    "model.rope.none": (
+        "This model is an encoder: it adds learned position vectors to its embeddings once, "
+        "instead of rotating queries and keys, and it does not predict a next token. Choose "
+        "SmolLM2 to see RoPE and next-token predictions."
+    ),
+    "model.rope.query": (
+        "The query of “{token}” (position {position}) before RoPE: {before}; after rotating "
+        "each pair of its numbers by an angle proportional to {position}: {after}."
+    ),
+    "model.rope.plot_name": (
+        "Plot: the score of the query of “{token}” against the key of “{key}” as the distance "
+        "between them grows"
+    ),
+    "model.rope.x_axis": "distance δ: how many positions the query comes after the key",
+    "model.rope.y_axis": "score q·k / √dₖ (both rotated)",
+    "model.rope.legend_curve": "score at distance δ",
+    "model.rope.legend_used": "this text (δ = {distance})",
+    "model.rope.note": (
+        "With RoPE a score depends only on how far apart two tokens are: the same query of "
+        "“{token}” and key of “{key}” score differently at each distance; at their distance "
+        "in this text, {distance}, the score is {value}, the one the head used."
+    ),
+    "model.next.after": "Next token after “{token}” (position {position})",
+    "model.next.token": "token",
+    "model.next.probability": "probability",
+    "model.name.smollm2": "SmolLM2-135M-Instruct",
+    "model.matrix.title": "The whole matrix of layer {layer}, head {head}",
+    "model.matrix.name": (
+        "Attention matrix of layer {layer}, head {head} as a picture: {n} tokens in {cells} × "
+        "{cells} cells, row = query, column = key, darker = more weight"
+    ),
+    "model.matrix.scale": "Colour scale",
+    "model.matrix.scale.linear": "Linear (0 to 1)",
+    "model.matrix.scale.row": "Per row (against the row's largest)",
+    "model.matrix.scale.log": "Logarithmic (0.0001 to 1)",
+    "model.matrix.pool": "Pooling",
+    "model.matrix.pool.max": "Max of each block",
+    "model.matrix.pool.mean": "Mean of each block",
+    "model.matrix.specials": "[CLS] and [SEP]",
+    "model.matrix.specials.show": "Shown",
+    "model.matrix.specials.hide": "Hidden, not renormalised",
+    "model.matrix.specials.renormalise": "Hidden, rows renormalised",
+    "model.matrix.exact": (
+        "Every cell is one weight: {n} × {n}, row = query token, column = key token, nothing "
+        "pooled."
+    ),
+    "model.matrix.pooled_max": (
+        "{n} tokens are too many for one pixel each: pooled to {cells} × {cells} cells of up to "
+        "{factor} × {factor} weights, each cell showing the largest weight of its block "
+        "(max-pooling), so one strong weight stays visible."
+    ),
+    "model.matrix.pooled_mean": (
+        "{n} tokens are too many for one pixel each: pooled to {cells} × {cells} cells of up to "
+        "{factor} × {factor} weights, each cell showing the mean weight of its block "
+        "(mean-pooling), its share of the budget."
+    ),
+    "model.matrix.causal": (
+        "Grey cells are masked: a token sees only itself and the tokens before it, so each row's "
+        "weights sum to 1 over its visible keys."
+    ),
+    "model.matrix.hidden": (
+        "[CLS] and [SEP] are hidden and the rows are not renormalised: the words' weights as the "
+        "model gave them (a row gave {hidden} of its weight to the hidden tokens, on average)."
+    ),
+    "model.matrix.renormalised": (
+        "[CLS] and [SEP] are hidden and every row is renormalised to sum to 1 over the words "
+        "shown (the hidden tokens held {hidden} of a row's weight, on average)."
+    ),
+    "model.matrix.legend_name": "Heat scale",
+    "model.matrix.legend.linear": "weight, 0 to 1",
+    "model.matrix.legend.row": "weight against its row's largest",
+    "model.matrix.legend.log": "weight, logarithmic",
+    "model.matrix.masked": "masked (a later token)",
+    "model.matrix.hover": (
+        "Row {from_row} “{query}” → key {from_key} “{key}”: weight {weight} (positions from 0)"
+    ),
+    "model.matrix.hover_block_max": (
+        "Rows {from_row}–{to_row} (from “{query}”) × keys {from_key}–{to_key} (from “{key}”): "
+        "largest weight {weight}"
+    ),
+    "model.matrix.hover_block_mean": (
+        "Rows {from_row}–{to_row} (from “{query}”) × keys {from_key}–{to_key} (from “{key}”): "
+        "mean weight {weight}"
+    ),
+    "model.matrix.row_help": (
+        "Point at the picture to read a cell; click a row, or focus the picture and press ↑ or ↓ "
+        "(Enter: the followed token's row), to list that row's largest weights here."
+    ),
+    "model.matrix.row_table": "Numbers of one row",
+    "model.matrix.row_caption": (
+        "Row {position} “{token}” of layer {layer}, head {head}: its {listed} largest of {visible} "
+        "visible weights (the whole row sums to {sum})"
+    ),
+    "model.matrix.row_pos": "position",
+    "model.matrix.row_key": "key token",
+    "model.matrix.row_weight": "weight",
     "model.compare.help": (
         "The same word in two sentences: which tokens it attends to in the head chosen above, "
         "and how alike its two vectors stay, layer by layer."
@@ -274,6 +428,26 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "file": "a file's name",
     "held": "what an exported file holds numbers for",
     **MODEL_VIEW_VALUES,
+    "cells": "how many cells a side the matrix picture has",
+    "factor": "how many tokens a side one pooled cell covers, at most",
+    "hidden": "the mean weight a row gave the hidden tokens, by numfmt's rule",
+    "from_row": "a query token's position, from 0 (a pooled block's first)",
+    "to_row": "a pooled block's last query position, from 0",
+    "from_key": "a key token's position, from 0 (a pooled block's first)",
+    "to_key": "a pooled block's last key position, from 0",
+    "listed": "how many numbers are listed",
+    "heads": "query heads' indices, comma-separated",
+    "kv": "a key/value head's index, from 0",
+    "vectors": "each head's vector, semicolon-separated (model.gqa.vector)",
+    "shown": "how many tokens the steps show",
+    "before": "a vector before RoPE, its first numbers by numfmt's rule",
+    "after": "a vector after RoPE, its first numbers by numfmt's rule",
+    "column": "a ranking column's heading (model.ranking.col.*)",
+    "stat": "a diagnostic's name (model.grid.color.*)",
+    "least": "the smallest value on the grid, by numfmt's rule",
+    "most": "the largest value on the grid, by numfmt's rule",
+    "visible": "how many keys a row may see",
+    "sum": "a row's sum, written by numfmt's rule",
 }
 """What each `{name}` in a template stands for: the page fills it with the API's value."""
 

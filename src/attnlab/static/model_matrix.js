@@ -1,0 +1,225 @@
+// The Real model view's matrix panel: one head's whole attention matrix as a picture
+// (/api/model/matrix, matrix_picture.js), a colour scale to choose with its legend, the pooling
+// and the [CLS]/[SEP] switch said on screen, and any row's numbers on demand (/api/model/row):
+// click a row, or focus the picture and press ↑ ↓.
+//
+// It reads the model's "matrix", "row", "trace" and "words" and writes "matrix_scale", "pool",
+// "specials" and "row_index" (the host fetches). Nothing here computes a weight: the cells are
+// the API's, decoded by packed.js, and the row's numbers are /api/model/row's.
+
+import { h } from "./dom.js";
+import { draw } from "./draw.js";
+import { num } from "./format.js";
+import { field } from "./model_dom.js";
+import { LEGEND_HEIGHT, SCALES, cellAt, legendShapes, matrixLayout, matrixPixels } from "./matrix_picture.js";
+import { unpack } from "./packed.js";
+import { fitCanvas } from "./picture.js";
+import { say } from "./words.js";
+
+const ROW_TOP = 12;
+
+/** The cell row holding token position p of the shown tokens (edges: first position of each). */
+export function cellOf(edges, p) {
+  let lo = 0;
+  let hi = edges.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (edges[mid] <= p) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+export function matrixPanel(model, id, commit) {
+  const words = () => model.get("words");
+  const ui = {};
+  ui.scale = h("select");
+  ui.pool = h("select");
+  ui.specials = h("select");
+  const scaleField = field(`${id}-mscale`, "model.matrix.scale", ui.scale);
+  const poolField = field(`${id}-mpool`, "model.matrix.pool", ui.pool);
+  ui.specialsField = field(`${id}-mspecials`, "model.matrix.specials", ui.specials);
+  ui.title = h("h2", { id: `${id}-matrix-title` });
+  ui.note = h("p", { class: "rm-matrix-note" });
+  ui.canvas = h("canvas", { role: "img", tabindex: 0, class: "rm-matrix-canvas" });
+  ui.legend = h("canvas", { role: "img", class: "rm-legend", "data-words-label": "model.matrix.legend_name" });
+  ui.hover = h("p", { class: "readout rm-matrix-hover", "aria-live": "polite" });
+  ui.rowHelp = h("p", { class: "help", "data-words": "model.matrix.row_help" });
+  ui.rowTable = h("table", { class: "weights rm-row-table", "data-words-label": "model.matrix.row_table" });
+  ui.wrap = h("div", { class: "rm-matrix-wrap" }, [ui.canvas]);
+  const el = h("section", { class: "rm-matrix", "aria-labelledby": `${id}-matrix-title` }, [
+    ui.title,
+    h("div", { class: "rm-matrix-controls" }, [scaleField.box, poolField.box, ui.specialsField.box]),
+    ui.note,
+    h("div", { class: "rm-matrix-body" }, [
+      h("div", { class: "rm-matrix-left" }, [ui.wrap, ui.legend, ui.hover]),
+      h("div", { class: "rm-matrix-right" }, [ui.rowHelp, h("div", { class: "table-wrap rm-row-wrap" }, [ui.rowTable])]),
+    ]),
+  ]);
+  const size = { width: 0, height: 0, ratio: 1 };
+  const legendSize = { width: 0, height: 0, ratio: 1 };
+  let decoded = null; // {matrix, values, rowMax}
+  let laid = null;
+  let selected = null; // the cell row the keyboard is on
+
+  function options(select, values, prefix, current) {
+    select.replaceChildren(...values.map((v) => h("option", { value: v }, [say(words(), `${prefix}.${v}`)])));
+    select.value = current;
+  }
+
+  function showOptions() {
+    options(ui.scale, SCALES, "model.matrix.scale", model.get("matrix_scale") ?? "log");
+    options(ui.pool, ["max", "mean"], "model.matrix.pool", model.get("pool") ?? "max");
+    options(ui.specials, ["show", "hide", "renormalise"], "model.matrix.specials", model.get("specials") ?? "show");
+  }
+
+  /** The token of each cell (its block's first shown token). */
+  function cellTokens(m, all) {
+    return m.edges.map((p) => all[m.kept[p]]);
+  }
+
+  function focusCell(m, trace) {
+    const f = trace?.window?.focus;
+    const p = m.kept.indexOf(f);
+    return p < 0 ? null : cellOf(m.edges, p);
+  }
+
+  function paint() {
+    const m = model.get("matrix");
+    const trace = model.get("trace");
+    if (!m || !trace) return;
+    if (!decoded || decoded.matrix !== m) decoded = { matrix: m, values: unpack(m.weights).values, rowMax: unpack(m.row_max).values };
+    const all = trace.window.all_tokens;
+    const scale = model.get("matrix_scale") ?? "log";
+    const width = Math.max(260, Math.floor(ui.wrap.clientWidth || 600));
+    const focus = focusCell(m, trace);
+    laid = matrixLayout({ cells: m.cells, tokens: cellTokens(m, all), width, focus });
+    fitCanvas(ui.canvas, size, width, laid.height);
+    const ctx = ui.canvas.getContext("2d");
+    if (!ctx) return;
+    const outlines = laid.shapes.filter((sh) => sh.kind === "rect" && sh.stroke && !sh.fill && sh.role === "focus-row");
+    draw(ctx, [{ kind: "rect", x: 0, y: 0, w: width, h: laid.height, fill: "#ffffff" }, ...laid.shapes.filter((sh) => !outlines.includes(sh))], 1, size);
+    const pixels = matrixPixels(decoded.values, m.cells, { scale, rowMax: decoded.rowMax, causal: m.causal, edges: m.edges, shown: m.shown, kept: m.kept });
+    const image = new OffscreenCanvas(m.cells, m.cells);
+    image.getContext("2d").putImageData(new ImageData(pixels, m.cells, m.cells), 0, 0);
+    ctx.save();
+    ctx.scale(size.ratio, size.ratio);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(image, laid.x0, laid.y0, laid.side, laid.side);
+    const marks = [...outlines];
+    if (selected !== null && selected !== focus) marks.push({ x: laid.x0 - 3, y: laid.y0 + selected * laid.px - 1.5, w: laid.side + 6, h: Math.max(laid.px, 1) + 3, stroke: "#d95f02", lineWidth: 2 });
+    for (const o of marks) {
+      ctx.strokeStyle = o.stroke;
+      ctx.lineWidth = o.lineWidth;
+      ctx.strokeRect(o.x, o.y, o.w, o.h);
+    }
+    ctx.restore();
+    ui.canvas.setAttribute("aria-label", say(words(), "model.matrix.name", { layer: m.layer, head: m.head, n: m.n, cells: m.cells }));
+    ui.canvas.dataset.cells = String(m.cells);
+    ui.canvas.dataset.focusCell = focus === null ? "" : String(focus);
+    paintLegend(scale, m.causal);
+    // the focus row in view: scroll the page's picture only if the row is outside the wrap
+    if (focus !== null) {
+      const y = laid.y0 + focus * laid.px;
+      if (y < ui.wrap.scrollTop || y > ui.wrap.scrollTop + ui.wrap.clientHeight - 20) ui.wrap.scrollTop = Math.max(0, y - ui.wrap.clientHeight / 2);
+    }
+  }
+
+  function paintLegend(scale, causal) {
+    const width = Math.max(260, Math.floor(ui.wrap.clientWidth || 600));
+    fitCanvas(ui.legend, legendSize, Math.min(width, 560), LEGEND_HEIGHT);
+    const ctx = ui.legend.getContext("2d");
+    if (!ctx) return;
+    const shapes = [{ kind: "rect", x: 0, y: 0, w: legendSize.width, h: LEGEND_HEIGHT, fill: "#ffffff" }, ...legendShapes({ x: 8, y: 2, w: legendSize.width - 16, scale, title: say(words(), `model.matrix.legend.${scale}`), masked: causal ? say(words(), "model.matrix.masked") : null })];
+    draw(ctx, shapes, 1, legendSize);
+    ui.legend.dataset.scale = scale;
+    ui.legend.setAttribute("aria-label", `${say(words(), "model.matrix.legend_name")}: ${say(words(), `model.matrix.legend.${scale}`)}`);
+  }
+
+  function showNote() {
+    const m = model.get("matrix");
+    if (!m) return;
+    ui.title.textContent = say(words(), "model.matrix.title", { layer: m.layer, head: m.head });
+    const parts = [say(words(), m.pooled ? `model.matrix.pooled_${m.pool}` : "model.matrix.exact", { n: m.shown, cells: m.cells, factor: m.factor })];
+    if (m.causal) parts.push(say(words(), "model.matrix.causal"));
+    if (m.specials !== "show") parts.push(say(words(), m.specials === "hide" ? "model.matrix.hidden" : "model.matrix.renormalised", { hidden: num(m.hidden_mean ?? 0) }));
+    ui.note.textContent = parts.join(" ");
+    const trace = model.get("trace");
+    const hasSpecials = Boolean(trace?.window?.all_tokens?.some((t) => /^\[(CLS|SEP)\]$/.test(t)));
+    ui.specialsField.box.style.display = !hasSpecials && (model.get("specials") ?? "show") === "show" ? "none" : "";
+  }
+
+  function readCell(r, c) {
+    const m = model.get("matrix");
+    const trace = model.get("trace");
+    if (!m || !decoded || !trace) return;
+    const all = trace.window.all_tokens;
+    const at = (k) => m.kept[m.edges[k]];
+    const end = (k) => m.kept[(k + 1 < m.cells ? m.edges[k + 1] : m.shown) - 1];
+    const w = decoded.values[r * m.cells + c];
+    const key = m.pooled ? `model.matrix.hover_block_${m.pool}` : "model.matrix.hover";
+    const text = say(words(), key, { from_row: at(r), to_row: end(r), query: all[at(r)], from_key: at(c), to_key: end(c), key: all[at(c)], weight: num(w, 4) });
+    ui.hover.textContent = text;
+    ui.canvas.title = text;
+  }
+
+  function showRow() {
+    const row = model.get("row");
+    const trace = model.get("trace");
+    if (!row || !trace) {
+      ui.rowTable.replaceChildren();
+      return;
+    }
+    const w = unpack(row.weights).values;
+    const all = trace.window.all_tokens;
+    const order = Array.from(w.keys()).sort((a, b) => w[b] - w[a] || a - b).slice(0, Math.min(12, row.visible));
+    const caption = h("caption", {}, [say(words(), "model.matrix.row_caption", { position: row.row, token: row.token, layer: row.layer, head: row.head, listed: order.length, visible: row.visible, sum: num(row.sum, 4) })]);
+    const head = h("tr", {}, ["row_pos", "row_key", "row_weight"].map((k) => h("th", { scope: "col" }, [say(words(), `model.matrix.${k}`)])));
+    const body = h("tbody", {}, order.map((j) => h("tr", {}, [h("td", {}, [String(j)]), h("th", { scope: "row" }, [all[j]]), h("td", { "data-j": j }, [num(w[j], 4)])])));
+    ui.rowTable.replaceChildren(caption, h("thead", {}, [head]), body);
+  }
+
+  function pickRow(r) {
+    const m = model.get("matrix");
+    if (!m) return;
+    selected = Math.max(0, Math.min(m.cells - 1, r));
+    commit({ row_index: m.kept[m.edges[selected]] });
+    paint();
+  }
+
+  ui.scale.addEventListener("change", () => commit({ matrix_scale: ui.scale.value }));
+  ui.pool.addEventListener("change", () => commit({ pool: ui.pool.value }));
+  ui.specials.addEventListener("change", () => commit({ specials: ui.specials.value }));
+  const point = (e) => {
+    if (!laid) return null;
+    const box = ui.canvas.getBoundingClientRect();
+    return cellAt(laid, model.get("matrix")?.cells ?? 0, e.clientX - box.left, e.clientY - box.top);
+  };
+  ui.canvas.addEventListener("mousemove", (e) => {
+    const cell = point(e);
+    if (cell) readCell(cell.r, cell.c);
+  });
+  ui.canvas.addEventListener("click", (e) => {
+    const cell = point(e);
+    if (cell) pickRow(cell.r);
+  });
+  ui.canvas.addEventListener("keydown", (e) => {
+    const m = model.get("matrix");
+    if (!m) return;
+    const step = { ArrowUp: -1, ArrowDown: 1, PageUp: -10, PageDown: 10 }[e.key];
+    if (step === undefined && e.key !== "Enter" && e.key !== "Home") return;
+    e.preventDefault();
+    e.stopPropagation();
+    const focus = focusCell(m, model.get("trace"));
+    if (e.key === "Enter") pickRow(focus ?? 0);
+    else if (e.key === "Home") pickRow(0);
+    else pickRow((selected ?? focus ?? 0) + step);
+  });
+
+  function onMatrix() {
+    selected = null;
+    showNote();
+    paint();
+  }
+  return { el, showOptions, onMatrix, paint, showRow, rowTop: ROW_TOP };
+}

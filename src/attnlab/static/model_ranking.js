@@ -1,0 +1,91 @@
+// The Real model view's head ranking: every head of the model in one table, its five
+// diagnostics (/api/model/trace's grid.stats, core/diagnostics.py) as columns, sortable by any of
+// them. Each column heading is a button ("Sort by …", aria-sort on the heading), so the sort is
+// one Tab and Enter away; each row's button shows that head.
+//
+// Reads the model's "grid", "info", "layer", "head" and "words"; writes "ranking_sort"
+// ({key, descending}) and, through `pick`, the head. No number is computed here.
+
+import { h } from "./dom.js";
+import { num } from "./format.js";
+import { say } from "./words.js";
+
+export const STATS = ["entropy_bits", "first", "previous", "itself", "top1"];
+
+/** A statistic's key in the page's words (which spell keys in letters only: top1 is top_one). */
+export const wordKey = (stat) => (stat === "top1" ? "top_one" : stat);
+
+/**
+ * Every head as a row {layer, head, kv, entropy_bits, first, ...}, sorted by `key`.
+ * NaN (no previous token) sorts last either way. Ties keep layer, head order.
+ */
+export function rankedHeads(stats, { key = "first", descending = true, kvOf = (hd) => hd } = {}) {
+  const rows = [];
+  stats.entropy_bits.forEach((layerRow, l) => layerRow.forEach((_, hd) => {
+    const row = { layer: l, head: hd, kv: kvOf(hd) };
+    for (const s of STATS) row[s] = typeof stats[s][l][hd] === "number" ? stats[s][l][hd] : NaN;
+    rows.push(row);
+  }));
+  if (key === "layer" || key === "head") return descending ? rows.reverse() : rows;
+  return rows
+    .map((r, k) => [r, k])
+    .sort(([a, i], [b, j]) => {
+      const x = a[key];
+      const y = b[key];
+      if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) - Number.isNaN(y) || i - j;
+      return (descending ? y - x : x - y) || i - j;
+    })
+    .map(([r]) => r);
+}
+
+export function rankingPanel(model, id, pick, commit) {
+  const words = () => model.get("words");
+  const table = h("table", { class: "weights rm-ranking", "data-words-label": "model.ranking.name" });
+  const help = h("p", { class: "help", "data-words": "model.ranking.help" });
+  const el = h("section", { class: "rm-rank", "aria-labelledby": `${id}-rank-title` }, [
+    h("h2", { id: `${id}-rank-title`, "data-words": "model.ranking.title" }),
+    help,
+    h("div", { class: "table-wrap rm-rank-wrap" }, [table]),
+  ]);
+
+  function build() {
+    const grid = model.get("grid");
+    const info = model.get("info");
+    if (!grid?.stats) {
+      table.replaceChildren();
+      return;
+    }
+    const sort = model.get("ranking_sort") ?? { key: "first", descending: true };
+    const g = grid.heads / (grid.n_kv_heads || grid.heads);
+    const gqa = g > 1;
+    const rows = rankedHeads(grid.stats, { ...sort, kvOf: (hd) => Math.floor(hd / g) });
+    const cols = ["layer", "head", ...(gqa ? ["kv"] : []), ...STATS];
+    const head = h("tr", {}, cols.map((key) => {
+      const sortable = key !== "kv";
+      const on = sort.key === key;
+      const th = h("th", { scope: "col", "aria-sort": on ? (sort.descending ? "descending" : "ascending") : "none" });
+      const label = say(words(), `model.ranking.col.${wordKey(key)}`);
+      if (!sortable) th.append(label);
+      else {
+        const b = h("button", { type: "button", class: "rm-sort", "data-key": key, "aria-label": say(words(), "model.ranking.sort", { column: label }) }, [label, on ? (sort.descending ? " ▼" : " ▲") : ""]);
+        b.addEventListener("click", () => commit({ ranking_sort: { key, descending: on ? !sort.descending : key !== "layer" && key !== "head" } }));
+        th.append(b);
+      }
+      return th;
+    }));
+    const had = table.contains(table.ownerDocument.activeElement) ? table.ownerDocument.activeElement.dataset?.key : undefined;
+    const L = Number(model.get("layer"));
+    const H = Number(model.get("head"));
+    const body = h("tbody", {}, rows.map((r) => {
+      const show = h("button", { type: "button", class: "rm-show", "aria-label": say(words(), "model.ranking.show", { layer: r.layer, head: r.head }) }, [String(r.layer)]);
+      show.addEventListener("click", () => pick(r.layer, r.head));
+      const cells = [h("td", {}, [show]), h("td", {}, [String(r.head)])];
+      if (gqa) cells.push(h("td", {}, [String(r.kv)]));
+      for (const s of STATS) cells.push(h("td", { "data-stat": s }, [Number.isNaN(r[s]) ? "—" : num(r[s])]));
+      return h("tr", { class: r.layer === L && r.head === H ? "focus" : "" }, cells);
+    }));
+    table.replaceChildren(h("caption", {}, [say(words(), "model.ranking.caption", { model: say(words(), `model.name.${info?.model}`) || info?.model || "", n: grid.layers * grid.heads })]), h("thead", {}, [head]), body);
+    if (had) table.querySelector(`button[data-key="${had}"]`)?.focus(); // the keyboard stays on the sorted column
+  }
+  return { el, build };
+}

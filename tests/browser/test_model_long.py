@@ -1,0 +1,165 @@
+"""The Real model view on longer texts, in Chromium: the followed token's row in view at 24 and
+100 tokens of MiniLM on every step, the whole matrix as a picture whose cells read the API's
+numbers, a heat-scale legend on every matrix, the colour scales, a row's numbers on demand by
+mouse and keyboard, and [CLS]/[SEP] hidden with what that does said on screen."""
+
+from __future__ import annotations
+
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_model_page import BEATS, api, button, expect, narration, open_model
+
+from attnlab.words.numfmt import num
+
+pytestmark = pytest.mark.browser
+
+SENTENCE = "the farmers walked home along the muddy river bank after the long rain of the spring"
+
+
+def text_of(n_words: int) -> str:
+    words = (SENTENCE + " ").split() * 10
+    return " ".join(words[:n_words])
+
+
+def open_text(new_page: Any, text: str, **state: Any) -> Any:
+    expect().set_options(timeout=30_000)  # the forward pass of a long text on a shared machine
+    q = urllib.parse.urlencode({"view": "model", "model.text": text, **state})
+    page = open_model(new_page(1280, 800), f"?{q}")
+    expect()(page.get_by_role("img", name="Heat scale: weight, logarithmic")).to_be_visible()
+    return page
+
+
+def focus_row_visible(page: Any) -> bool:
+    """The focus row's band of the step picture lies inside the scrolled wrap and the window."""
+    return page.evaluate(
+        """() => {
+          const canvas = document.querySelector('.rm-picture canvas');
+          const wrap = document.querySelector('.rm-picture');
+          const row = JSON.parse(canvas.dataset.focusRow);
+          const box = canvas.getBoundingClientRect(), w = wrap.getBoundingClientRect();
+          const top = box.top + row.y, bottom = top + row.h;
+          return top >= Math.max(w.top, 0) - 1 && bottom <= Math.min(w.bottom, innerHeight) + 1;
+        }"""
+    )
+
+
+@pytest.mark.parametrize("n_words", [22, 98])
+def test_the_focus_row_is_in_view_on_every_step(new_page, base_url, n_words, artifacts) -> None:
+    text = text_of(n_words)
+    t = api(base_url, "/api/model/trace", text=text, grid="none")
+    assert t["window"]["n"] == n_words + 2
+    page = open_text(new_page, text)
+    for b, beat in enumerate(BEATS):
+        button(page, f"Step {b + 1}: {beat.capitalize()}").click()
+        expect()(narration(page).locator(".beat-text")).to_have_text(t["narration"][b]["text"])
+        page.locator(".rm-picture").scroll_into_view_if_needed()
+        assert focus_row_visible(page), (n_words, beat)
+        if beat in ("softmax", "parallel"):
+            page.locator(".rm-stage").screenshot(
+                path=str(artifacts / f"long-{n_words + 2}-{beat}.png")
+            )
+
+
+def test_the_matrix_picture_reads_the_api_numbers(new_page, base_url, artifacts) -> None:
+    text = text_of(98)
+    m = api(base_url, "/api/model/matrix", text=text, layer=2, head=3)
+    page = open_text(new_page, text, **{"model.layer": 2, "model.head": 3})
+    picture = page.get_by_role("img", name="Attention matrix of layer 2, head 3", exact=False)
+    expect()(picture).to_have_attribute("data-cells", str(m["cells"]))
+    picture.scroll_into_view_if_needed()
+    box = picture.bounding_box()
+    cells = m["cells"]
+    side = min(640, box["width"] - 96 - 16)
+    for r, c in ((5, 3), (40, 0), (99, 99)):
+        page.mouse.move(
+            box["x"] + 96 + (c + 0.5) * side / cells, box["y"] + 22 + (r + 0.5) * side / cells
+        )
+        expect()(page.locator(".rm-matrix-hover")).to_contain_text(f"Row {m['kept'][r]} ")
+        expect()(page.locator(".rm-matrix-hover")).to_contain_text(
+            f"weight {num(m['weights'][r][c], places=4)}"
+        )
+    expect()(page.locator(".rm-matrix-note")).to_contain_text("Every cell is one weight: 100 × 100")
+    page.locator(".rm-matrix").screenshot(path=str(artifacts / "long-100-matrix-log.png"))
+    page.get_by_label("Colour scale").select_option("linear")
+    expect()(page.get_by_role("img", name="Heat scale: weight, 0 to 1")).to_be_visible()
+    page.get_by_label("Colour scale").select_option("row")
+    expect()(
+        page.get_by_role("img", name="Heat scale: weight against its row's largest")
+    ).to_be_visible()
+    page.locator(".rm-matrix").screenshot(path=str(artifacts / "long-100-matrix-row.png"))
+
+
+def test_a_row_s_numbers_on_demand_by_keyboard(new_page, base_url) -> None:
+    text = text_of(98)
+    t = api(base_url, "/api/model/trace", text=text, grid="none")
+    page = open_text(new_page, text)
+    picture = page.get_by_role("img", name="Attention matrix of layer 0, head 0", exact=False)
+    picture.focus()
+    page.keyboard.press("Enter")
+    f = t["window"]["focus"]
+    row = api(base_url, "/api/model/row", text=text, row=f)
+    table = page.get_by_role("table", name="Numbers of one row")
+    expect()(table.locator("caption")).to_contain_text(f"Row {f} “{row['token']}”")
+    top = sorted(range(len(row["weights"])), key=lambda j: (-row["weights"][j], j))[:12]
+    expect()(table.locator("tbody td[data-j]")).to_have_text(
+        [num(row["weights"][j], places=4) for j in top]
+    )
+    page.keyboard.press("ArrowUp")
+    expect()(table.locator("caption")).to_contain_text(f"Row {f - 1} ")
+
+
+def test_hiding_cls_and_sep_is_said_on_screen(new_page, base_url, artifacts) -> None:
+    text = text_of(22)
+    page = open_text(new_page, text)
+    page.get_by_label("[CLS] and [SEP]").select_option("renormalise")
+    m = api(base_url, "/api/model/matrix", text=text, specials="renormalise")
+    note = page.locator(".rm-matrix-note")
+    expect()(note).to_contain_text("renormalised to sum to 1")
+    expect()(note).to_contain_text(f"held {num(m['hidden_mean'])} of a row's weight")
+    expect()(page.get_by_role("img", name="Attention matrix", exact=False)).to_have_attribute(
+        "data-cells", "22"
+    )
+    page.get_by_label("[CLS] and [SEP]").select_option("hide")
+    expect()(note).to_contain_text("not renormalised")
+    page.locator(".rm-matrix").screenshot(path=str(artifacts / "long-24-matrix-hidden.png"))
+
+
+def test_screenshot_of_the_whole_page_at_100_tokens(new_page, artifacts: Path) -> None:
+    page = open_text(new_page, text_of(98))
+    page.screenshot(path=str(artifacts / "long-100-page.png"), full_page=True)
+
+
+def test_the_ranking_sorts_by_keyboard_and_shows_a_head(new_page, base_url, artifacts) -> None:
+    text = text_of(22)
+    g = api(base_url, "/api/model/trace", text=text)["grid"]
+    page = open_text(new_page, text)
+    ranking = page.get_by_role("table", name="Head ranking")
+    sort = ranking.get_by_role("button", name="Sort by previous-token share")
+    sort.focus()
+    page.keyboard.press("Enter")
+    header = ranking.locator(
+        "thead th", has=page.get_by_role("button", name="Sort by previous-token share")
+    )
+    expect()(header).to_have_attribute("aria-sort", "descending")
+    heads = [(la, h) for la in range(g["layers"]) for h in range(g["heads"])]
+    want = sorted(heads, key=lambda lh: (-g["stats"]["previous"][lh[0]][lh[1]], lh))
+    cells = ranking.locator("tbody td[data-stat=previous]")
+    expect()(cells).to_have_text([num(g["stats"]["previous"][la][h]) for la, h in want])
+    page.keyboard.press("Enter")
+    expect()(header).to_have_attribute("aria-sort", "ascending")
+    expect()(cells.first).to_have_text(num(g["stats"]["previous"][want[-1][0]][want[-1][1]]))
+    la, h = want[-1]
+    ranking.get_by_role("button", name=f"Show layer {la} head {h}").click()
+    expect()(page.get_by_label("Layer", exact=True)).to_have_value(str(la))
+    expect()(page.get_by_label("Head", exact=True)).to_have_value(str(h))
+    page.get_by_label("Colour the grid by").select_option("previous")
+    expect()(page.locator(".rm-grid")).to_have_attribute("data-color", "previous")
+    cell = page.get_by_role("button", name=f"layer {la} head {h}", exact=True)
+    expect()(cell).to_have_attribute(
+        "title", f"previous-token share {num(g['stats']['previous'][la][h])}"
+    )
+    page.locator(".rm-top").screenshot(path=str(artifacts / "long-24-grid-previous.png"))
+    page.locator(".rm-rank").screenshot(path=str(artifacts / "long-24-ranking.png"))

@@ -1,0 +1,101 @@
+"""SmolLM2 on the Real model page, in Chromium: chosen by the `Model` select, the causal triangle
+greyed with masked cells reading 0, the GQA line, RoPE's plot with its legend, the next tokens,
+all the API's numbers; at 2,048 tokens (the text built once) a head switch is timed in the page
+with performance.now() and reported, not asserted."""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_model_page import api, expect, weights_table
+
+from attnlab.words.numfmt import num, percent
+
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("smollm2")]
+
+TEXT = "The river bank was muddy after the long rain today, so"
+
+
+def open_smollm2(new_page: Any, text: str, timeout: int = 60_000, **state: Any) -> Any:
+    expect().set_options(timeout=timeout)
+    q = urllib.parse.urlencode(
+        {"view": "model", "model.name": "smollm2", "model.text": text, **state}
+    )
+    page = new_page(1280, 800)
+    page.set_default_timeout(timeout)
+    page.goto(f"/?{q}")
+    expect()(page.get_by_label("Model", exact=True)).to_have_value("smollm2")
+    expect()(weights_table(page)).to_be_visible()
+    expect()(page.get_by_role("status", name="Model status")).to_be_empty()
+    return page
+
+
+def test_smollm2_at_12_tokens(new_page, base_url, artifacts: Path) -> None:
+    t = api(base_url, "/api/model/trace", model="smollm2", text=TEXT, layer=3, head=4, grid="none")
+    assert t["window"]["n"] == 12
+    page = open_smollm2(new_page, TEXT, **{"model.layer": 3, "model.head": 4})
+    table = weights_table(page)
+    masked = table.locator("td.masked")
+    expect()(masked).to_have_count(12 * 11 // 2)
+    expect()(masked.first).to_have_text("0")
+    expect()(table.locator("caption")).to_contain_text(
+        "each row sums to 1 over the keys it can see"
+    )
+    expect()(page.locator(".rm-gqa")).to_contain_text("query heads 3, 4, 5 share key/value head 1")
+    expect()(page.locator(".rm-gqa")).to_contain_text("checked: identical")
+    expect()(page.get_by_label("Head", exact=True).locator("option").nth(4)).to_have_text(
+        "head 4 (K/V head 1)"
+    )
+    dec = t["decoder"]
+    plot = page.get_by_role("img", name="Plot: the score of the query", exact=False)
+    expect()(plot.locator("text.legend")).to_have_text(
+        ["score at distance δ", f"this text (δ = {dec['distance']})"]
+    )
+    expect()(page.locator(".rm-decoder .rm-note")).to_contain_text(
+        f"the score is {num(dec['score_used'])}"
+    )
+    last = page.get_by_role(
+        "table", name=f"Next token after “{t['window']['all_tokens'][-1]}” (position 11)"
+    ).last  # the focus is the last token here: both tables name it
+    expect()(last.locator("tbody td")).to_have_text(
+        [percent(x["probability"]) for x in dec["next_after_last"]]
+    )
+    expect()(page.locator(".rm-matrix-note")).to_contain_text("Grey cells are masked")
+    expect()(page.get_by_role("img", name="Heat scale: weight, logarithmic")).to_be_visible()
+    page.screenshot(path=str(artifacts / "smollm2-12-page.png"), full_page=True)
+    page.locator(".rm-decoder").screenshot(path=str(artifacts / "smollm2-12-rope.png"))
+    page.locator(".rm-matrix").screenshot(path=str(artifacts / "smollm2-12-matrix.png"))
+
+
+def test_smollm2_at_2048_tokens_head_switch_timed(
+    new_page, base_url, artifacts: Path, smollm2_long_text: str
+) -> None:
+    text = smollm2_long_text
+    page = open_smollm2(new_page, text, timeout=900_000)
+    expect()(page.locator(".rm-window-note")).to_contain_text("of its 2048 tokens")
+    expect()(page.get_by_role("img", name="Attention matrix", exact=False)).to_have_attribute(
+        "data-cells", "512"
+    )
+    expect()(page.locator(".rm-matrix-note")).to_contain_text(
+        "pooled to 512 × 512 cells of up to 4 × 4"
+    )
+    page.screenshot(path=str(artifacts / "smollm2-2048-page.png"), full_page=True)
+    times = []
+    for head in (1, 2, 3):
+        page.evaluate("() => { window.__t0 = performance.now(); }")
+        page.get_by_role("button", name=f"layer 0 head {head}", exact=True).click()
+        expect()(weights_table(page).locator("caption")).to_contain_text(f"layer 0, head {head}")
+        expect()(
+            page.get_by_role("img", name=f"Attention matrix of layer 0, head {head}", exact=False)
+        ).to_be_visible()
+        expect()(page.get_by_role("status", name="Model status")).to_be_empty()
+        times.append(page.evaluate("() => performance.now() - window.__t0"))
+    report = {"head_switch_ms": [round(x) for x in times]}
+    (artifacts / "smollm2-2048-head-switch.json").write_text(json.dumps(report))
+    print(f"head switch at 2,048 tokens in the page: {report['head_switch_ms']} ms")
+    page.locator(".rm-matrix").screenshot(path=str(artifacts / "smollm2-2048-matrix.png"))
+    page.locator(".rm-stage").screenshot(path=str(artifacts / "smollm2-2048-stage.png"))
