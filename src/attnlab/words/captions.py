@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnlab.core.trace import Trace
-from attnlab.words.grammar import and_list
+from attnlab.words.grammar import and_list, token_names
 from attnlab.words.narration import asymmetric_pair
 from attnlab.words.numfmt import num, vec
 
@@ -153,7 +153,7 @@ def _pair_lines(trace: Trace, focus: int) -> tuple[str, ...]:
     i, j = asymmetric_pair(trace, focus)
     if i == j:
         return ()
-    a, b = trace.tokens[i], trace.tokens[j]
+    a, b = token_names(trace.tokens)[i], token_names(trace.tokens)[j]
     wij, wji = num(float(trace.weights[i, j])), num(float(trace.weights[j, i]))
     return (f"{a} → {b} = {wij} (row {a}, column {b})", f"{b} → {a} = {wji} (row {b}, column {a})")
 
@@ -164,7 +164,7 @@ def _parallel(trace: Trace, focus: int, pair: tuple[str, ...]) -> BeatCaption:
     if not pair:
         return BeatCaption(head, f"Parallel: the full {n}×{m} weight matrix.")
     i, j = asymmetric_pair(trace, focus)
-    a, b = trace.tokens[i], trace.tokens[j]
+    a, b = token_names(trace.tokens)[i], token_names(trace.tokens)[j]
     wij, wji = float(trace.weights[i, j]), float(trace.weights[j, i])
     if num(wij) == num(wji):
         note = "The outlined pair happens to be equal here."

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnlab.core.trace import Trace
-from attnlab.words.grammar import and_list, possessive
+from attnlab.words.grammar import and_list, possessive, token_names
 from attnlab.words.numfmt import num, percent, vec
 
 BEATS: tuple[tuple[str, str], ...] = (
@@ -62,7 +62,7 @@ def narrate(
 
 
 def _name(trace: Trace, j: int) -> str:
-    return trace.columns[j]
+    return token_names(trace.columns)[j]
 
 
 def _shown_keys(trace: Trace, focus: int) -> list[int]:
@@ -258,7 +258,8 @@ def _parallel(trace: Trace, focus: int) -> str:
     if trace.key_tokens is not None:
         return text
     i, j = asymmetric_pair(trace, focus)
-    a, b = trace.tokens[i], trace.tokens[j]
+    names = token_names(trace.tokens)
+    a, b = names[i], names[j]
     wij, wji = float(trace.weights[i, j]), float(trace.weights[j, i])
     if abs(wij - wji) < 5e-3:
         return text + f" Here {a} → {b} and {b} → {a} happen to match: {num(wij)}."
@@ -267,7 +268,7 @@ def _parallel(trace: Trace, focus: int) -> str:
     ]
     if hidden:
         x, y = hidden[0]
-        why = f"because the mask hides {trace.tokens[y]} from {trace.tokens[x]}"
+        why = f"because the mask hides {names[y]} from {names[x]}"
     else:
         why = "because each row is its own budget"
     return text + (
