@@ -31,7 +31,9 @@ _ACTIVE = {
     "lesson.state.undo.shuffle": "Undo shuffle",
     "lesson.state.undo.edits": "Undo edits",
     "lesson.state.undo.predict": "Undo predict first",
-    "lesson.mode_temperature": "scores divided by T = {t} (the lab's temperature), not √dₖ = {root}",
+    "lesson.mode_temperature": (
+        "scores divided by T = {t} (the lab's temperature), not √dₖ = {root}"
+    ),
 }
 
 _TABLE = {
