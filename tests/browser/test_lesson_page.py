@@ -48,8 +48,17 @@ def button(page: Any, name: str) -> Any:
     return page.get_by_role("button", name=name, exact=True)
 
 
+def show_final_weights(page: Any) -> None:
+    """The side table follows the beat; its button shows the final weights at any beat."""
+    table = page.get_by_role("table", name="Attention weights")
+    if table.get_attribute("data-stage") != "weights":
+        page.get_by_role("button", name="Show the final weights").click()
+    expect()(table).to_have_attribute("data-stage", "weights")
+
+
 def table_numbers(page: Any) -> list[list[str]]:
     table = page.get_by_role("table", name="Attention weights")
+    show_final_weights(page)
     return table.locator("tbody tr").evaluate_all(
         "rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.textContent))"
     )
@@ -224,6 +233,7 @@ def test_keyboard_only(new_page, base_url, tab_to) -> None:
 def test_hovering_a_cell_says_who_attends_to_whom(new_page) -> None:
     page = open_lesson(new_page())
     table = page.get_by_role("table", name="Attention weights")
+    show_final_weights(page)
     table.locator("td[data-i='3'][data-j='2']").hover()
     expect()(page.get_by_text(re.compile(r"^Row 4"))).to_have_text(
         "Row 4 (query “bank”) attends to column 3 (key “river”) with weight 0.69."
