@@ -129,7 +129,7 @@ def test_the_side_table_follows_the_beat(new_page, base_url, artifacts):
     page.get_by_role("button", name="Step 4: Softmax").click()
     expect()(table).to_have_attribute("data-stage", "weights")
     assert cells(page) == [[num(float(x)) for x in row] for row in lesson["weights"]]
-    legend = page.locator("#lesson").get_by_role("img", name=re.compile("^Heat scale"))
+    legend = page.locator("#lesson").get_by_role("figure", name=re.compile("^Heat scale"))
     shown = [float(w) for row in lesson["weights"] for w in row]
     expect()(legend).to_have_attribute(
         "aria-label", re.compile(f"from {num(min(shown))} to {num(max(shown))}$")

@@ -214,12 +214,15 @@ def test_keyboard_only(new_page, base_url, tab_to) -> None:
     expect()(button(page, "Pause")).to_be_visible()
     page.keyboard.press(" ")
     expect()(button(page, "Play")).to_be_visible()
-    # the table's cells are reached with Tab and walked with the arrow keys
-    tab_to(page, num(api(base_url, focus=2)["weights"][2][0]))
+    # the table's cells are reached with Tab and walked with the arrow keys; at the Score
+    # step they hold the scores (the weights come at Softmax)
+    scores = api(base_url, focus=2)["scores"]
+    tab_to(page, num(scores[2][0]))
     page.keyboard.press("ArrowRight")
     readout = page.get_by_text(re.compile(r"^Row 3 \(query"))
     expect()(readout).to_have_text(
-        "Row 3 (query “river”) attends to column 2 (key “the”) with weight 0.09."
+        f"Row 3 (query “river”) scores column 2 (key “the”): {num(scores[2][1])}, before the "
+        "softmax."
     )
     expect()(canvas).to_have_attribute("data-beat", "score")  # arrows in the table do not step
     # the Normalization select works from the keyboard

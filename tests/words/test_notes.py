@@ -73,3 +73,13 @@ def test_possessive_quotes_grammar_words_and_subword_tokens() -> None:
     assert possessive("bank") == "bank's"
     assert possessive("the") == "“the”'s"
     assert possessive("##s") == "##s token's" and possessive("[CLS]") == "[CLS] token's"
+
+
+def test_the_toy_only_refusal_agrees_with_its_flags() -> None:
+    from attnlab.words.notes import toy_only_message
+
+    one = toy_only_message(["--temperature"])
+    assert one.startswith("--temperature changes the toy lesson and does not apply")
+    assert "leave it out" in one
+    two = toy_only_message(["--temperature", "--sweep"])
+    assert two.startswith("--temperature and --sweep change the toy lesson and do not apply")

@@ -125,10 +125,9 @@ def _explain_model(args: argparse.Namespace) -> int:
 
     toy_only = lab_flags_used(args)
     if toy_only:
-        raise AttnlabError(
-            f"{', '.join(toy_only)} change the toy lesson and do not apply to --model; "
-            "leave them out, or drop --model"
-        )
+        from attnlab.words.notes import toy_only_message
+
+        raise AttnlabError(toy_only_message(toy_only))
     mt = load_model(args.model).trace(args.sentence)
     where = {"layer": args.layer, "head": args.head}
     ex = explain_head(mt, **where, focus=args.focus, mode=args.mode, axis=args.axis)

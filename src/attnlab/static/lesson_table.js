@@ -92,7 +92,7 @@ export function heatKey(weights, words) {
   const bar = h("span", { class: "heat-bar", "aria-hidden": "true" });
   bar.style.background = `linear-gradient(to right, ${[0, 0.25, 0.5, 0.75, 1].map((w) => heat(w)).join(", ")})`;
   const label = say(words, "table.legend", { low, high });
-  return h("p", { class: "heat-key", role: "img", "aria-label": label }, [
+  return h("div", { class: "heat-key", role: "figure", "aria-label": label }, [
     h("span", { class: "heat-name", "aria-hidden": "true" }, [say(words, "canvas.heat_legend")]),
     h("span", { class: "heat-end", "aria-hidden": "true" }, ["0"]),
     bar,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from attnlab.core.trace import Trace
-from attnlab.words.grammar import possessive, token_names
+from attnlab.words.grammar import and_list, possessive, token_names
 from attnlab.words.numfmt import num, percent, vec
 
 __all__ = [
@@ -245,4 +245,17 @@ def compare_note(word: str, first: float, last: float, layers: int) -> str:
         f"{word} enters both texts as nearly the same vector (cosine {num(first)}); after "
         f"{layers} layers of attention the two {word}s have cosine {num(last)}: "
         "the same word, a different mixture of its neighbours."
+    )
+
+
+def toy_only_message(flags: Sequence[str]) -> str:
+    """The CLI's refusal of lab flags with --model, its verbs agreeing with how many there are."""
+    if len(flags) == 1:
+        return (
+            f"{flags[0]} changes the toy lesson and does not apply to --model; leave it out, "
+            "or drop --model"
+        )
+    return (
+        f"{and_list(list(flags))} change the toy lesson and do not apply to --model; leave them "
+        "out, or drop --model"
     )
