@@ -65,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
 
     hd = sub.add_parser("heads", help="with --model: where a token looks in every layer and head")
     hd.add_argument("sentence", help="any text (up to 128 tokens)")
-    hd.add_argument("--focus", help="the token to follow (default: the text's last word piece)")
+    hd.add_argument("--focus", help="the token to follow (default: the text's last word)")
     hd.add_argument("--json", action="store_true", help="print the table as JSON")
     _model_arguments(hd, default="minilm")
     hd.set_defaults(run=_heads)

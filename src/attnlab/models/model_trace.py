@@ -117,10 +117,12 @@ class ModelTrace:
 
     def focus_index(self, focus: str | int | None = None) -> int:
         """The row of `focus`: a token (first match, case-insensitive, "##" optional), an index,
-        or None for the last token that is not special (the last word piece of the text)."""
+        or None for the last word: the last token that is not special and holds a letter or a
+        digit ("bank" in "by the river bank >"), else the last token that is not special."""
         if focus is None:
-            words = [i for i, t in enumerate(self.tokens) if t not in self.special]
-            return words[-1] if words else 0
+            pieces = [i for i, t in enumerate(self.tokens) if t not in self.special]
+            words = [i for i in pieces if any(c.isalnum() for c in self.tokens[i])]
+            return (words or pieces or [0])[-1]
         if isinstance(focus, int) or focus.strip().lstrip("-").isdigit():
             i = int(focus)
             if not 0 <= i < self.n:
