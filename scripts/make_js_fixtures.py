@@ -8,6 +8,7 @@ this script would write now).
     model_compare.json  /api/model/compare with its defaults, floats rounded (encode_comparison)
     page.json           /api/presets' "choices" and "words" (words/page.py) and the /api/lab
                         answer as "lab", asked of the app
+    names_cases.json    grammar.token_names on sentences with repeated words, for names.js
     numfmt_cases.json   numfmt.num and numfmt.percent on many values (ties, binary halves such
                         as 0.625, negatives, large and random numbers), for format.js to match
 
@@ -117,6 +118,16 @@ def numfmt_cases() -> dict[str, Any]:
     }
 
 
+def names_cases() -> list[dict[str, Any]]:
+    from attnlab.words.grammar import token_names
+
+    sentences = [
+        "by the river bank", "a b b", "the bank by the bank", "b b b b b b b b b b b b",
+        "[CLS] the the [SEP]", "a cash deposit at the bank near the river by my boat",
+    ]  # fmt: skip
+    return [{"tokens": s.split(), "names": list(token_names(s.split()))} for s in sentences]
+
+
 def fixtures() -> dict[str, Any]:
     """Each fixture's file name and its content, as this script writes it."""
     return {
@@ -125,6 +136,7 @@ def fixtures() -> dict[str, Any]:
         "model_compare.json": model_compare(),
         "page.json": page(),
         "numfmt_cases.json": numfmt_cases(),
+        "names_cases.json": names_cases(),
     }
 
 

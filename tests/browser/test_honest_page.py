@@ -249,3 +249,19 @@ def test_no_text_overflows_its_box(new_page, artifacts, width, height):
         assert page.evaluate(CHECK_CANVAS) == [], f"canvas of {query} at {width} px"
         shot(page, artifacts, f"fit-{width}-{k}")
         page.close()
+
+
+def test_a_repeated_word_is_named_by_its_place_everywhere(new_page, base_url, artifacts):
+    lesson = api(base_url, sentence="the bank by the bank")
+    page = open_page(new_page, "?sentence=the+bank+by+the+bank&beat=parallel")
+    told = page.get_by_role("status", name="Narration").locator(".beat-text")
+    expect()(told).to_have_text(lesson["narration"][5]["text"])
+    text = told.text_content() or ""
+    assert "bank₁ → bank₂" in text and not re.search(r"\bbank → bank\b", text)
+    heads = side_table(page).locator("thead th").all_text_contents()[1:]
+    assert heads == ["the₁", "bank₁", "by", "the₂", "bank₂"]
+    focus = page.get_by_role("group", name="Follow the token:")
+    expect()(focus.get_by_role("button", name="bank₂")).to_have_attribute("aria-pressed", "false")
+    lab_heads = page.get_by_role("table", name="Weights with sums").locator("thead th")
+    assert lab_heads.all_text_contents()[1:6] == heads
+    shot(page, artifacts, "repeated-words", full=False)

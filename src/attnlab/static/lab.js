@@ -19,6 +19,7 @@ import { costPanel } from "./lab_cost.js";
 import { fillWords, h } from "./dom.js";
 import { card, heatTable, numberTable, ropeDials } from "./lab_dom.js";
 import { heatKey } from "./lesson_table.js";
+import { tokenNames } from "./names.js";
 import { editPanel } from "./lab_edit.js";
 import { temperaturePanel } from "./lab_temperature.js";
 import { createScope } from "./scope.js";
@@ -309,7 +310,7 @@ function render({ model, el }) {
       return;
     }
     if (guess() === null) {
-      const buttons = cols().map((tok, j) => {
+      const buttons = tokenNames(cols()).map((tok, j) => {
         const b = h("button", { type: "button", class: "token guess", "aria-label": say(words(), "lab.predict.guess", { token: tok }), "data-j": j }, [tok]);
         b.addEventListener("click", () => commit({ guess: j }));
         return b;

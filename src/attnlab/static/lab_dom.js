@@ -7,6 +7,7 @@
 import { COLORS, heat, inkOn } from "./colors.js";
 import { h, s } from "./dom.js";
 import { num } from "./format.js";
+import { tokenNames } from "./names.js";
 import { arcPath, dialArrow, plot } from "./plots.js";
 import { say } from "./words.js";
 
@@ -90,12 +91,13 @@ export function legend(series) {
  */
 export function heatTable(t) {
   const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, [say(t.words, "table.corner")])]);
-  t.cols.forEach((c) => head.append(h("th", { scope: "col" }, [c])));
+  const cols = tokenNames(t.cols); // a repeated word is named by its place, as the narration does
+  cols.forEach((c) => head.append(h("th", { scope: "col" }, [c])));
   for (const e of t.extra ?? []) head.append(h("th", { scope: "col", class: "extra" }, [e.head]));
   const body = h("tbody");
-  t.rows.forEach((r, i) => {
+  tokenNames(t.rows).forEach((r, i) => {
     const tr = h("tr", { class: i === t.focus ? "focus" : null }, [h("th", { scope: "row" }, [r])]);
-    t.cols.forEach((c, j) => {
+    cols.forEach((c, j) => {
       const w = t.weights[i][j];
       const masked = Boolean(t.mask && !t.mask[i][j]);
       // hidden (Predict first, before the guess): no number, colour or title carries the weight

@@ -16,6 +16,7 @@
 import { COLORS, heat, inkOn } from "./colors.js";
 import { num, percent, vec } from "./format.js";
 import { cell, heatLegend, matrixFrame } from "./layout_matrix.js";
+import { tokenNames } from "./names.js";
 import { MIN_FONT, fitText, textBottom, textProblems, textWidth, wrap } from "./layout_text.js";
 
 export { textProblems, wrap }; // the lesson's line breaks and text checks, for callers of layout.js
@@ -148,7 +149,7 @@ function vectorColumns(L, top, groups) {
   out.shapes.push({
     kind: "rect", x: x0 + focus * cw + 1, y: top, w: cw - 2, h: headH + nRows * rh + 4, fill: COLORS.violetSoft, radius: 6,
   });
-  trace.tokens.forEach((tok, j) => {
+  tokenNames(trace.tokens).forEach((tok, j) => {
     const at = groups.length > 1 ? 0 : (0.7 * j) / n;
     const isFocus = j === focus;
     out.shapes.push({
@@ -267,7 +268,7 @@ function softmaxBeat(L) {
   // the budget: one bar, each key's share as wide as its weight
   const by = f.bottom + s * 1.2;
   const total = f.cw * f.m;
-  const cols = trace.key_tokens ?? trace.tokens;
+  const cols = tokenNames(trace.key_tokens ?? trace.tokens);
   const budget = wrap(trace.captions.budget, s - 1, W - f.left - P);
   budget.forEach((text, k) => out.shapes.push({ kind: "text", x: f.left, y: by + s * 0.4 + k * s * 1.25, text, size: s - 1, color: COLORS.muted, maxWidth: W - f.left - P, at: 0.55 }));
   const barY = by + s * 1.25 * (budget.length - 1);
@@ -297,7 +298,7 @@ function softmaxBeat(L) {
 function blendBeat(L) {
   const { trace, W, H, s, P, focus, out } = L;
   const top = heading(L);
-  const cols = trace.key_tokens ?? trace.tokens;
+  const cols = tokenNames(trace.key_tokens ?? trace.tokens); // a repeated word by its place
   const m = cols.length;
   const w = trace.weights[focus];
   const target = argmax(w);

@@ -9,12 +9,13 @@
 import { COLORS, heat, inkOn } from "./colors.js";
 import { num } from "./format.js";
 import { MIN_FONT, fitText, textWidth, wrap } from "./layout_text.js";
+import { tokenNames } from "./names.js";
 
 /** The matrix frame: row labels (queries), column labels (keys) and empty cells. */
 export function matrixFrame(L, top, reserve) {
   const { trace, W, H, s, P, focus, out } = L;
-  const rows = trace.tokens;
-  const cols = trace.key_tokens ?? trace.tokens;
+  const rows = tokenNames(trace.tokens); // a repeated word by its place: b₁, b₂
+  const cols = tokenNames(trace.key_tokens ?? trace.tokens);
   const n = rows.length;
   const m = cols.length;
   const labelW = Math.min(W * 0.28, Math.max(s * 4.5, ...rows.map((t) => textWidth(t, s) + s * 1.6)));

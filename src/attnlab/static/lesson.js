@@ -18,6 +18,7 @@ import { draw, drawMessage } from "./draw.js";
 import { decodeLesson, num } from "./format.js";
 import { beatKeys, layout, layoutFitted } from "./layout.js";
 import { heatKey, tableParts, tableReadout, tableStage } from "./lesson_table.js";
+import { tokenNames } from "./names.js";
 import { createMotion, fitCanvas } from "./picture.js";
 import { createScope } from "./scope.js";
 import { fillStateLine, stateChanges } from "./state_line.js";
@@ -231,7 +232,7 @@ function render({ model, el }) {
   }
 
   function buildTokens() {
-    const buttons = trace.tokens.map((tok, j) => {
+    const buttons = tokenNames(trace.tokens).map((tok, j) => { // a repeated word by its place
       const b = h("button", { type: "button", class: "token", "aria-pressed": j === trace.focus ? "true" : "false" }, [tok]);
       b.addEventListener("click", () => commit({ focus: j }));
       return b;

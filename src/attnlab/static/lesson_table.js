@@ -9,6 +9,7 @@
 import { heat, inkOn } from "./colors.js";
 import { h } from "./dom.js";
 import { num } from "./format.js";
+import { tokenNames } from "./names.js";
 import { say } from "./words.js";
 
 /**
@@ -39,7 +40,8 @@ export function cellValue(trace, stage, i, j) {
  * @returns {Node[]} the caption, thead and tbody
  */
 export function tableParts(trace, stage, words, { asking = false } = {}) {
-  const cols = trace.key_tokens ?? trace.tokens;
+  const cols = tokenNames(trace.key_tokens ?? trace.tokens);
+  const rows = tokenNames(trace.tokens);
   const captionKey = stage === "weights"
     ? (trace.axis === "keys" ? "table.caption" : "table.caption_queries")
     : stage === "scores" ? (asking ? "table.caption_hidden" : "table.caption_scores") : "table.caption_pending";
@@ -47,7 +49,7 @@ export function tableParts(trace, stage, words, { asking = false } = {}) {
   const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, [say(words, "table.corner")])]);
   cols.forEach((tok) => head.append(h("th", { scope: "col" }, [tok])));
   const body = h("tbody");
-  trace.tokens.forEach((tok, i) => {
+  rows.forEach((tok, i) => {
     const row = h("tr", { class: i === trace.focus ? "focus" : "" }, [h("th", { scope: "row" }, [tok])]);
     cols.forEach((_, j) => {
       const masked = Boolean(trace.mask && !trace.mask[i]?.[j]);
@@ -72,8 +74,8 @@ export function tableParts(trace, stage, words, { asking = false } = {}) {
  * @returns {string}
  */
 export function tableReadout(trace, stage, i, j, words) {
-  const cols = trace.key_tokens ?? trace.tokens;
-  const at = { row: i + 1, query: trace.tokens[i], col: j + 1, key: cols[j] };
+  const cols = tokenNames(trace.key_tokens ?? trace.tokens);
+  const at = { row: i + 1, query: tokenNames(trace.tokens)[i], col: j + 1, key: cols[j] };
   if (stage === "pending") return say(words, "table.pending_readout");
   if (stage === "scores") return say(words, "table.score_readout", { ...at, score: num(trace.scores[i][j]) });
   return say(words, "table.readout", { ...at, weight: num(trace.weights[i][j]) });

@@ -75,7 +75,7 @@ def _shown_keys(trace: Trace, focus: int) -> list[int]:
 
 
 def _tokens(trace: Trace, focus: int) -> str:
-    n, who = trace.n, trace.tokens[focus]
+    n, who = trace.n, token_names(trace.tokens)[focus]
     shown = trace.tokens if n <= 2 * LIST_AT_MOST else (*trace.tokens[:4], "…", *trace.tokens[-3:])
     words = ", ".join(shown)
     text = f"{n} tokens come in: {words}."
@@ -92,7 +92,7 @@ def _tokens(trace: Trace, focus: int) -> str:
 
 
 def _project(trace: Trace, focus: int) -> str:
-    who = trace.tokens[focus]
+    who = token_names(trace.tokens)[focus]
     whose = possessive(who)
     if trace.queries.shape[-1] > 8:
         return (
@@ -113,7 +113,7 @@ def _project(trace: Trace, focus: int) -> str:
 
 
 def _score(trace: Trace, focus: int) -> str:
-    who = trace.tokens[focus]
+    who = token_names(trace.tokens)[focus]
     whose = possessive(who)
     raw, s = trace.raw_scores[focus], trace.scores[focus]
     masked = trace.mask is not None and not trace.mask[focus].all()
@@ -154,7 +154,7 @@ def _score(trace: Trace, focus: int) -> str:
 
 
 def _softmax(trace: Trace, focus: int) -> str:
-    who, w = trace.tokens[focus], trace.weights[focus]
+    who, w = token_names(trace.tokens)[focus], trace.weights[focus]
     whose = possessive(who)
     shown = ", ".join(f"{_name(trace, j)} {num(w[j])}" for j in _shown_keys(trace, focus))
     best = int(np.argmax(w))
@@ -180,7 +180,7 @@ def _softmax(trace: Trace, focus: int) -> str:
 
 def _share(trace: Trace, focus: int) -> str:
     """How the focus spends its budget: on one favourite, a tie, or evenly."""
-    who, w = trace.tokens[focus], trace.weights[focus]
+    who, w = token_names(trace.tokens)[focus], trace.weights[focus]
     tied, top = _favourites(trace, focus), percent(float(w.max()))
     if len(tied) == int(np.count_nonzero(w)) and len(tied) > 1:
         return (
@@ -205,7 +205,7 @@ def _favourites(trace: Trace, focus: int) -> list[int]:
 
 
 def _blend(trace: Trace, focus: int) -> str:
-    who, w, out = trace.tokens[focus], trace.weights[focus], trace.outputs[focus]
+    who, w, out = token_names(trace.tokens)[focus], trace.weights[focus], trace.outputs[focus]
     whose = possessive(who)
     best = int(np.argmax(w))
     best_s = possessive(_name(trace, best))
