@@ -265,3 +265,17 @@ def test_a_repeated_word_is_named_by_its_place_everywhere(new_page, base_url, ar
     lab_heads = page.get_by_role("table", name="Weights with sums").locator("thead th")
     assert lab_heads.all_text_contents()[1:6] == heads
     shot(page, artifacts, "repeated-words", full=False)
+
+
+def test_every_weights_table_has_its_heat_key(new_page, base_url, artifacts):
+    lesson = api(base_url, heads=2)
+    page = open_page(new_page, "?heads=2&beat=softmax")
+    key = re.compile("^Heat scale")
+    expect()(page.locator("#lesson").get_by_role("figure", name=key)).to_have_count(1)
+    lab = page.locator("#lab").get_by_role("figure", name=key)
+    expect()(lab).to_have_count(2)  # the weights now, and the second head's
+    second = [float(w) for row in lesson["heads"][1]["weights"] for w in row]
+    expect()(card(page, "Two heads").get_by_role("figure", name=key)).to_have_attribute(
+        "aria-label", re.compile(f"from {num(min(second))} to {num(max(second))}$")
+    )
+    card(page, "Two heads").screenshot(path=str(artifacts / "honest-heads-key.png"))

@@ -290,6 +290,7 @@ function render({ model, el }) {
     ui.headsBody.replaceChildren(
       ...hs.map((x, k) => h("p", {}, [h("strong", {}, [say(words(), "lab.heads.head", { number: k + 1, name: x.name })]), " ", x.blurb])),
       heatTable({ label: say(words(), "lab.heads.second_table"), caption: say(words(), "lab.heads.second_caption"), rows: second.tokens, cols: second.key_tokens ?? second.tokens, weights: second.weights, mask: second.mask, focus: trace.focus, words: words(), hidden: hiding() }),
+      ...(hiding() ? [] : [heatKey(second.weights, words())]),
       numberTable(say(words(), "lab.heads.concat"), [say(words(), "lab.edit.token"), ...names], trace.tokens.map((tok, i) => [tok, ...concat[i].map((x) => num(x))]), "concat"),
       h("p", {}, [data.heads_note ?? ""]),
     );
