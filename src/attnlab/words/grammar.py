@@ -7,6 +7,7 @@ tokens apart by their place ("b₁", "b₂"), the one style for a word that occu
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 __all__ = ["GRAMMAR_WORDS", "and_list", "possessive", "token_names"]
@@ -35,6 +36,11 @@ def possessive(token: str) -> str:
 def token_names(tokens: Sequence[str]) -> tuple[str, ...]:
     """Each token's name in a sentence: itself, or, when it occurs more than once, itself with
     its occurrence as a subscript (b₁ and b₂ in "a b b"), so two places are never one name."""
+    return _names(tuple(tokens))  # cached: the readings ask once per cell of an n × n matrix
+
+
+@functools.lru_cache(maxsize=64)
+def _names(tokens: tuple[str, ...]) -> tuple[str, ...]:
     counts: dict[str, int] = {}
     for t in tokens:
         counts[t] = counts.get(t, 0) + 1
