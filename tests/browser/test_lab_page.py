@@ -51,6 +51,9 @@ def card(page: Any, heading: str) -> Any:
 
 def weights_text(page: Any, name: str = "Attention weights") -> list[list[str]]:
     table = page.get_by_role("table", name=name)
+    if name == "Attention weights" and table.get_attribute("data-stage") != "weights":
+        page.get_by_role("button", name="Show the final weights").click()  # it follows the beat
+        expect()(table).to_have_attribute("data-stage", "weights")
     return table.locator("tbody tr").evaluate_all(
         "rows => rows.map(r => [...r.querySelectorAll('td[data-i]')].map(td => td.textContent))"
     )
@@ -333,7 +336,9 @@ def test_predict_first_hides_the_weights_until_a_guess(new_page, base_url, artif
     next_step.click()  # score -> softmax: not before a guess
     expect()(canvas).to_have_attribute("data-beat", "score")
     cell = page.get_by_role("table", name="Attention weights").locator("td").first
-    expect()(cell).to_have_css("color", "rgba(0, 0, 0, 0)")
+    # before the guess the side table holds the Score step's numbers, never a weight
+    expect()(cell).to_have_text(num(float(lesson["scores"][0][0])))
+    assert "weight" not in (cell.get_attribute("title") or "")
     panel = card(page, "Predict, then reveal")
     shot(page.locator("body"), artifacts, "predict-ask")
     panel.get_by_role("button", name="Guess by").click()
@@ -344,7 +349,7 @@ def test_predict_first_hides_the_weights_until_a_guess(new_page, base_url, artif
     panel.get_by_role("button", name=f"Guess {lesson['tokens'][answer]}").click()
     expect()(panel.locator(".verdict")).to_have_text(lesson["predict"]["notes"][answer])
     expect()(panel.locator(".verdict")).to_contain_text("Right")
-    expect()(cell).not_to_have_css("color", "rgba(0, 0, 0, 0)")
+    expect()(cell).to_have_text(num(float(lesson["weights"][0][0])))
     expect()(panel.locator(".predict-out")).to_have_css("position", "fixed")
     next_step.click()  # moving on puts the verdict back in its card
     expect()(panel.locator(".predict-out")).to_have_css("position", "static")

@@ -48,8 +48,17 @@ def button(page: Any, name: str) -> Any:
     return page.get_by_role("button", name=name, exact=True)
 
 
+def show_final_weights(page: Any) -> None:
+    """The side table follows the beat; its button shows the final weights at any beat."""
+    table = page.get_by_role("table", name="Attention weights")
+    if table.get_attribute("data-stage") != "weights":
+        page.get_by_role("button", name="Show the final weights").click()
+    expect()(table).to_have_attribute("data-stage", "weights")
+
+
 def table_numbers(page: Any) -> list[list[str]]:
     table = page.get_by_role("table", name="Attention weights")
+    show_final_weights(page)
     return table.locator("tbody tr").evaluate_all(
         "rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.textContent))"
     )
@@ -205,12 +214,15 @@ def test_keyboard_only(new_page, base_url, tab_to) -> None:
     expect()(button(page, "Pause")).to_be_visible()
     page.keyboard.press(" ")
     expect()(button(page, "Play")).to_be_visible()
-    # the table's cells are reached with Tab and walked with the arrow keys
-    tab_to(page, num(api(base_url, focus=2)["weights"][2][0]))
+    # the table's cells are reached with Tab and walked with the arrow keys; at the Score
+    # step they hold the scores (the weights come at Softmax)
+    scores = api(base_url, focus=2)["scores"]
+    tab_to(page, num(scores[2][0]))
     page.keyboard.press("ArrowRight")
     readout = page.get_by_text(re.compile(r"^Row 3 \(query"))
     expect()(readout).to_have_text(
-        "Row 3 (query “river”) attends to column 2 (key “the”) with weight 0.09."
+        f"Row 3 (query “river”) scores column 2 (key “the”): {num(scores[2][1])}, before the "
+        "softmax."
     )
     expect()(canvas).to_have_attribute("data-beat", "score")  # arrows in the table do not step
     # the Normalization select works from the keyboard
@@ -224,6 +236,7 @@ def test_keyboard_only(new_page, base_url, tab_to) -> None:
 def test_hovering_a_cell_says_who_attends_to_whom(new_page) -> None:
     page = open_lesson(new_page())
     table = page.get_by_role("table", name="Attention weights")
+    show_final_weights(page)
     table.locator("td[data-i='3'][data-j='2']").hover()
     expect()(page.get_by_text(re.compile(r"^Row 4"))).to_have_text(
         "Row 4 (query “bank”) attends to column 3 (key “river”) with weight 0.69."

@@ -109,6 +109,7 @@ def test_the_bundled_lesson_renders_from_a_blob_url_with_the_api_numbers(
         "aria-label", lesson["captions"]["beats"]["tokens"]["description"]
     )
     table = blank.get_by_role("table", name="Attention weights")
+    blank.get_by_role("button", name="Show the final weights").click()  # the table follows the beat
     expect()(table.locator("tbody tr").nth(3).locator("td")).to_have_text(
         ["0.11", "0.07", "0.69", "0.14"]
     )

@@ -103,4 +103,5 @@ def test_layer_without_model_is_refused(capsys) -> None:
 def test_toy_only_options_are_refused_with_model(extra: list[str], capsys) -> None:
     code = main(["explain", "--model", "minilm", "by the river bank", *extra])
     err = capsys.readouterr().err
-    assert code == 2 and extra[0] in err and "do not apply to --model" in err
+    assert code == 2 and extra[0] in err and "does not apply to --model" in err
+    assert f"{extra[0]} changes the toy lesson" in err  # one flag: the verb agrees

@@ -5,7 +5,8 @@ import { test } from "node:test";
 
 import { decodeLesson, num } from "../../src/attnlab/static/format.js";
 import { contrast, heat, inkOn, luminance } from "../../src/attnlab/static/colors.js";
-import { argmax, beatKeys, layout, wrap } from "../../src/attnlab/static/layout.js";
+import { argmax, beatKeys, layout, layoutFitted, textProblems, wrap } from "../../src/attnlab/static/layout.js";
+import { MIN_FONT } from "../../src/attnlab/static/layout_text.js";
 
 // lessons.json and page.json are written by scripts/make_js_fixtures.py from the Python encoders
 const LESSONS = JSON.parse(readFileSync(new URL("./lessons.json", import.meta.url), "utf8"));
@@ -45,11 +46,19 @@ function masked() {
   return decodeLesson(t);
 }
 
+/** The layout at `size`, then at the height it asks for (lesson.js grows the canvas so). */
+function fitted(trace, size, beat) {
+  const { layout: out, height } = layoutFitted(trace, size, beat, trace.focus, WORDS);
+  assert.ok(height >= size.height, "the picture never asks for less than it was given");
+  assert.ok(out.height <= height, `at the height it asked for (${height}), it asks for no more (${out.height})`);
+  return { out, box: { width: size.width, height } };
+}
+
 test("every beat lays out at both sizes, inside the canvas", () => {
   for (const [trace, sizes] of [[river, SIZES], [savingsUniform, SIZES], [masked(), SIZES], [longest, [SIZES[0], LONG_NARROW]]]) {
-    for (const size of sizes) {
+    for (const given of sizes) {
       for (let b = 0; b < BEATS.length; b++) {
-        const out = layout(trace, size, b, trace.focus, WORDS);
+        const { out, box: size } = fitted(trace, given, b);
         assert.equal(out.beat, BEATS[b]);
         assert.ok(out.shapes.length > 5, "never an empty picture");
         assert.ok(out.description.length > 0);
@@ -222,4 +231,54 @@ test("wrap keeps words whole and lines short", () => {
   const lines = wrap("the quick brown fox jumps over the lazy dog", 12, 80);
   assert.ok(lines.length > 1);
   assert.equal(lines.join(" "), "the quick brown fox jumps over the lazy dog");
+});
+
+test("no text of any beat is too small, squeezed or outside the canvas, at 1280 and 390 px", () => {
+  // the canvas widths lesson.js gives at a 1280 × 800 window and on a 390 × 844 phone
+  const desktop = { width: 820, height: 540 };
+  const phone = { width: 358, height: 380 };
+  const cases = Object.entries(LESSONS).flatMap(([name, raw]) => {
+    const t = decodeLesson(raw);
+    // twelve tokens are too many columns for a phone's canvas (the table below has them all)
+    return name === "longest" ? [[name, t, desktop]] : [[name, t, desktop], [name, t, phone]];
+  });
+  let checked = 0;
+  for (const [name, trace, size] of cases) {
+    for (let b = 0; b < BEATS.length; b++) {
+      const { out, box } = fitted(trace, size, b);
+      const bad = textProblems(out.shapes, box, { minSize: MIN_FONT });
+      assert.deepEqual(bad.map((p) => `${p.problem}: ${p.text}`), [], `${name}, ${out.beat} at ${size.width} px`);
+      checked += out.shapes.filter((sh) => sh.kind === "text").length;
+    }
+  }
+  assert.ok(checked > 500, `checked ${checked} labels`);
+});
+
+test("textProblems finds a squeezed, a tiny and an outside label", () => {
+  const shapes = [
+    { kind: "text", x: 10, y: 20, text: "a long label here", size: 12, maxWidth: 30 },
+    { kind: "text", x: 10, y: 40, text: "tiny", size: 8 },
+    { kind: "text", x: 95, y: 60, text: "past the edge", size: 12 },
+    { kind: "text", x: 10, y: 80, text: "fine", size: 12 },
+  ];
+  assert.deepEqual(textProblems(shapes, { width: 100, height: 100 }).map((p) => p.problem), ["squeezed", "small", "outside"]);
+});
+
+test("the Softmax and Parallel beats carry a heat legend from 0 to 1 with the shown range", () => {
+  for (const key of ["softmax", "parallel"]) {
+    const out = layout(river, SIZES[0], key, river.focus, WORDS);
+    const texts = out.shapes.filter((sh) => sh.kind === "text").map((sh) => sh.text);
+    assert.ok(texts.includes(WORDS["canvas.heat_legend"]), key);
+    const shown = key === "softmax" ? river.weights[river.focus] : river.weights.flat();
+    assert.ok(texts.includes(`${num(Math.min(...shown))} – ${num(Math.max(...shown))}`), `${key}: ${texts.slice(-4)}`);
+  }
+});
+
+test("a row spending more than 1 (the wrong axis) keeps its budget bar inside the picture", () => {
+  const t = structuredClone(river);
+  t.weights[t.focus] = [0.5, 0.4, 0.3, 0.2]; // sums to 1.4, as a column softmax may
+  const { out, box } = fitted(t, SIZES[0], "softmax");
+  const right = Math.max(...out.shapes.filter((sh) => sh.kind === "rect" && !(sh.x === 0 && sh.y === 0)).map((sh) => sh.x + sh.w));
+  assert.ok(right <= box.width - 5, `the bar ends at ${right} of ${box.width}`);
+  assert.ok(out.shapes.some((sh) => sh.kind === "text" && sh.text === WORDS["canvas.budget_one"]));
 });

@@ -80,6 +80,9 @@ def test_focus_by_word_piece_index_or_default(minilm) -> None:
     assert t.focus_index("##s") == 2 and t.focus_index("s") == 2 and t.focus_index("0") == 0
     with pytest.raises(FocusError, match="'money' is not a token"):
         t.focus_index("money")
+    # the default is the last word, not a trailing mark (the CLI and the page both use it)
+    marked = minilm.trace("by the river bank >")
+    assert marked.tokens[marked.focus_index()] == "bank"
     with pytest.raises(FocusError, match=r"outside 0\.\.7"):
         t.focus_index(8)
 

@@ -43,7 +43,10 @@ def test_notes_carry_their_numbers() -> None:
     assert "Jacobian" not in saturation_note("bank", 1.0, 2.0, 0.5, None)
     assert "blind to order" in shuffle_note("none", ["a", "b"], ["b", "a"], [0.0, 0.0])
     moved = shuffle_note("rope", ["a", "b"], ["b", "a"], [0.5, 0.0])
-    assert "rotary positions" in moved and "a by 0.5" in moved
+    assert "rotary positions" in moved and "a: 0.5" in moved and "b: unchanged" in moved
+    # a move too small for two decimals is never written as a bare 0 (the page's list agrees)
+    tiny = shuffle_note("rope", ["by", "the"], ["the", "by"], [0.004, 0.2])
+    assert "by: less than 0.01" in tiny and "by by" not in tiny
     h = heads_note("bank", ["meaning", "structure"], ["river", "the"], list(np.arange(8.0)))
     assert "head 2 (structure) looks most at the" in h and "bank's 8" in h
 
@@ -69,4 +72,14 @@ def test_possessive_quotes_grammar_words_and_subword_tokens() -> None:
 
     assert possessive("bank") == "bank's"
     assert possessive("the") == "“the”'s"
-    assert possessive("##s") == "“##s”'s" and possessive("[CLS]") == "“[CLS]”'s"
+    assert possessive("##s") == "##s token's" and possessive("[CLS]") == "[CLS] token's"
+
+
+def test_the_toy_only_refusal_agrees_with_its_flags() -> None:
+    from attnlab.words.notes import toy_only_message
+
+    one = toy_only_message(["--temperature"])
+    assert one.startswith("--temperature changes the toy lesson and does not apply")
+    assert "leave it out" in one
+    two = toy_only_message(["--temperature", "--sweep"])
+    assert two.startswith("--temperature and --sweep change the toy lesson and do not apply")

@@ -78,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
 
     hd = sub.add_parser("heads", help="with --model: where a token looks in every layer and head")
     hd.add_argument("sentence", help="any text (up to the model's limit: 512 or 2,048 tokens)")
-    hd.add_argument("--focus", help="the token to follow (default: the text's last word piece)")
+    hd.add_argument("--focus", help="the token to follow (default: the text's last word)")
     hd.add_argument("--json", action="store_true", help="print the table as JSON")
     _model_arguments(hd, default="minilm")
     hd.set_defaults(run=_heads)
@@ -219,10 +219,9 @@ def _explain_model(args: argparse.Namespace) -> int:
 
     toy_only = lab_flags_used(args)
     if toy_only:
-        raise AttnlabError(
-            f"{', '.join(toy_only)} change the toy lesson and do not apply to --model; "
-            "leave them out, or drop --model"
-        )
+        from attnlab.words.notes import toy_only_message
+
+        raise AttnlabError(toy_only_message(toy_only))
     mt = load_model(args.model).trace(args.sentence)
     where = {"layer": args.layer, "head": args.head}
     ex = explain_head(mt, **where, focus=args.focus, mode=args.mode, axis=args.axis)

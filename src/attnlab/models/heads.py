@@ -28,7 +28,7 @@ def explain_head(
     mode: Mode = "scaled",
     axis: Axis = "keys",
 ) -> Explanation:
-    """The six beats of one real head for `focus` (default: the last word piece of the text).
+    """The six beats of one real head for `focus` (default: the last word of the text).
 
     The model computed its heads with mode "scaled" across the keys; another `mode` or `axis`
     re-runs `attend` on this head's own q, k, v to show what that choice would do to it.

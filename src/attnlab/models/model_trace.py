@@ -143,12 +143,14 @@ class ModelTrace:
 
     def focus_index(self, focus: str | int | None = None) -> int:
         """The row of `focus`: a token (first match, case-insensitive, "##" optional), a word
-        made of pieces (its last piece: pieces.py), an index, or None for the last token that is
-        not special (the last word piece of the text).
+        made of pieces (its last piece: pieces.py), an index, or None for the last word: the
+        last token that is not special and holds a letter or a digit ("bank" in "by the river
+        bank >"), else the last token that is not special.
         Spaces around a token are ignored: a byte-level BPE token reads " bank"."""
         if focus is None:
-            words = [i for i, t in enumerate(self.tokens) if t not in self.special]
-            return words[-1] if words else 0
+            pieces = [i for i, t in enumerate(self.tokens) if t not in self.special]
+            words = [i for i in pieces if any(c.isalnum() for c in self.tokens[i])]
+            return (words or pieces or [0])[-1]
         if isinstance(focus, bool) or not isinstance(focus, int | str):
             raise FocusError(f"a focus is a token or an index, got {focus!r}")
         index = as_index(focus)

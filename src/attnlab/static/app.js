@@ -94,6 +94,10 @@ async function start(el, labEl) {
   const labLimits = limits.ok ? limits.body : null;
   const beats = page?.choices?.beats ?? [];
   const wanted = readURL(window.location.search, page, labLimits);
+  // a link with Predict first opens before the Softmax step, the weights hidden from the first
+  // paint (the lab asks for the guess; lesson.js and lab.js hide them while "asking")
+  const softmax = beats.findIndex((b) => b.key === "softmax");
+  if (wanted.predict && softmax > 0) wanted.beat = Math.min(wanted.beat, softmax - 1);
   /** The request behind the lesson on screen: what the URL and a failed request fall back to. */
   let good = null;
   let asked = 0;
@@ -102,7 +106,7 @@ async function start(el, labEl) {
   const model = createModel(
     {
       ...wanted, lesson: null, presets: page, choices: page?.choices ?? null, words: page?.words ?? null, lab: labLimits,
-      error: presets.ok ? (limits.ok ? null : limits.error) : presets.error, busy: false, global_keys: true, guess: null, asking: false,
+      error: presets.ok ? (limits.ok ? null : limits.error) : presets.error, busy: false, global_keys: true, guess: null, asking: Boolean(wanted.predict),
     },
     (changed) => {
       if (LESSON_KEYS.some((k) => changed.has(k))) load();

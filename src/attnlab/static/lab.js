@@ -18,6 +18,8 @@ import { decodeArray, decodeLesson, num, vec } from "./format.js";
 import { costPanel } from "./lab_cost.js";
 import { fillWords, h } from "./dom.js";
 import { card, heatTable, numberTable, ropeDials } from "./lab_dom.js";
+import { heatKey } from "./lesson_table.js";
+import { tokenNames } from "./names.js";
 import { editPanel } from "./lab_edit.js";
 import { temperaturePanel } from "./lab_temperature.js";
 import { createScope } from "./scope.js";
@@ -31,7 +33,7 @@ function build(el, id, panels) {
   // --- softmax axis
   ui.axis = h("select", { id: `${id}-axis` });
   ui.axisBody = h("div", { class: "lab-out", "aria-live": "polite" });
-  const axis = card(`${id}-axis-card`, "lab.axis.title", "lab.axis.help", [
+  const axis = ui.axisCard = card(`${id}-axis-card`, "lab.axis.title", "lab.axis.help", [
       h("div", { class: "field" }, [h("label", { for: `${id}-axis`, "data-words": "lab.axis.title" }), ui.axis]),
       ui.axisBody,
     ]);
@@ -69,7 +71,7 @@ function build(el, id, panels) {
   // --- heads
   ui.heads = h("select", { id: `${id}-heads` });
   ui.headsBody = h("div", { class: "lab-out" });
-  const heads = card(`${id}-heads-card`, "lab.heads.title", "lab.heads.help", [
+  const heads = ui.headsCard = card(`${id}-heads-card`, "lab.heads.title", "lab.heads.help", [
       h("div", { class: "field" }, [h("label", { for: `${id}-heads`, "data-words": "lab.heads.label" }), ui.heads]),
       ui.headsBody,
     ]);
@@ -133,13 +135,17 @@ function render({ model, el }) {
   const placed = (tok, i) => say(words(), "lab.positions.token_at", { token: tok, position: i });
 
   // --- the weights now ------------------------------------------------------------------------
+  /** True while Predict first waits for a guess: no weight, nor anything made of them, shows. */
+  const hiding = () => Boolean(model.get("predict")) && guess() === null;
+
   function showNow() {
     const sat = data.saturation;
-    const byRow = sat?.per === "row";
-    const sums = (xs) => (xs ?? []).map((x) => num(x));
+    const hide = hiding();
+    const byRow = sat?.per === "row" && !hide;
+    const sums = (xs) => (xs ?? []).map((x) => (hide ? "" : num(x)));
     ui.now.replaceChildren(
       heatTable({
-        label: say(words(), "lab.now.table"), rows: trace.tokens, cols: cols(), weights: trace.weights, mask: trace.mask, focus: trace.focus, words: words(),
+        label: say(words(), "lab.now.table"), rows: trace.tokens, cols: cols(), weights: trace.weights, mask: trace.mask, focus: trace.focus, words: words(), hidden: hide,
         extra: [
           { head: say(words(), "lab.now.row_sum"), values: sums(sat?.row_sums) },
           { head: say(words(), "lab.now.bits"), values: byRow ? sums(sat.entropy_bits) : trace.tokens.map(() => "–") },
@@ -147,6 +153,7 @@ function render({ model, el }) {
         ],
         footer: { head: say(words(), "lab.now.column_sum"), values: sums(sat?.column_sums) },
       }),
+      ...(hide ? [] : [heatKey(trace.weights, words())]),
     );
     ui.nowNote.textContent = say(words(), trace.axis === "keys" ? "lab.now.keys" : "lab.now.queries");
   }
@@ -158,6 +165,7 @@ function render({ model, el }) {
     ui.axis.value = trace.axis;
     const sat = data.saturation;
     const sums = (xs) => xs.map((x) => num(x)).join(", ");
+    ui.axisCard.classList.toggle("wide", trace.axis !== "keys"); // its output table needs the width
     if (trace.axis === "keys") {
       ui.axisBody.replaceChildren(h("p", {}, [say(words(), "lab.axis.now", { row_sums: sums(sat.row_sums) })]));
       return;
@@ -246,8 +254,9 @@ function render({ model, el }) {
   function showReading() {
     const cell = cellNow();
     if (model.get("cell") !== cell) commit({ cell }); // the lesson view outlines it too
-    const r = data.readings?.[cell[0]]?.[cell[1]];
-    ui.reading.textContent = r ? r.text : "";
+    const r = hiding() ? null : data.readings?.[cell[0]]?.[cell[1]];
+    ui.reading.textContent = r ? r.text : hiding() ? say(words(), "lab.reading.hidden") : "";
+    ui.transpose.disabled = hiding();
     ui.transpose.setAttribute("aria-pressed", String(transposed));
     ui.mistaken.hidden = !transposed || !r;
     if (r) ui.mistaken.replaceChildren(h("p", { class: "mistaken-text" }, [r.mistaken]), h("p", { class: "why" }, [r.why]));
@@ -270,15 +279,18 @@ function render({ model, el }) {
     ui.heads.value = String(data.heads?.length ?? 1);
     const hs = data.heads ?? [];
     if (hs.length < 2) {
+      ui.headsCard.classList.remove("wide");
       ui.headsBody.replaceChildren(h("p", {}, [say(words(), "lab.heads.one", { name: hs[0]?.name ?? "", blurb: hs[0]?.blurb ?? "" })]));
       return;
     }
+    ui.headsCard.classList.add("wide"); // the joined outputs need the row's width
     const second = decodeLesson(hs[1]);
     const concat = decodeArray(data.concat_outputs);
     const names = hs.flatMap((_, k) => dims().map((d) => say(words(), "lab.heads.dim", { number: k + 1, dim: d })));
     ui.headsBody.replaceChildren(
       ...hs.map((x, k) => h("p", {}, [h("strong", {}, [say(words(), "lab.heads.head", { number: k + 1, name: x.name })]), " ", x.blurb])),
-      heatTable({ label: say(words(), "lab.heads.second_table"), caption: say(words(), "lab.heads.second_caption"), rows: second.tokens, cols: second.key_tokens ?? second.tokens, weights: second.weights, mask: second.mask, focus: trace.focus, words: words() }),
+      heatTable({ label: say(words(), "lab.heads.second_table"), caption: say(words(), "lab.heads.second_caption"), rows: second.tokens, cols: second.key_tokens ?? second.tokens, weights: second.weights, mask: second.mask, focus: trace.focus, words: words(), hidden: hiding() }),
+      ...(hiding() ? [] : [heatKey(second.weights, words())]),
       numberTable(say(words(), "lab.heads.concat"), [say(words(), "lab.edit.token"), ...names], trace.tokens.map((tok, i) => [tok, ...concat[i].map((x) => num(x))]), "concat"),
       h("p", {}, [data.heads_note ?? ""]),
     );
@@ -299,7 +311,7 @@ function render({ model, el }) {
       return;
     }
     if (guess() === null) {
-      const buttons = cols().map((tok, j) => {
+      const buttons = tokenNames(cols()).map((tok, j) => {
         const b = h("button", { type: "button", class: "token guess", "aria-label": say(words(), "lab.predict.guess", { token: tok }), "data-j": j }, [tok]);
         b.addEventListener("click", () => commit({ guess: j }));
         return b;
@@ -358,6 +370,17 @@ function render({ model, el }) {
     onBeat(); // a link may open on the Softmax step with Predict first on and no guess yet
   }
 
+  /** The panels that hide their numbers while a guess is awaited, drawn again when that changes. */
+  function redrawHidden() {
+    for (const fn of [showNow, showReading, showHeads, () => temperature.show(data, trace)]) {
+      try {
+        fn();
+      } catch (err) {
+        console.warn(`the lab: ${err instanceof Error ? err.message : err}`);
+      }
+    }
+  }
+
   function onWords() {
     fillWords(ui.root, words());
     onLesson();
@@ -384,6 +407,8 @@ function render({ model, el }) {
   scope.on(model, "change:lesson", onLesson);
   scope.on(model, "change:beat", onBeat);
   scope.on(model, "change:guess", onGuess);
+  scope.on(model, "change:predict", () => trace && onLesson()); // Predict first, undone from the lesson's line
+  scope.on(model, "change:asking", () => trace && redrawHidden());
   scope.on(model, "change:words", onWords);
   scope.on(model, "change:choices", () => trace && onLesson());
   scope.on(model, "change:lab", () => trace && onLesson());

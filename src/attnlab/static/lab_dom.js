@@ -7,6 +7,7 @@
 import { COLORS, heat, inkOn } from "./colors.js";
 import { h, s } from "./dom.js";
 import { num } from "./format.js";
+import { tokenNames } from "./names.js";
 import { arcPath, dialArrow, plot } from "./plots.js";
 import { say } from "./words.js";
 
@@ -85,24 +86,30 @@ export function legend(series) {
  * corner and the cells' titles are the page's words (`words`, table.*).
  * @param {{label: string, caption?: string, rows: string[], cols: string[], weights: number[][],
  *   mask?: boolean[][] | null, focus?: number, extra?: {head: string, values: string[]}[],
- *   footer?: {head: string, values: string[]} | null, words: Record<string, string> | null}} t
+ *   footer?: {head: string, values: string[]} | null, words: Record<string, string> | null,
+ *   hidden?: boolean}} t   (hidden: the cells are left empty, for Predict first)
  */
 export function heatTable(t) {
   const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, [say(t.words, "table.corner")])]);
-  t.cols.forEach((c) => head.append(h("th", { scope: "col" }, [c])));
+  const cols = tokenNames(t.cols); // a repeated word is named by its place, as the narration does
+  cols.forEach((c) => head.append(h("th", { scope: "col" }, [c])));
   for (const e of t.extra ?? []) head.append(h("th", { scope: "col", class: "extra" }, [e.head]));
   const body = h("tbody");
-  t.rows.forEach((r, i) => {
+  tokenNames(t.rows).forEach((r, i) => {
     const tr = h("tr", { class: i === t.focus ? "focus" : null }, [h("th", { scope: "row" }, [r])]);
-    t.cols.forEach((c, j) => {
+    cols.forEach((c, j) => {
       const w = t.weights[i][j];
       const masked = Boolean(t.mask && !t.mask[i][j]);
-      const td = h("td", { "data-i": i, "data-j": j, class: masked ? "masked" : null, tabindex: -1 }, [num(w)]);
-      if (!masked) {
-        td.style.background = heat(w);
-        td.style.color = inkOn(w);
+      // hidden (Predict first, before the guess): no number, colour or title carries the weight
+      const td = h("td", { "data-i": i, "data-j": j, class: t.hidden ? "hidden-weight" : masked ? "masked" : null, tabindex: -1 }, [t.hidden ? "" : num(w)]);
+      if (t.hidden) td.title = say(t.words, "lab.hidden");
+      else {
+        if (!masked) {
+          td.style.background = heat(w);
+          td.style.color = inkOn(w);
+        }
+        td.title = say(t.words, masked ? "table.masked_title" : "table.pair_title", { query: r, key: c, weight: num(w) });
       }
-      td.title = say(t.words, masked ? "table.masked_title" : "table.pair_title", { query: r, key: c, weight: num(w) });
       tr.append(td);
     });
     for (const e of t.extra ?? []) tr.append(h("td", { class: "extra" }, [e.values[i]]));

@@ -176,7 +176,7 @@ export function editPanel(id, { model, commit, scope }) {
         apiError,
         h("div", { class: "inline-row" }, [reset, note]),
       ]),
-    ]);
+    ], { wide: true }); // four columns of inputs need the row's width
   return {
     el,
     /** @param {Record<string, any>} raw the /api/lesson answer @param {Record<string, any>} decoded */

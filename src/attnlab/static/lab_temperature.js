@@ -77,7 +77,8 @@ export function temperaturePanel(id, { model, commit, base, scope }) {
     back.hidden = trace.mode === "scaled" && atRoot;
     const sat = data.saturation;
     const f = trace.focus;
-    satLine.textContent = sat && sat.per === "row"
+    const hide = Boolean(model.get("predict")) && model.get("guess") === null; // Predict first
+    satLine.textContent = hide ? say(words(), "lab.temperature.hidden") : sat && sat.per === "row"
       ? say(words(), "lab.temperature.saturation", {
         token: trace.tokens[f], entropy: num(sat.entropy_bits[f]), max_entropy: num(sat.max_entropy_bits[f]), max_weight: num(sat.max_weight[f]),
         jacobian: num(sat.jacobian_frobenius, 3), jacobian_max: num(sat.jacobian_max_abs, 3),
@@ -130,8 +131,9 @@ export function temperaturePanel(id, { model, commit, base, scope }) {
       tw("entropy_plot", { token: who }),
       tw("jacobian_plot", { token: who }),
     ];
+    const hide = Boolean(model.get("predict")) && model.get("guess") === null; // no weights before a guess
     plots.replaceChildren(
-      figure(names[0], [svgPlot({ x, y: { domain: [0, 1], label: tw("weights_axis", { token: who }) }, series: keys, marks: lines }, size, names[0]), legend(keys)], size.width),
+      hide ? h("p", { class: "lab-note" }, [say(words(), "lab.temperature.hidden")]) : figure(names[0], [svgPlot({ x, y: { domain: [0, 1], label: tw("weights_axis", { token: who }) }, series: keys, marks: lines }, size, names[0]), legend(keys)], size.width),
       figure(names[1], [
         svgPlot({ x, y: { domain: [0, sweep.max_entropy_bits || 1], label: tw("entropy_axis") }, series: [{ name: tw("entropy_series"), color: "#0072b2", points: ts.map((T, k) => [T, ent[k]]) }], marks: lines }, size, names[1]),
         h("figcaption", {}, [tw("entropy_caption")]),

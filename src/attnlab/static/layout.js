@@ -15,10 +15,11 @@
 
 import { COLORS, heat, inkOn } from "./colors.js";
 import { num, percent, vec } from "./format.js";
-import { cell, matrixFrame } from "./layout_matrix.js";
-import { textWidth, wrap } from "./layout_text.js";
+import { cell, heatLegend, matrixFrame } from "./layout_matrix.js";
+import { tokenNames } from "./names.js";
+import { MIN_FONT, fitText, textBottom, textProblems, textWidth, wrap } from "./layout_text.js";
 
-export { wrap }; // the lesson's line breaks, for callers of layout.js
+export { textProblems, wrap }; // the lesson's line breaks and text checks, for callers of layout.js
 
 /** The beats a trace is told in, in order: its narration's keys (tokens, project, ... parallel). */
 export function beatKeys(trace) {
@@ -42,7 +43,8 @@ export function beatKeys(trace) {
  *   y: number}} Label
  * @typedef {{beat: string, shapes: Shape[], cells: Cell[], labels: Label[],
  *   ray: {from: number, to: number, weight: number} | null,
- *   pair: {i: number, j: number, wij: number, wji: number} | null, description: string}} Layout
+ *   pair: {i: number, j: number, wij: number, wji: number} | null, description: string,
+ *   height: number}} Layout   (height: what the picture needs; more than size.height when cramped)
  */
 
 /** The index of the largest finite value (the first one on a tie); -1 if none. @param {number[]} xs */
@@ -77,7 +79,8 @@ export function layout(trace, size, beat, focus, words = {}) {
   if (!(focus >= 0 && focus < n)) throw new RangeError(`focus ${focus} is outside 0..${n - 1}`);
   const W = size.width;
   const H = size.height;
-  const s = Math.round(Math.max(11, Math.min(15, W / 56, H / 34)));
+  // s - 2, the smallest size used, stays at MIN_FONT or above (readable on a phone)
+  const s = Math.round(Math.max(MIN_FONT + 2, Math.min(15, W / 56, H / 34)));
   /** @type {Layout} */
   const out = {
     beat: key, shapes: [], cells: [], labels: [], ray: null, pair: null, description: captions.description,
@@ -86,9 +89,30 @@ export function layout(trace, size, beat, focus, words = {}) {
   const L = { trace, W, H, s, P: Math.max(10, Math.round(s * 1.1)), focus, out, captions, say };
   out.shapes.push({ kind: "rect", x: 0, y: 0, w: W, h: H, fill: COLORS.paper });
   DRAW[key](L);
+  if (key === "softmax" || key === "parallel") {
+    // the heat scale, under everything else (the canvas grows to fit it: out.height)
+    const values = key === "softmax" ? trace.weights[focus] : trace.weights.flat();
+    heatLegend(L, L.P, textBottom(out.shapes) + s * 1.2, W - 2 * L.P, values);
+  }
+  out.height = Math.ceil(Math.max(H, textBottom(out.shapes) + L.P));
   return out;
 }
 
+
+/**
+ * The layout at `size`'s width and the height the picture needs (never less than size.height):
+ * laid out again at that height until it asks for no more (a few rounds at most).
+ * @returns {{layout: Layout, height: number}}
+ */
+export function layoutFitted(trace, size, beat, focus, words = {}) {
+  let height = size.height;
+  let out = layout(trace, size, beat, focus, words);
+  for (let round = 0; round < 4 && out.height > height; round++) {
+    height = out.height;
+    out = layout(trace, { width: size.width, height }, beat, focus, words);
+  }
+  return { layout: out, height: Math.max(height, out.height) };
+}
 
 /** The beat's heading (its caption's) across the top; returns where the picture may start. */
 function heading(L, text = L.captions.heading) {
@@ -120,12 +144,12 @@ function vectorColumns(L, top, groups) {
   const headH = s * 2.2;
   const nRows = groups.length * d + (groups.length > 1 ? groups.length : 0);
   const legendH = s * 2.2;
-  const rh = Math.max(s * 1.35, Math.min(s * (groups.length > 1 ? 2.4 : 3), (H - top - headH - P - legendH) / nRows));
+  const rh = Math.max(MIN_FONT * 2, s * 1.6, Math.min(s * (groups.length > 1 ? 2.4 : 3), (H - top - headH - P - legendH) / nRows));
   // the focus column, tinted the whole way down
   out.shapes.push({
     kind: "rect", x: x0 + focus * cw + 1, y: top, w: cw - 2, h: headH + nRows * rh + 4, fill: COLORS.violetSoft, radius: 6,
   });
-  trace.tokens.forEach((tok, j) => {
+  tokenNames(trace.tokens).forEach((tok, j) => {
     const at = groups.length > 1 ? 0 : (0.7 * j) / n;
     const isFocus = j === focus;
     out.shapes.push({
@@ -133,7 +157,7 @@ function vectorColumns(L, top, groups) {
       fill: COLORS.paper, stroke: isFocus ? COLORS.violet : COLORS.grid, lineWidth: isFocus ? 2.5 : 1,
     });
     out.shapes.push({
-      kind: "text", x: x0 + j * cw + cw / 2, y: top + headH / 2 + s * 0.35, text: tok, size: s,
+      kind: "text", x: x0 + j * cw + cw / 2, y: top + headH / 2 + s * 0.35, text: fitText(tok, s, cw - 8), size: s,
       weight: isFocus ? "700" : "500", align: "center", color: isFocus ? COLORS.violet : COLORS.ink,
       maxWidth: cw - 8, at,
     });
@@ -170,7 +194,7 @@ function vectorColumns(L, top, groups) {
           });
         }
         out.shapes.push({
-          kind: "text", x: cx + w / 2, y: y + rh * 0.5 + s * 0.2, text: num(v), size: Math.min(s + 1, rh * 0.5), mono: true, align: "center",
+          kind: "text", x: cx + w / 2, y: y + rh * 0.5 + s * 0.2, text: fitText(num(v), Math.min(s + 1, rh * 0.5), w - 2, true), size: Math.min(s + 1, rh * 0.5), mono: true, align: "center",
           color: COLORS.ink, maxWidth: w - 2, at: cellAt,
         });
       });
@@ -178,12 +202,13 @@ function vectorColumns(L, top, groups) {
     }
   });
   const legend = L.say("canvas.bar_legend");
-  if (legend && y + legendH <= H - P / 2) {
+  if (legend) {
     const ly = y + s * 1.3;
-    out.shapes.push({ kind: "rect", x: x0 - labelW, y: ly - s * 0.45, w: s * 1.6, h: 4, fill: COLORS.positive });
-    out.shapes.push({
-      kind: "text", x: x0 - labelW + s * 2.1, y: ly, text: legend,
-      size: s - 2, color: COLORS.muted, maxWidth: W - (x0 - labelW) - P - s * 2.1,
+    const lx = x0 - labelW;
+    out.shapes.push({ kind: "rect", x: lx, y: ly - s * 0.45, w: s * 1.6, h: 4, fill: COLORS.positive });
+    const width = W - lx - P - s * 2.1;
+    wrap(legend, s - 2, width).forEach((text, k) => {
+      out.shapes.push({ kind: "text", x: lx + s * 2.1, y: ly + k * (s - 2) * 1.3, text, size: s - 2, color: COLORS.muted, maxWidth: width });
     });
   }
   return y;
@@ -237,24 +262,35 @@ function softmaxBeat(L) {
   for (let j = 0; j < f.m; j++) {
     // the score beat's numbers, which the heat then covers cell by cell
     const score = trace.scores[focus][j];
-    out.shapes.push({ kind: "text", x: f.x0 + j * f.cw + f.cw / 2, y: f.y0 + focus * f.ch + f.ch / 2 + s * 0.35, text: `s = ${num(score)}`, size: s - 1, mono: true, align: "center", color: COLORS.muted, maxWidth: f.cw - 4, at: 0, until: 0.15 + (0.5 * j) / f.m });
+    out.shapes.push({ kind: "text", x: f.x0 + j * f.cw + f.cw / 2, y: f.y0 + focus * f.ch + f.ch / 2 + s * 0.35, text: fitText(`s = ${num(score)}`, s - 1, f.cw - 4, true), size: s - 1, mono: true, align: "center", color: COLORS.muted, maxWidth: f.cw - 4, at: 0, until: 0.15 + (0.5 * j) / f.m });
     cell(L, f, focus, j, { value: w[j], lines: [num(w[j])], w: w[j], at: 0.15 + (0.5 * j) / f.m });
   }
   // the budget: one bar, each key's share as wide as its weight
   const by = f.bottom + s * 1.2;
   const total = f.cw * f.m;
-  const cols = trace.key_tokens ?? trace.tokens;
-  out.shapes.push({ kind: "text", x: f.x0, y: by + s * 0.4, text: trace.captions.budget, size: s - 1, color: COLORS.muted, maxWidth: W - f.x0 - P, at: 0.55 });
+  const cols = tokenNames(trace.key_tokens ?? trace.tokens);
+  const budget = wrap(trace.captions.budget, s - 1, W - f.left - P);
+  budget.forEach((text, k) => out.shapes.push({ kind: "text", x: f.left, y: by + s * 0.4 + k * s * 1.25, text, size: s - 1, color: COLORS.muted, maxWidth: W - f.left - P, at: 0.55 }));
+  const barY = by + s * 1.25 * (budget.length - 1);
   let x = f.x0;
   const bh = s * 2.2;
+  // a row that spends more than 1 (the wrong axis) is drawn to scale inside the picture, with
+  // a mark where the budget of 1 ends
+  const spent = w.reduce((a, v) => a + (Number.isFinite(v) ? Math.max(0, v) : 0), 0);
+  const unit = total / Math.max(1, spent);
+  if (spent > 1 + 1e-9) {
+    out.shapes.push({ kind: "line", x1: f.x0 + unit, y1: barY + s * 0.6, x2: f.x0 + unit, y2: barY + s + bh + s * 0.4, color: COLORS.pair, width: 2.5, at: 0.6 });
+    const mark = L.say("canvas.budget_one");
+    if (mark) out.shapes.push({ kind: "text", x: f.x0 + unit, y: barY + s * 2.15 + bh, text: mark, size: s - 1, align: "center", color: COLORS.pair, at: 0.6 });
+  }
   for (let j = 0; j < f.m; j++) {
-    const share = Number.isFinite(w[j]) ? Math.max(0, w[j]) * total : 0;
+    const share = Number.isFinite(w[j]) ? Math.max(0, w[j]) * unit : 0;
     if (share <= 0) continue;
-    out.shapes.push({ kind: "rect", x, y: by + s, w: share, h: bh, fill: heat(w[j]), stroke: COLORS.paper, lineWidth: 1, at: 0.6 });
+    out.shapes.push({ kind: "rect", x, y: barY + s, w: share, h: bh, fill: heat(w[j]), stroke: COLORS.paper, lineWidth: 1, at: 0.6 });
     const label = `${cols[j]} ${percent(w[j])}`;
     const fits = (words) => textWidth(words, s - 1) * 1.15 + 8 < share;
     const text = fits(label) ? label : fits(percent(w[j])) ? percent(w[j]) : "";
-    if (text) out.shapes.push({ kind: "text", x: x + share / 2, y: by + s + bh / 2 + s * 0.35, text, size: s - 1, align: "center", color: inkOn(w[j]), at: 0.6 });
+    if (text) out.shapes.push({ kind: "text", x: x + share / 2, y: barY + s + bh / 2 + s * 0.35, text, size: s - 1, align: "center", color: inkOn(w[j]), at: 0.6 });
     x += share;
   }
 }
@@ -262,7 +298,7 @@ function softmaxBeat(L) {
 function blendBeat(L) {
   const { trace, W, H, s, P, focus, out } = L;
   const top = heading(L);
-  const cols = trace.key_tokens ?? trace.tokens;
+  const cols = tokenNames(trace.key_tokens ?? trace.tokens); // a repeated word by its place
   const m = cols.length;
   const w = trace.weights[focus];
   const target = argmax(w);
@@ -277,7 +313,7 @@ function blendBeat(L) {
   cols.forEach((tok, j) => {
     const marked = j === focus || j === target;
     out.shapes.push({ kind: "rect", x: boxX(j), y: stripY, w: bw, h: boxH, radius: 6, fill: marked ? COLORS.violetSoft : COLORS.paper, stroke: marked ? COLORS.violet : COLORS.grid, lineWidth: marked ? 2.5 : 1 });
-    out.shapes.push({ kind: "text", x: boxX(j) + bw / 2, y: stripY + boxH / 2 + s * 0.35, text: tok, size: s, align: "center", weight: marked ? "700" : "500", color: marked ? COLORS.violet : COLORS.ink, maxWidth: bw - 6 });
+    out.shapes.push({ kind: "text", x: boxX(j) + bw / 2, y: stripY + boxH / 2 + s * 0.35, text: fitText(tok, s, bw - 6), size: s, align: "center", weight: marked ? "700" : "500", color: marked ? COLORS.violet : COLORS.ink, maxWidth: bw - 6 });
     out.labels.push({ role: "token", index: j, text: tok, x: boxX(j) + bw / 2, y: stripY + boxH / 2 });
   });
   if (target >= 0) {
@@ -304,7 +340,7 @@ function blendBeat(L) {
   if (showBars) {
     for (let k = 0; k < d; k++) {
       const name = dimName(L, k);
-      out.shapes.push({ kind: "text", x: barsX + k * dw + 2, y: y0 - s * 0.4, text: textWidth(name, s - 2) < dw - 4 ? name : name.slice(0, Math.max(3, Math.floor(dw / (s * 0.56)) - 1)) + ".", size: s - 2, color: COLORS.muted, maxWidth: dw - 2, at: 0.35 });
+      out.shapes.push({ kind: "text", x: barsX + k * dw + 2, y: y0 - s * 0.4, text: fitText(name, s - 2, dw - 2), size: s - 2, color: COLORS.muted, maxWidth: dw - 2, at: 0.35 });
     }
   }
   const bars = (y, values, factor, color, at) => {

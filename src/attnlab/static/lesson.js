@@ -15,16 +15,18 @@
 // It touches only `el`, builds the controls, the canvas and the table, and computes no attention:
 // every number is the trace's, every sentence the API's. Text goes in with textContent only.
 
-import { heat, inkOn } from "./colors.js";
 import { fillWords, h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
 import { lessonHeads } from "./export_data.js";
 import { exportMenu } from "./export_menu.js";
 import { decodeLesson, num } from "./format.js";
-import { layout } from "./layout.js";
+import { beatKeys, layout, layoutFitted } from "./layout.js";
+import { heatKey, tableParts, tableReadout, tableStage } from "./lesson_table.js";
+import { tokenNames } from "./names.js";
 import { createMotion, fitCanvas } from "./picture.js";
 import { presentation } from "./present.js";
 import { createScope } from "./scope.js";
+import { fillStateLine, stateChanges } from "./state_line.js";
 import { stepView } from "./step_view.js";
 import { readableCells } from "./weights_table.js";
 import { say } from "./words.js";
@@ -60,6 +62,10 @@ function build(id) {
   ui.banner = h("p", { class: "banner", role: "alert", hidden: true });
   ui.table = h("table", { class: "weights", "data-words-label": "table.name" });
   ui.readout = h("p", { class: "readout", "aria-live": "polite", "data-words": "table.readout_hint" });
+  ui.showAll = h("button", { type: "button", class: "small show-all", "aria-pressed": "false", "data-words": "table.show_all" });
+  ui.showAllNote = h("p", { class: "lab-note show-all-note", hidden: true, "data-words": "table.show_all_hidden" });
+  ui.heatKey = h("div", { class: "heat-key-wrap" });
+  ui.state = h("p", { class: "state-line", role: "group", "data-words-label": "lesson.state.name", hidden: true });
   ui.canvasWrap = h("div", { class: "canvas-wrap" }, [ui.canvas]);
   ui.nav = h("div", { class: "nav" });
   ui.side = h("div", { class: "side" });
@@ -69,6 +75,7 @@ function build(id) {
       ui.ownForm,
       h("div", { class: "field" }, [h("label", { for: `${id}-mode`, "data-words": "lesson.mode" }), ui.mode, ui.modeErr, ui.modeHelp]),
     ]),
+    ui.state,
     ui.nav,
     h("div", { class: "stage" }, [h("div", { class: "picture" }, [ui.canvasWrap, ui.banner]), ui.side]),
   ]);
@@ -85,6 +92,10 @@ function render({ model, el }) {
   let trace = null;
   const size = { width: 0, height: 0, ratio: 1 };
   let zoom = 1; // CSS pixels per layout pixel: below 1 only while presenting in a small room
+  let baseHeight = 0; // the canvas height the window gives; a beat that needs more grows it
+  let showAll = false; // the learner asked for the final weights at every beat
+  /** @type {[number, number] | null} */
+  let reading = null; // the cell the readout tells, recomputed whenever its numbers change
   const words = () => model.get("words");
   const commit = (changes) => {
     for (const [key, value] of Object.entries(changes)) model.set(key, value);
@@ -112,7 +123,7 @@ function render({ model, el }) {
     ]),
     h("div", { class: "view-tools" }, [exporter.el, present.el]),
   );
-  ui.side.append(steps.narration, h("div", { class: "table-wrap" }, [ui.table]), ui.readout);
+  ui.side.append(steps.narration, h("div", { class: "table-wrap" }, [ui.table, ui.heatKey, h("div", { class: "inline-row" }, [ui.showAll]), ui.showAllNote]), ui.readout);
   el.replaceChildren(ui.root);
 
   // --- the picture -------------------------------------------------------------------------
@@ -131,7 +142,18 @@ function render({ model, el }) {
     const room = (doc.defaultView?.innerHeight ?? 800) - 280; // fit the picture under the controls
     const n = trace?.tokens.length ?? 4; // a phone gets the height the sentence needs
     const height = Math.round(width < 600 ? Math.max(380, 200 + n * 22) : Math.max(440, Math.min(width * 0.72, room)));
-    if (fitCanvas(ui.canvas, size, width, height)) paint();
+    baseHeight = height;
+    if (fitCanvas(ui.canvas, size, width, neededHeight(width, height))) paint();
+  }
+
+  /** The height the beat on screen needs at `width` (never less than `height`). */
+  function neededHeight(width, height) {
+    if (!trace) return height;
+    try {
+      return layoutFitted(trace, { width, height }, steps.beat(), trace.focus, words() ?? {}).height;
+    } catch {
+      return height;
+    }
   }
 
   const shapesNow = (box = size) => layout(trace, box, steps.beat(), trace.focus, words() ?? {});
@@ -145,6 +167,11 @@ function render({ model, el }) {
       return;
     }
     try {
+      if (!present.isOn()) {
+        // the beat's own height (presenting, the room sets the size and the zoom)
+        const need = neededHeight(size.width, baseHeight || size.height);
+        if (need !== size.height) fitCanvas(ui.canvas, size, size.width, need);
+      }
       const shapes = shapesNow();
       draw(ctx, shapes.shapes, motion.t, size);
       ui.canvas.setAttribute("aria-label", shapes.description);
@@ -183,35 +210,42 @@ function render({ model, el }) {
   }
 
   // --- the words and the table ---------------------------------------------------------------
+  const asking = () => Boolean(model.get("asking"));
+  const stageNow = () => tableStage(beatKeys(trace), steps.beat(), { asking: asking(), showAll });
+
   function readout(i, j) {
-    const cols = trace.key_tokens ?? trace.tokens;
-    ui.readout.textContent = say(words(), "table.readout", { row: i + 1, query: trace.tokens[i], col: j + 1, key: cols[j], weight: num(trace.weights[i][j]) });
+    reading = [i, j];
+    showReadout();
+  }
+
+  /** The readout of the cell last read, at the numbers on screen now (or the hint, if none). */
+  function showReadout() {
+    const cols = trace ? trace.key_tokens ?? trace.tokens : [];
+    if (!trace || !reading || reading[0] >= trace.tokens.length || reading[1] >= cols.length) {
+      reading = null;
+      ui.readout.textContent = say(words(), "table.readout_hint");
+      return;
+    }
+    ui.readout.textContent = tableReadout(trace, stageNow(), reading[0], reading[1], words());
   }
 
   function buildTable() {
-    const cols = trace.key_tokens ?? trace.tokens;
-    const caption = h("caption", { "data-words": trace.axis === "keys" ? "table.caption" : "table.caption_queries" });
-    const head = h("tr", {}, [h("th", { scope: "col", class: "corner", "data-words": "table.corner" })]);
-    cols.forEach((tok) => head.append(h("th", { scope: "col" }, [tok])));
-    const body = h("tbody");
-    trace.tokens.forEach((tok, i) => {
-      const row = h("tr", { class: i === trace.focus ? "focus" : "" }, [h("th", { scope: "row" }, [tok])]);
-      cols.forEach((_, j) => {
-        const w = trace.weights[i][j];
-        const masked = Boolean(trace.mask && !trace.mask[i]?.[j]);
-        const td = h("td", { tabindex: i === trace.focus && j === 0 ? 0 : -1, "data-i": i, "data-j": j, class: masked ? "masked" : null }, [num(w)]);
-        if (!masked) {
-          td.style.background = heat(w);
-          td.style.color = inkOn(w);
-        }
-        td.title = say(words(), "table.cell_title", { row: i + 1, col: j + 1, weight: num(w) });
-        row.append(td);
-      });
-      body.append(row);
-    });
-    ui.table.replaceChildren(caption, h("thead", {}, [head]), body);
-    fillWords(ui.table, words());
+    const stage = stageNow();
+    ui.table.replaceChildren(...tableParts(trace, stage, words(), { asking: asking() }));
+    ui.table.dataset.stage = stage;
+    ui.table.closest(".table-wrap")?.classList.toggle("pending", stage === "pending");
+    ui.heatKey.replaceChildren(...(stage === "weights" ? [heatKey(trace.weights, words())] : []));
+    ui.showAll.setAttribute("aria-pressed", String(showAll));
+    ui.showAll.disabled = asking();
+    ui.showAllNote.hidden = !asking();
     showCell();
+    showReadout();
+  }
+
+  /** The line of active lab changes, and the Normalization help that a temperature replaces. */
+  function showState() {
+    fillStateLine(ui.state, stateChanges(model.get("lesson") ?? {}, words(), { predict: Boolean(model.get("predict")) }), words(), commit);
+    fillWords(ui.state, words());
   }
 
   /** Outline the cell being read (model "cell"), wherever it was picked. */
@@ -223,11 +257,12 @@ function render({ model, el }) {
   }
 
   function showAsking() {
-    ui.root.classList.toggle("asking", Boolean(model.get("asking")));
+    ui.root.classList.toggle("asking", asking());
+    if (trace) buildTable();
   }
 
   function buildTokens() {
-    const buttons = trace.tokens.map((tok, j) => {
+    const buttons = tokenNames(trace.tokens).map((tok, j) => { // a repeated word by its place
       const b = h("button", { type: "button", class: "token", "aria-pressed": j === trace.focus ? "true" : "false" }, [tok]);
       b.addEventListener("click", () => commit({ focus: j }));
       return b;
@@ -240,7 +275,10 @@ function render({ model, el }) {
     const now = ui.mode.value || trace?.mode || model.get("mode");
     ui.mode.replaceChildren(...modes.map((m) => h("option", { value: m.value }, [m.label])));
     ui.mode.value = trace?.mode ?? now ?? "";
-    ui.modeHelp.textContent = modes.find((m) => m.value === ui.mode.value)?.help ?? "";
+    const t = trace?.temperature;
+    ui.modeHelp.textContent = t !== null && t !== undefined && ui.mode.value === "scaled"
+      ? say(words(), "lesson.mode_temperature", { t: num(Number(t), 3), root: num(Math.sqrt(trace.d_k)) })
+      : modes.find((m) => m.value === ui.mode.value)?.help ?? "";
   }
 
   function buildContext() {
@@ -285,9 +323,11 @@ function render({ model, el }) {
       return;
     }
     buildChoices();
+    showState();
     if (doc.activeElement !== ui.own) ui.own.value = trace.tokens.join(" ");
     steps.show();
-    ui.root.classList.toggle("many", trace.tokens.length > 6);
+    // five tokens and more: the table needs the full width, so it goes under the picture
+    ui.root.classList.toggle("many", (trace.key_tokens ?? trace.tokens).length > 4);
     motion.t = 1; // a new context or mode redraws at once, in the same beat
     resize();
     paint();
@@ -298,6 +338,7 @@ function render({ model, el }) {
     if (trace) {
       buildTable();
       buildContext();
+      showState();
     }
     paint();
   }
@@ -314,6 +355,10 @@ function render({ model, el }) {
     if (at && trace && (cell?.[0] !== at[0] || cell?.[1] !== at[1])) commit({ cell: at });
   });
   scope.listen(ui.canvas, "click", canvasClick);
+  scope.listen(ui.showAll, "click", () => {
+    showAll = !showAll;
+    if (trace) buildTable();
+  });
   scope.listen(ui.context, "change", () => {
     const preset = (model.get("presets")?.presets ?? []).find((p) => p.sentence === ui.context.value);
     if (preset) commit({ sentence: preset.sentence, focus: preset.focus });
@@ -333,6 +378,8 @@ function render({ model, el }) {
   scope.on(model, "change:words", onWords);
   scope.on(model, "change:cell", showCell);
   scope.on(model, "change:asking", showAsking);
+  scope.on(model, "change:beat", () => trace && buildTable()); // the table follows the beat
+  scope.on(model, "change:predict", () => trace && showState());
 
   const observer = new ResizeObserver(() => resize());
   observer.observe(ui.canvasWrap);

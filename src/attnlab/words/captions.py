@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnlab.core.trace import Trace
-from attnlab.words.grammar import and_list
+from attnlab.words.grammar import and_list, token_names
 from attnlab.words.narration import asymmetric_pair
 from attnlab.words.numfmt import num, vec
 
@@ -55,7 +55,7 @@ def formula(trace: Trace) -> str:
 
 def captions(trace: Trace, focus: int) -> Captions:
     """Every caption of the six beats of a single-head `trace`, following row `focus`."""
-    who = f"“{trace.tokens[focus]}”"
+    who = f"“{token_names(trace.tokens)[focus]}”"
     pair = _pair_lines(trace, focus)
     return Captions(
         tokens=_tokens(trace, who),
@@ -105,7 +105,7 @@ def _score(trace: Trace, focus: int, who: str) -> BeatCaption:
         head = f"Score: the query of {who} dotted with every key, q·k / ∞"
         line = "Uniform: the dot products are ignored (q·k / ∞ = 0), so every key scores the same"
     s = trace.scores[focus]
-    best = trace.columns[_argmax(s)]
+    best = token_names(trace.columns)[_argmax(s)]
     return BeatCaption(
         head,
         f"Score: the row of {who} fills left to right with q·k / {div}; the best match is {best}.",
@@ -124,7 +124,7 @@ def _softmax(trace: Trace, focus: int, who: str) -> BeatCaption:
     return BeatCaption(
         head,
         f"Softmax: the weights of {who}; the largest, {num(float(w[best]))}, goes to "
-        f"{trace.columns[best]}.",
+        f"{token_names(trace.columns)[best]}.",
     )
 
 
@@ -133,7 +133,7 @@ def _blend(trace: Trace, focus: int, who: str) -> BeatCaption:
     target = _argmax(w)
     out = vec(trace.outputs[focus][:8])
     notes = [f"↑ the new vector of {who}: the values mixed in the proportions of its weights."]
-    tied = [trace.columns[j] for j in np.flatnonzero(np.abs(w - w[target]) <= 1e-9)]
+    tied = [token_names(trace.columns)[j] for j in np.flatnonzero(np.abs(w - w[target]) <= 1e-9)]
     if len(tied) > 1:
         notes.append(
             f"A tie: {and_list(tied)} share the largest weight, {num(float(w[target]))}; "
@@ -141,8 +141,8 @@ def _blend(trace: Trace, focus: int, who: str) -> BeatCaption:
         )
     return BeatCaption(
         f"Blend: the new vector of {who} is the values, each scaled by its weight, summed",
-        f"Blend: a violet ray from {who} to {trace.columns[target]}, the key with the largest "
-        f"weight ({num(float(w[target]))}); the new vector of {who} is {out}.",
+        f"Blend: a violet ray from {who} to {token_names(trace.columns)[target]}, the key with "
+        f"the largest weight ({num(float(w[target]))}); the new vector of {who} is {out}.",
         tuple(notes),
     )
 
@@ -153,7 +153,7 @@ def _pair_lines(trace: Trace, focus: int) -> tuple[str, ...]:
     i, j = asymmetric_pair(trace, focus)
     if i == j:
         return ()
-    a, b = trace.tokens[i], trace.tokens[j]
+    a, b = token_names(trace.tokens)[i], token_names(trace.tokens)[j]
     wij, wji = num(float(trace.weights[i, j])), num(float(trace.weights[j, i]))
     return (f"{a} → {b} = {wij} (row {a}, column {b})", f"{b} → {a} = {wji} (row {b}, column {a})")
 
@@ -164,7 +164,7 @@ def _parallel(trace: Trace, focus: int, pair: tuple[str, ...]) -> BeatCaption:
     if not pair:
         return BeatCaption(head, f"Parallel: the full {n}×{m} weight matrix.")
     i, j = asymmetric_pair(trace, focus)
-    a, b = trace.tokens[i], trace.tokens[j]
+    a, b = token_names(trace.tokens)[i], token_names(trace.tokens)[j]
     wij, wji = float(trace.weights[i, j]), float(trace.weights[j, i])
     if num(wij) == num(wji):
         note = "The outlined pair happens to be equal here."

@@ -1,14 +1,18 @@
 """Small pieces of English grammar the narration and the notes share.
 
 `possessive` puts 's on a token and quotes it where a bare 's would read as a typo ("the's");
-`and_list` joins names the way a sentence does ("a, b and c").
+`and_list` joins names the way a sentence does ("a, b and c"); `token_names` tells repeated
+tokens apart by their place ("b₁", "b₂"), the one style for a word that occurs twice.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
-__all__ = ["GRAMMAR_WORDS", "and_list", "possessive"]
+__all__ = ["GRAMMAR_WORDS", "and_list", "possessive", "token_names"]
+
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 GRAMMAR_WORDS = frozenset(
     "a an the by at near on in of to my and or is it for with from as this that".split()
@@ -17,10 +21,38 @@ GRAMMAR_WORDS = frozenset(
 
 
 def possessive(token: str) -> str:
-    """`token` with 's, quoted when it is a grammar word or not a plain word ([CLS], ##s)."""
-    if token.lower() in GRAMMAR_WORDS or not token.isalpha():
+    """`token` with 's: a bare apostrophe after a plural in s (farmers'), quoted for a grammar
+    word (“the”'s), and "[CLS] token's" for a token that is not a plain word ([CLS], ##s)."""
+    plain = token.rstrip("₀₁₂₃₄₅₆₇₈₉")  # a repeated token's place (b₂) is part of its name
+    if not plain.isalpha():
+        return f"{token} token's"
+    if plain.lower() in GRAMMAR_WORDS:
         return f"“{token}”'s"
+    if plain.endswith("s") and not plain.endswith("ss") and len(plain) > 3 and token == plain:
+        return f"{token}'"
     return f"{token}'s"
+
+
+def token_names(tokens: Sequence[str]) -> tuple[str, ...]:
+    """Each token's name in a sentence: itself, or, when it occurs more than once, itself with
+    its occurrence as a subscript (b₁ and b₂ in "a b b"), so two places are never one name."""
+    return _names(tuple(tokens))  # cached: the readings ask once per cell of an n × n matrix
+
+
+@functools.lru_cache(maxsize=64)
+def _names(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    counts: dict[str, int] = {}
+    for t in tokens:
+        counts[t] = counts.get(t, 0) + 1
+    seen: dict[str, int] = {}
+    out = []
+    for t in tokens:
+        if counts[t] == 1:
+            out.append(t)
+            continue
+        seen[t] = seen.get(t, 0) + 1
+        out.append(f"{t}{str(seen[t]).translate(_SUBSCRIPTS)}")
+    return tuple(out)
 
 
 def and_list(names: Sequence[str]) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnlab.core.trace import Trace
-from attnlab.words.grammar import and_list, possessive
+from attnlab.words.grammar import and_list, possessive, token_names
 from attnlab.words.numfmt import num, percent, vec
 
 BEATS: tuple[tuple[str, str], ...] = (
@@ -62,7 +62,7 @@ def narrate(
 
 
 def _name(trace: Trace, j: int) -> str:
-    return trace.columns[j]
+    return token_names(trace.columns)[j]
 
 
 def _shown_keys(trace: Trace, focus: int) -> list[int]:
@@ -75,7 +75,7 @@ def _shown_keys(trace: Trace, focus: int) -> list[int]:
 
 
 def _tokens(trace: Trace, focus: int) -> str:
-    n, who = trace.n, trace.tokens[focus]
+    n, who = trace.n, token_names(trace.tokens)[focus]
     shown = trace.tokens if n <= 2 * LIST_AT_MOST else (*trace.tokens[:4], "…", *trace.tokens[-3:])
     words = ", ".join(shown)
     text = f"{n} tokens come in: {words}."
@@ -92,7 +92,7 @@ def _tokens(trace: Trace, focus: int) -> str:
 
 
 def _project(trace: Trace, focus: int) -> str:
-    who = trace.tokens[focus]
+    who = token_names(trace.tokens)[focus]
     whose = possessive(who)
     if trace.queries.shape[-1] > 8:
         return (
@@ -113,7 +113,7 @@ def _project(trace: Trace, focus: int) -> str:
 
 
 def _score(trace: Trace, focus: int) -> str:
-    who = trace.tokens[focus]
+    who = token_names(trace.tokens)[focus]
     whose = possessive(who)
     raw, s = trace.raw_scores[focus], trace.scores[focus]
     masked = trace.mask is not None and not trace.mask[focus].all()
@@ -154,7 +154,7 @@ def _score(trace: Trace, focus: int) -> str:
 
 
 def _softmax(trace: Trace, focus: int) -> str:
-    who, w = trace.tokens[focus], trace.weights[focus]
+    who, w = token_names(trace.tokens)[focus], trace.weights[focus]
     whose = possessive(who)
     shown = ", ".join(f"{_name(trace, j)} {num(w[j])}" for j in _shown_keys(trace, focus))
     best = int(np.argmax(w))
@@ -180,7 +180,7 @@ def _softmax(trace: Trace, focus: int) -> str:
 
 def _share(trace: Trace, focus: int) -> str:
     """How the focus spends its budget: on one favourite, a tie, or evenly."""
-    who, w = trace.tokens[focus], trace.weights[focus]
+    who, w = token_names(trace.tokens)[focus], trace.weights[focus]
     tied, top = _favourites(trace, focus), percent(float(w.max()))
     if len(tied) == int(np.count_nonzero(w)) and len(tied) > 1:
         return (
@@ -205,7 +205,7 @@ def _favourites(trace: Trace, focus: int) -> list[int]:
 
 
 def _blend(trace: Trace, focus: int) -> str:
-    who, w, out = trace.tokens[focus], trace.weights[focus], trace.outputs[focus]
+    who, w, out = token_names(trace.tokens)[focus], trace.weights[focus], trace.outputs[focus]
     whose = possessive(who)
     best = int(np.argmax(w))
     best_s = possessive(_name(trace, best))
@@ -258,7 +258,8 @@ def _parallel(trace: Trace, focus: int) -> str:
     if trace.key_tokens is not None:
         return text
     i, j = asymmetric_pair(trace, focus)
-    a, b = trace.tokens[i], trace.tokens[j]
+    names = token_names(trace.tokens)
+    a, b = names[i], names[j]
     wij, wji = float(trace.weights[i, j]), float(trace.weights[j, i])
     if abs(wij - wji) < 5e-3:
         return text + f" Here {a} → {b} and {b} → {a} happen to match: {num(wij)}."
@@ -267,7 +268,7 @@ def _parallel(trace: Trace, focus: int) -> str:
     ]
     if hidden:
         x, y = hidden[0]
-        why = f"because the mask hides {trace.tokens[y]} from {trace.tokens[x]}"
+        why = f"because the mask hides {names[y]} from {names[x]}"
     else:
         why = "because each row is its own budget"
     return text + (

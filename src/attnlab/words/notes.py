@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from attnlab.core.trace import Trace
-from attnlab.words.grammar import possessive
+from attnlab.words.grammar import and_list, possessive, token_names
 from attnlab.words.numfmt import num, percent, vec
 
 __all__ = [
@@ -76,7 +76,7 @@ class Reading:
 
 def read_cell(trace: Trace, row: int, col: int) -> Reading:
     """Cell (row, col): token `row` (the query) attends to token `col` (the key)."""
-    q, k = trace.tokens[row], trace.columns[col]
+    q, k = token_names(trace.tokens)[row], token_names(trace.columns)[col]
     q_s, k_s = possessive(q), possessive(k)
     w = num(float(trace.weights[row, col]))
     budget = "budget" if trace.axis == "keys" else "row (softmaxed down the wrong axis)"
@@ -128,6 +128,13 @@ def saturation_note(
     return text
 
 
+def _distance(d: float) -> str:
+    """How far an output moved, as the page's shuffle list says it: never a bare 0 for a move."""
+    if d <= 1e-9:
+        return "unchanged"
+    return "less than 0.01" if num(d) == "0" else num(d)
+
+
 def shuffle_note(
     kind: str,
     tokens: Sequence[str],
@@ -143,7 +150,9 @@ def shuffle_note(
             f"Shuffled to '{order}': every token's output is the same vector as before, only in "
             f"a new place. Without positions, attention is blind to order."
         )
-    moved = ", ".join(f"{t} by {num(float(d))}" for t, d in zip(tokens, distances, strict=True))
+    moved = ", ".join(
+        f"{t}: {_distance(float(d))}" for t, d in zip(token_names(tokens), distances, strict=True)
+    )
     label = {"sinusoidal": "sinusoidal positions", "rope": "rotary positions"}.get(kind)
     if label is None:  # no positions: only the causal mask reads where a token stands
         return (
@@ -236,4 +245,17 @@ def compare_note(word: str, first: float, last: float, layers: int) -> str:
         f"{word} enters both texts as nearly the same vector (cosine {num(first)}); after "
         f"{layers} layers of attention the two {word}s have cosine {num(last)}: "
         "the same word, a different mixture of its neighbours."
+    )
+
+
+def toy_only_message(flags: Sequence[str]) -> str:
+    """The CLI's refusal of lab flags with --model, its verbs agreeing with how many there are."""
+    if len(flags) == 1:
+        return (
+            f"{flags[0]} changes the toy lesson and does not apply to --model; leave it out, "
+            "or drop --model"
+        )
+    return (
+        f"{and_list(list(flags))} change the toy lesson and do not apply to --model; leave them "
+        "out, or drop --model"
     )

@@ -18,6 +18,7 @@ from attnlab.words.model_views import MODEL_VIEW_VALUES, MODEL_VIEW_WORDS
 from attnlab.words.narration import BEATS
 from attnlab.words.page_export import EXPORT_WORDS
 from attnlab.words.page_lab import LAB_WORDS
+from attnlab.words.page_state import STATE_WORDS
 
 __all__ = ["BEAT_TITLES", "MODE_CHOICES", "PAGE_WORDS", "TEMPLATE_VALUES", "placeholders"]
 
@@ -359,14 +360,14 @@ _MODEL = {
 
 PAGE_WORDS: Mapping[str, str] = {
     **_CANVAS, **_STEPS, **_LESSON, **LAB_WORDS, **_MODEL, **_MODEL_CANVAS, **EXPORT_WORDS,
-    **MODEL_VIEW_WORDS,
+    **MODEL_VIEW_WORDS, **STATE_WORDS,
 }  # fmt: skip
 """Fixed sentences by a dotted key (view.place); the page looks each one up by its key."""
 
 TEMPLATE_VALUES: Mapping[str, str] = {
     "error": "a message, the API's or the browser's",
     "number": "a step's number, from 1",
-    "count": "how many steps",
+    "count": "how many steps (or heads)",
     "title": "a beat's title (narration.py)",
     "row": "a row's number, from 1",
     "col": "a column's number, from 1",
@@ -416,7 +417,7 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "what": "what a cost plot shows (lab.cost.time or lab.cost.memory)",
     "vector": "a vector's first numbers, written by numfmt's rule: [1.37, -1.04, …, 0.2]",
     "best": "the key token with the largest weight",
-    "low": "the cosine plot's lowest tick, 0 or -1",
+    "low": "the cosine plot's lowest tick (0 or -1), or a table's lowest weight",
     "word": "the word compared",
     "id": "a model's name in the registry (minilm)",
     "which": "a sentence's letter, A or B",
@@ -448,6 +449,11 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "most": "the largest value on the grid, by numfmt's rule",
     "visible": "how many keys a row may see",
     "sum": "a row's sum, written by numfmt's rule",
+    "edited": "each edited token with what was edited, comma-separated: river (embedding)",
+    "kind": "a position kind's name (lab.positions.KIND)",
+    "score": "a scaled score written by numfmt's rule",
+    "root": "√dₖ written by numfmt's rule",
+    "high": "the top of the heat scale, written by numfmt's rule",
 }
 """What each `{name}` in a template stands for: the page fills it with the API's value."""
 

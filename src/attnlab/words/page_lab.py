@@ -171,7 +171,9 @@ _LABELS = {
 _HELP = {
     "lab.intro": (
         "Each control changes one piece of softmax(QKᵀ/√dₖ)V. The picture and the table above "
-        "follow every change; the link in the address bar keeps it."
+        "follow every change except two, which show in their own cards: Shuffle tokens (the "
+        "Word order card) and a second head (the Two heads card). The line above the picture "
+        "lists what is changed, each with its undo; the link in the address bar keeps it all."
     ),
     "lab.axis.keys": "Keys (correct)",
     "lab.axis.queries": "Queries (mistake)",
