@@ -72,7 +72,7 @@ from attnlab.web.schemas_model import (
 from attnlab.web.workers import Workers, json_answer, workers_of
 from attnlab.words.explanation import Explanation
 
-__all__ = ["cached_model", "loaded_model", "router", "serve_folder"]
+__all__ = ["cached_model", "cached_trace", "loaded_model", "router", "serve_folder"]
 
 router = APIRouter(prefix="/api/model", tags=["model"], responses=ERROR_RESPONSES)
 
@@ -157,6 +157,12 @@ _TRACES: _Kept[tuple[str, str], ModelTrace] = _Kept(4)
 
 _HEADS: _Kept[tuple[str, str, int, int], Trace] = _Kept(4)
 """A 2,048-token head holds three n × n float32 arrays, 48 MB."""
+
+
+def cached_trace(name: str, text: str) -> ModelTrace:
+    """The kept trace of `text` (computed now if it is not kept, outside any heavy slot): the
+    very trace the routes answer from."""
+    return _TRACES.get((name, text), lambda: cached_model(name).trace(text))
 
 
 def _forward(name: str, text: str, workers: Workers) -> ModelTrace:
