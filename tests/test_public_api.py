@@ -71,6 +71,14 @@ CALLS: dict[str, list[Callable[[object], object]]] = {
     ],
     "load_model": [lambda b: load_model(b)],  # type: ignore[arg-type]
     "focus_index": [lambda b: focus_index(("by", "bank"), b), lambda b: focus_index(b, 0)],  # type: ignore[arg-type]
+    "show": [
+        lambda b: attnlab.show(b),
+        lambda b: attnlab.show(np.full((1, 1, 2, 2), 0.5), b),  # type: ignore[arg-type]
+        lambda b: attnlab.show(np.full((1, 1, 2, 2), 0.5), ["a", "b"], layer=b),  # type: ignore[arg-type]
+        lambda b: attnlab.show(np.full((1, 1, 2, 2), 0.5), ["a", "b"], head=b),  # type: ignore[arg-type]
+        lambda b: attnlab.show(np.full((1, 1, 2, 2), 0.5), ["a", "b"], focus=b),  # type: ignore[arg-type]
+        lambda b: attnlab.show(explain_lesson("by the river bank"), beat=b),  # type: ignore[arg-type]
+    ],
 }
 ACCEPTS = {  # (function, call number, value): the few bad-looking values that are valid input
     ("attend", 5, None), ("attend", 6, None), ("attend", 7, None), ("attend", 8, None),
@@ -78,6 +86,7 @@ ACCEPTS = {  # (function, call number, value): the few bad-looking values that a
     ("explain_lesson", 1, None), ("explain_lesson", 2, None), ("explain_lesson", 2, -1),
     ("LessonOptions", 2, None), ("LessonOptions", 2, 1.5), ("LessonOptions", 6, None),
     ("focus_index", 0, None), ("softmax", 1, -1), ("LessonOptions", 4, True),
+    ("show", 4, None), ("show", 5, None),  # start on the default focus / beat
 }  # fmt: skip
 NOT_FUNCTIONS = {"Trace", "Explanation", "LessonExplanation"}  # results, built by the functions
 

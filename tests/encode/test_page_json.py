@@ -14,6 +14,6 @@ def test_presets_and_lab_are_the_routes_answers() -> None:
 
     from attnlab.web.app import create_app
 
-    client = TestClient(create_app())
+    client = TestClient(create_app(), base_url="http://127.0.0.1")  # a Host the edge answers
     assert client.get("/api/presets").json() == encode_presets()
     assert client.get("/api/lab").json() == encode_lab()

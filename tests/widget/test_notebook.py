@@ -110,7 +110,10 @@ def test_the_kernels_traits_are_the_widgets_state(executed: dict[str, dict]) -> 
     synced = {k: v["synced"][0] for k, v in executed.items()}
     assert synced["lists"]["layer"] == 1 and synced["lists"]["beat"] == 2  # sent to the page
     assert synced["model"]["trace"]["model"] == {"name": "minilm", "layer": 2, "head": 5,
-                                                 "n_layers": 6, "n_heads": 12}  # fmt: skip
+                                                 "n_layers": 6, "n_heads": 12, "n_kv_heads": 12,
+                                                 "kv_head": 5, "group": [5],
+                                                 "group_identical": True,
+                                                 "causal": False}  # fmt: skip
     cross = synced["bertviz"]["trace"]
     assert (
         cross["tokens"] == ["x", "y"] and cross["key_tokens"] == synced["numpy"]["trace"]["tokens"]

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import attnlab
+from attnlab.encode.packed import unpack
 from attnlab.encode.page_json import encode_presets
 from attnlab.errors import FocusError, UnknownHeadError
 from attnlab.widget import LessonWidget, MapsWidget, ModelWidget
@@ -98,8 +99,9 @@ def test_a_real_models_head_is_computed_when_picked(minilm) -> None:  # type: ig
     assert w.text == "by the river bank" and w.focus == 4 and w.grid["kind"] == "full"
     w.layer, w.head = 3, 7
     head = mt.head(3, 7)
-    assert np.allclose(w.trace["weights"], head.weights)
-    assert np.allclose(w.trace["queries"], head.queries)
+    # the trait holds what the page gets: arrays packed (encode/packed.py), read back here
+    assert np.allclose(unpack(w.trace["weights"]), head.weights)
+    assert np.allclose(unpack(w.trace["queries"]), head.queries)
     w.text = "at the savings bank"
     assert w.trace["tokens"][3] == "savings" and w.focus == 4
     assert w.compare is not None and w.compare["word"] == "bank"

@@ -213,6 +213,7 @@ def _explain(args: argparse.Namespace) -> int:
 
 def _explain_model(args: argparse.Namespace) -> int:
     from attnlab.encode.model_json import encode_head
+    from attnlab.encode.packed import unpacked
     from attnlab.encode.terminal import render
     from attnlab.models import load_model
     from attnlab.models.heads import explain_head
@@ -226,7 +227,8 @@ def _explain_model(args: argparse.Namespace) -> int:
     where = {"layer": args.layer, "head": args.head}
     ex = explain_head(mt, **where, focus=args.focus, mode=args.mode, axis=args.axis)
     if args.json:
-        print(json.dumps(encode_head(mt, ex, **where), ensure_ascii=False))
+        # the toy lesson's schema: arrays as nested lists, not the page's packed bytes
+        print(json.dumps(unpacked(encode_head(mt, ex, **where)), ensure_ascii=False))
         return 0
     sys.stdout.write(f"{mt.model}, layer {args.layer}, head {args.head}\n")
     sys.stdout.write(render(ex, color=_color(args)))

@@ -20,7 +20,9 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["UINT16_STEP", "Packed", "pack_float32", "pack_uint16", "unpack"]
+from attnlab.encode.arrays import encode_array
+
+__all__ = ["UINT16_STEP", "Packed", "pack_float32", "pack_uint16", "unpack", "unpacked"]
 
 UINT16_STEP = 1.0 / 65535
 """The quantization step of the uint16 form: a weight is off by at most half of it."""
@@ -54,3 +56,15 @@ def unpack(p: Packed) -> npt.NDArray[np.float64]:
 
 def _b64(x: np.ndarray) -> str:
     return base64.b64encode(x.tobytes()).decode("ascii")
+
+
+def unpacked(value: Any) -> Any:
+    """`value` with every packed object in it (at any depth) as nested lists of floats: the
+    plain JSON a reader without packed.js gets (the CLI's --json), -inf and NaN named."""
+    if isinstance(value, dict):
+        if set(value) == {"dtype", "shape", "data", "scale"}:
+            return encode_array(unpack(value))
+        return {k: unpacked(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [unpacked(v) for v in value]
+    return value

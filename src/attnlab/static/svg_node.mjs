@@ -12,11 +12,13 @@ import { decodeLesson } from "./format.js";
 import { layout } from "./layout.js";
 import { textWidth } from "./layout_text.js";
 import { beatLayout, pictureHeight } from "./model_layout.js";
+import { decodeModelTrace } from "./packed.js";
 
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const ask = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-const trace = decodeLesson(ask.trace);
+// a real head crosses packed (encode/packed.py): decoded as the page decodes it (model.js)
+const trace = ask.kind === "model" ? decodeModelTrace(ask.trace) : decodeLesson(ask.trace);
 const keys = trace.narration.map((b) => b.key);
 const beat = keys[ask.beat] ?? keys[0];
 const width = ask.width;

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from attnlab.core.attention_maps import AttentionMaps
-from attnlab.errors import AttnlabError
+from attnlab.errors import ArgumentTypeError, AttnlabError
 from attnlab.lesson.explain import LessonExplanation
 from attnlab.models import ModelTrace
 from attnlab.widget.adapter import attention_maps
@@ -31,6 +31,17 @@ def _is_model(obj: Any) -> bool:
     return callable(getattr(obj, "trace", None)) and hasattr(obj, "config")
 
 
+def _check_places(**places: Any) -> None:
+    """layer, head, focus and beat are whole numbers (focus may be a token, focus and beat None):
+    a wrong type is named here, before a widget's trait would refuse it with a bare TraitError."""
+    for name, value in places.items():
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        ok = ok or (value is None and name in ("focus", "beat"))
+        ok = ok or (isinstance(value, str) and name == "focus")
+        if not ok:
+            raise ArgumentTypeError(f"{name} must be a whole number, got {value!r:.40}", field=name)
+
+
 def show(
     what: Any = None,
     tokens: Sequence[str] | str | None = None,
@@ -42,6 +53,10 @@ def show(
     **attention: Any,
 ) -> Widget:
     """A widget for `what` (see the module's docstring); display it as a cell's last line."""
+    _check_places(layer=layer, head=head, focus=focus, beat=beat)
+    if tokens is not None and not isinstance(tokens, str | Sequence):
+        raise ArgumentTypeError(f"tokens must be a list of strings, got {tokens!r:.40}",
+                                field="tokens")  # fmt: skip
     if isinstance(what, LessonExplanation):
         return LessonWidget(what, beat=beat or 0)
     if isinstance(what, ModelTrace):
