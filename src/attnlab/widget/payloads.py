@@ -17,8 +17,8 @@ import numpy as np
 
 from attnlab.core.attention_maps import AttentionMaps
 from attnlab.core.softmax import entropy_bits
-from attnlab.encode.arrays import encode_array
 from attnlab.encode.model_json import GRIDS, PLACES, encode_grid, encode_head
+from attnlab.encode.packed import pack_float32, pack_uint16
 from attnlab.models import KNOWN_MODELS, MAX_TOKENS, ModelTrace
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
 from attnlab.models.heads import explain_head
@@ -111,12 +111,17 @@ def maps_head(maps: AttentionMaps, *, layer: int, head: int, focus: int) -> dict
     return plain({
         "tokens": list(maps.tokens), "key_tokens": list(maps.key_tokens),
         "mode": "scaled", "axis": "keys", "d_k": None, "divisor": "nan", "temperature": None,
-        "dim_names": None, "mask": None, "weights": encode_array(w),
+        "dim_names": None, "mask": None, "weights": pack_float32(w),  # packed as encode_head's
         **dict.fromkeys(missing),
         "focus": focus, "focus_token": maps.tokens[focus], "pair": pair,
         "narration": [{"key": k, "title": t, "text": text} for k, t, text in beats],
         "saturation": None, "captions": captions, "readings": None, "weights_only": True,
         "drawn_beats": list(WEIGHTS_BEATS),
+        "window": {  # every row shown: encode_head's window of a short text
+            "rows": list(range(maps.n)), "n": maps.n, "whole": True,
+            "all_tokens": list(maps.tokens), "focus": focus,
+            "shown_weight": round(sum(row), PLACES), "focus_row": pack_float32(np.asarray(row)),
+        },
         "model": {"name": maps.source, "layer": layer, "head": head,
                   "n_layers": maps.n_layers, "n_heads": maps.n_heads},
     })  # fmt: skip
@@ -133,11 +138,9 @@ def maps_grid(maps: AttentionMaps, focus: int) -> dict[str, Any]:
         "entropy_bits": np.round(entropy_bits(rows), PLACES).tolist(),
     }  # fmt: skip
     if full:
-        out["attentions"] = np.round(
-            maps.weights.astype(np.float64), PLACES
-        ).tolist()  # (L, H, n, m)
+        out["attentions"] = pack_uint16(maps.weights)  # (L, H, n, m), as encode_grid packs it
     else:
-        out["rows"] = np.round(rows, PLACES).tolist()  # (L, H, m)
+        out["rows"] = pack_uint16(rows)  # (L, H, m)
     return plain(out)
 
 
