@@ -27,6 +27,7 @@ from attnlab.core.attention_maps import AttentionMaps
 from attnlab.encode.bundle import view_module
 from attnlab.encode.lesson_json import encode_lesson
 from attnlab.encode.model_json import encode_comparison
+from attnlab.encode.model_views_json import encode_differences
 from attnlab.encode.page_json import encode_lab, encode_presets
 from attnlab.errors import AttnlabError, FocusError, UnknownHeadError
 from attnlab.export import save
@@ -311,9 +312,10 @@ class ModelWidget(_HeadsView):
     def _compare(self, change: dict[str, Any]) -> None:
         try:
             model = self._loaded()
-            self.compare = payloads.plain(encode_comparison(
-                compare(model.trace(self.a), model.trace(self.b), self.word)
-            ))  # fmt: skip
+            result = compare(model.trace(self.a), model.trace(self.b), self.word)
+            # /api/model/compare's answer: the comparison and A − B on the keys both texts hold
+            out = encode_comparison(result) | {"shared": encode_differences(result)}
+            self.compare = payloads.plain(out)
             self.compareError = None
         except AttnlabError as exc:
             field = "word" if isinstance(exc, FocusError) else exc.field
