@@ -47,7 +47,7 @@ export function headView(model, id) {
   ui.left = h("div", { class: "hv-col hv-left" });
   ui.right = h("div", { class: "hv-col hv-right" });
   ui.canvas = h("canvas", { role: "img", class: "hv-canvas" });
-  ui.readout = h("p", { class: "readout hv-readout", "aria-live": "polite" });
+  ui.readout = h("p", { class: "hv-readout", "aria-live": "polite" }); // not .readout: the lesson's own readout keeps that name
   ui.wrap = h("div", { class: "hv-wrap" }, [h("div", { class: "hv-cols" }, [ui.left, ui.canvas, ui.right])]);
   const el = h("section", { class: "rm-hv", "aria-labelledby": `${id}-hv-title` }, [
     h("h2", { id: `${id}-hv-title`, "data-words": "model.hv.title" }),
