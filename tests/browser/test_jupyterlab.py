@@ -163,8 +163,8 @@ def test_two_notebook_widgets_render_talk_to_the_kernel_and_leave_nothing(
         )
         lesson, real, maps = (page.locator(".attnlab-nb").nth(i) for i in range(3))
         lesson.get_by_role("button", name="river", exact=True).first.wait_for()
-        real.get_by_role("button", name="layer 3 head 7").wait_for()
-        maps.get_by_role("button", name="layer 1 head 2").wait_for()
+        real.get_by_role("button", name="layer 3 head 7", exact=True).wait_for()
+        maps.get_by_role("button", name="layer 1 head 2", exact=True).wait_for()
         assert _live_views(page) == 3
 
         # a click in the view is a trait in the kernel
@@ -173,8 +173,8 @@ def test_two_notebook_widgets_render_talk_to_the_kernel_and_leave_nothing(
             "() => [...document.querySelectorAll('.attnlab-nb')][0]"
             ".querySelector('button.token[aria-pressed=true]')?.textContent === 'river'"
         )
-        real.get_by_role("button", name="layer 3 head 7").click()
-        maps.get_by_role("button", name="layer 1 head 2").click()
+        real.get_by_role("button", name="layer 3 head 7", exact=True).click()
+        maps.get_by_role("button", name="layer 1 head 2", exact=True).click()
         deadline = time.monotonic() + 15
         got = ""
         want = "2 3 7 1 2"

@@ -183,7 +183,7 @@ def test_layer_head_and_focus_change_the_numbers(new_page, base_url) -> None:
     check_head(page, t)
     for part in ("model.layer=2", "model.head=5", "model.focus=3"):
         assert part in page.url
-    expect()(page.get_by_role("button", name="layer 2 head 5")).to_have_attribute(
+    expect()(page.get_by_role("button", name="layer 2 head 5", exact=True)).to_have_attribute(
         "aria-pressed", "true"
     )
 
@@ -197,7 +197,7 @@ def test_clicking_a_grid_cell_selects_that_head(new_page, base_url) -> None:
     expect()(cell).to_have_attribute("aria-pressed", "true")
     expect()(page.get_by_label("Layer", exact=True)).to_have_value("3")
     expect()(page.get_by_label("Head", exact=True)).to_have_value("7")
-    expect()(page.get_by_role("button", name="layer 0 head 0")).to_have_attribute(
+    expect()(page.get_by_role("button", name="layer 0 head 0", exact=True)).to_have_attribute(
         "aria-pressed", "false"
     )
     t = trace(base_url, layer=3, head=7)
@@ -362,7 +362,7 @@ def test_keyboard_only(new_page, base_url, tab_to) -> None:
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    expect()(page.get_by_role("button", name="layer 1 head 2")).to_be_focused()
+    expect()(page.get_by_role("button", name="layer 1 head 2", exact=True)).to_be_focused()
     page.keyboard.press("Enter")
     expect()(page.get_by_label("Head", exact=True)).to_have_value("2")
     expect()(page.get_by_label("Layer", exact=True)).to_have_value("1")
