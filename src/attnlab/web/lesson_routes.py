@@ -19,7 +19,6 @@ nothing.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from functools import cache
 from typing import Annotated
@@ -28,14 +27,13 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from attnlab import lesson
-from attnlab.core.cost import DEFAULT_MAX_N, MAX_N, D, measure, measured_kv_cache, sizes
+from attnlab.core.cost import measure, measured_kv_cache, sizes
 from attnlab.core.positions import KINDS
-from attnlab.core.saturation import T_MAX, T_MIN, T_STEPS, sweep, temperatures
+from attnlab.core.saturation import sweep, temperatures
 from attnlab.encode.lesson_json import encode_lesson, encode_shuffle
+from attnlab.encode.page_json import encode_lab, encode_presets
 from attnlab.encode.trace_json import encode_cost, encode_sweep
-from attnlab.lesson.edits import FIELDS, LIMIT
 from attnlab.lesson.shuffle import shuffle_every_kind
-from attnlab.types import AXES, MODES
 from attnlab.web.error_replies import BODY_RESPONSES, BUSY_RESPONSES, ERROR_RESPONSES
 from attnlab.web.requests_lesson import (
     CostQuery,
@@ -49,7 +47,6 @@ from attnlab.web.requests_lesson import (
 from attnlab.web.schemas_lesson import LabAnswer, LessonAnswer, PresetsAnswer, ShuffleAnswer
 from attnlab.web.schemas_trace import CostAnswer, SweepAnswer
 from attnlab.web.workers import json_answer, workers_of
-from attnlab.words.page import BEAT_TITLES, MODE_CHOICES, PAGE_WORDS
 
 __all__ = ["router"]
 
@@ -58,32 +55,7 @@ router = APIRouter(prefix="/api", tags=["lesson"], responses=ERROR_RESPONSES)
 
 @cache
 def _presets() -> bytes:
-    return bytes(
-        json_answer(
-            PresetsAnswer.model_validate(
-                {
-                    "presets": [
-                        {"name": p.name, "sentence": p.sentence, "focus": p.focus, "blurb": p.blurb}
-                        for p in lesson.PRESETS
-                    ],
-                    "vocabulary": sorted(lesson.VOCABULARY),
-                    "dim_names": list(lesson.DIM_NAMES),
-                    "modes": list(MODES),
-                    "axes": list(AXES),
-                    "max_tokens": lesson.MAX_TOKENS,
-                    "choices": {
-                        "modes": [
-                            {"value": v, "label": lab, "help": h} for v, lab, h in MODE_CHOICES
-                        ],
-                        "axes": list(AXES),
-                        "positions": list(KINDS),
-                        "beats": [{"key": k, "title": t} for k, t in BEAT_TITLES],
-                    },
-                    "words": dict(PAGE_WORDS),
-                }
-            )
-        ).body
-    )
+    return bytes(json_answer(PresetsAnswer.model_validate(encode_presets())).body)
 
 
 @router.get("/presets", response_model=PresetsAnswer)
@@ -160,28 +132,7 @@ async def cost(params: Annotated[CostQuery, Query()], request: Request) -> Respo
 
 @cache
 def _lab() -> bytes:
-    return bytes(
-        json_answer(
-            LabAnswer.model_validate(
-                {
-                    "positions": list(KINDS),
-                    "heads": [1, 2],
-                    "head_names": [h.name for h in lesson.HEADS],
-                    "temperature": {
-                        "min": T_MIN,
-                        "max": T_MAX,
-                        "steps": T_STEPS,
-                        "sqrt_d_k": math.sqrt(lesson.D_MODEL),
-                    },
-                    "edit_limit": LIMIT,
-                    "edit_params": {name: role for role, name in FIELDS.items()},
-                    "sinusoidal_scale": lesson.SINUSOIDAL_SCALE,
-                    "rope_speed": lesson.ROPE_SPEED,
-                    "cost": {"max_n": MAX_N, "d": D, "default_max_n": DEFAULT_MAX_N},
-                }
-            )
-        ).body
-    )
+    return bytes(json_answer(LabAnswer.model_validate(encode_lab())).body)
 
 
 @router.get("/lab", response_model=LabAnswer)
