@@ -221,7 +221,8 @@ CHECK_CANVAS = """async () => {
   const { decodeLesson } = await import('/static/format.js');
   const canvas = document.querySelector('#lesson canvas');
   const q = new URLSearchParams(location.search);
-  q.delete('beat'); q.delete('predict');
+  // the page's own state, not the lesson's
+  for (const k of ['beat', 'predict', 'cell', 'view']) q.delete(k);
   const [lesson, presets] = await Promise.all([
     fetch('/api/lesson?' + q).then(r => r.json()), fetch('/api/presets').then(r => r.json())]);
   const trace = decodeLesson(lesson);

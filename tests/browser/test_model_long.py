@@ -163,3 +163,34 @@ def test_the_ranking_sorts_by_keyboard_and_shows_a_head(new_page, base_url, arti
     )
     page.locator(".rm-top").screenshot(path=str(artifacts / "long-24-grid-previous.png"))
     page.locator(".rm-rank").screenshot(path=str(artifacts / "long-24-ranking.png"))
+
+
+def test_the_ranking_is_one_tab_stop_walked_by_arrows(new_page, base_url) -> None:
+    """72 heads are 72 buttons: only the shown head's is a Tab stop; ↑ ↓ Home End walk the
+    others, so a keyboard user passes the table with one Tab (it was 72 before)."""
+    text = text_of(22)
+    page = open_text(new_page, text)
+    ranking = page.get_by_role("table", name="Head ranking")
+    shows = ranking.locator("button.rm-show")
+    expect()(shows).to_have_count(72)
+    stops = ranking.locator("button.rm-show[tabindex='0']")
+    expect()(stops).to_have_count(1)
+    layer = page.get_by_label("Layer", exact=True).input_value()
+    head = page.get_by_label("Head", exact=True).input_value()
+    expect()(stops).to_have_attribute("aria-label", f"Show layer {layer} head {head}")
+    stops.focus()
+    names = [shows.nth(k).get_attribute("aria-label") for k in range(3)]
+    page.keyboard.press("Home")
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == names[0]
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == names[2]
+    expect()(stops).to_have_count(1)
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => !document.activeElement.classList.contains('rm-show')")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == names[2]
+    page.keyboard.press("Enter")
+    la, h = names[2].removeprefix("Show layer ").split(" head ")
+    expect()(page.get_by_label("Layer", exact=True)).to_have_value(la)
+    expect()(page.get_by_label("Head", exact=True)).to_have_value(h)

@@ -81,6 +81,24 @@ def test_the_page_has_no_inline_script_or_style(client) -> None:
     assert page.count("<script") == page.count('<script type="module" src="/static/')
 
 
+def test_no_page_script_writes_a_style_attribute() -> None:
+    """Bug: the grouped-query labels of the SmolLM2 grid were built with h(..., {style: ...}); the
+    CSP (no 'unsafe-inline') blocked it, so the labels lost their span and the console filled with
+    errors. Styles set through the CSSOM (el.style.x = ...) are allowed and are the way."""
+    import re
+    from importlib import resources
+
+    static = resources.files("attnlab") / "static"
+    pattern = re.compile(r"""\bstyle:\s*[`'"]|setAttribute\(\s*["']style|\sstyle=["']""")
+    found = [
+        f"{entry.name}: {m.group(0)}"
+        for entry in static.iterdir()
+        if entry.name.endswith((".js", ".mjs", ".html"))
+        for m in pattern.finditer(entry.read_text())
+    ]
+    assert found == []
+
+
 @pytest.mark.parametrize("size", [64 * 1024 + 1, 10 * 1024 * 1024])
 def test_a_body_over_the_limit_is_413(client, size) -> None:
     """Bug: a 50 MB body was read whole (+256 MB RSS)."""

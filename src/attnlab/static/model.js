@@ -47,7 +47,7 @@ function build(model, commit, pickHead) {
   // --- settings --------------------------------------------------------------------------------
   // a textarea: a 100-word text reads whole; Enter runs the model as the one-line box did,
   // Shift+Enter starts a new line (said under the box)
-  ui.text = h("textarea", { rows: 3, autocomplete: "off", spellcheck: "false", maxlength: 2000, "aria-describedby": `${id}-text-help ${id}-text-keys` });
+  ui.text = h("textarea", { rows: 3, autocomplete: "off", spellcheck: "false", "aria-describedby": `${id}-text-help ${id}-text-keys` });
   ui.textHelp = h("p", { id: `${id}-text-help`, class: "help" });
   ui.textKeys = h("p", { id: `${id}-text-keys`, class: "help", "data-words": "model.text_keys" });
   const textField = field(`${id}-text`, "model.text", ui.text);
@@ -343,6 +343,7 @@ function render({ model, el }) {
     ui.name.closest(".field").hidden = weightsOnly;
     ui.compare.el.hidden = weightsOnly;
     if (info) ui.intro.textContent = say(words(), weightsOnly ? "maps.intro" : "model.intro", { model: modelName(words(), info.model), n_layers: info.n_layers, n_heads: info.n_heads, d_model: info.d_model });
+    if (info?.max_text_chars) ui.text.maxLength = info.max_text_chars; // the API's own limit, so a long text reaches it and its message
     if (info) ui.textHelp.textContent = say(words(), "model.text_help", { max_tokens: info.max_tokens, d_k: info.d_k });
     ui.heads.build();
   }

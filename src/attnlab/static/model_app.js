@@ -186,6 +186,7 @@ function host(el, wanted, page, isActive) {
     if (key && key in reset) {
       model.put(key, reset[key]);
       if (key === "text") model.put("focus", reset.focus);
+      if (key === "name") info(reset.name); // the model select lists the models of the one we fell back to
     }
     if (!good && field) await load({ fallback: true });
     writeURL();

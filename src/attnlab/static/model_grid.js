@@ -81,7 +81,11 @@ export function headsGrid(model, id, pick, commit = () => {}) {
       // grouped-query attention: which query heads read one key/value head
       cells.push(h("span", { class: "rm-corner", "aria-hidden": "true" }));
       const g = H / KV;
-      for (let kv = 0; kv < KV; kv++) cells.push(h("span", { class: "rm-kv", style: `grid-column: span ${g}`, "aria-hidden": "true" }, [say(words, "model.grid.kv", { kv })]));
+      for (let kv = 0; kv < KV; kv++) {
+        const label = h("span", { class: "rm-kv", "aria-hidden": "true" }, [say(words, "model.grid.kv", { kv })]);
+        label.style.gridColumn = `span ${g}`; // through the CSSOM: the page's CSP refuses style attributes
+        cells.push(label);
+      }
     }
     cells.push(h("span", { class: "rm-corner", "aria-hidden": "true" }, [say(words, "model.grid.corner")]));
     for (let hd = 0; hd < H; hd++) cells.push(h("span", { class: "rm-col", "aria-hidden": "true" }, [String(hd)]));

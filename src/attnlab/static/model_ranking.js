@@ -76,9 +76,12 @@ export function rankingPanel(model, id, pick, commit) {
     const had = table.contains(table.ownerDocument.activeElement) ? table.ownerDocument.activeElement.dataset?.key : undefined;
     const L = Number(model.get("layer"));
     const H = Number(model.get("head"));
-    const body = h("tbody", {}, rows.map((r) => {
-      const show = h("button", { type: "button", class: "rm-show", "aria-label": say(words(), "model.ranking.show", { layer: r.layer, head: r.head }) }, [String(r.layer)]);
+    const hadRow = had === undefined && table.contains(table.ownerDocument.activeElement) ? table.ownerDocument.activeElement.dataset?.row : undefined;
+    const stop = Math.max(0, rows.findIndex((r) => r.layer === L && r.head === H)); // the one Tab stop
+    const body = h("tbody", {}, rows.map((r, k) => {
+      const show = h("button", { type: "button", class: "rm-show", "data-row": String(k), tabindex: k === stop ? "0" : "-1", "aria-label": say(words(), "model.ranking.show", { layer: r.layer, head: r.head }) }, [String(r.layer)]);
       show.addEventListener("click", () => pick(r.layer, r.head));
+      show.addEventListener("keydown", (e) => walk(e, k, rows.length));
       const cells = [h("td", {}, [show]), h("td", {}, [String(r.head)])];
       if (gqa) cells.push(h("td", {}, [String(r.kv)]));
       for (const s of STATS) cells.push(h("td", { "data-stat": s }, [Number.isNaN(r[s]) ? "—" : num(r[s])]));
@@ -86,6 +89,18 @@ export function rankingPanel(model, id, pick, commit) {
     }));
     table.replaceChildren(h("caption", {}, [say(words(), "model.ranking.caption", { model: say(words(), `model.name.${info?.model}`) || info?.model || "", n: grid.layers * grid.heads })]), h("thead", {}, [head]), body);
     if (had) table.querySelector(`button[data-key="${had}"]`)?.focus(); // the keyboard stays on the sorted column
+    else if (hadRow !== undefined) table.querySelector(`button.rm-show[tabindex="0"]`)?.focus();
+  }
+
+  /** ↑ ↓ Home End move the one Tab stop between the rows' buttons (a roving tabindex). */
+  function walk(e, k, n) {
+    const to = { ArrowDown: k + 1, ArrowUp: k - 1, Home: 0, End: n - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const next = table.querySelector(`button.rm-show[data-row="${Math.min(n - 1, Math.max(0, to))}"]`);
+    if (!next) return;
+    for (const b of table.querySelectorAll("button.rm-show")) b.tabIndex = b === next ? 0 : -1;
+    next.focus();
   }
   return { el, build };
 }

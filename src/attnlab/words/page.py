@@ -228,7 +228,8 @@ _MODEL = {
         "Each head's averages over every query row of this text: how spread its rows are "
         "(entropy in bits; 0 = one key, log₂ n = all keys alike) and how much weight goes to "
         "the first token (an “attention sink”), the token just before, the token itself, and "
-        "each row's largest weight. Sort by any column; show a head with its layer's button."
+        "each row's largest weight. Sort by any column; show a head with its layer's button "
+        "(one Tab stop: ↑ and ↓ move between the heads, Enter shows one)."
     ),
     "model.ranking.caption": "{n} heads of {model}, averaged over the query rows",
     "model.ranking.sort": "Sort by {column}",
