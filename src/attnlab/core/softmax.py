@@ -48,7 +48,7 @@ def entropy_bits(w: FloatArray, *, axis: int = -1) -> FloatArray:
     logs = np.zeros_like(w)
     np.log2(w, out=logs, where=w > 0)  # log₂ w where w > 0, 0 elsewhere: one temporary, no copy
     logs *= w
-    return -np.sum(logs, axis=axis)  # type: ignore[no-any-return]
+    return 0.0 - np.sum(logs, axis=axis)  # type: ignore[no-any-return]  # 0.0 - 0.0 is +0.0
 
 
 def jacobian(w: FloatArray) -> FloatArray:
