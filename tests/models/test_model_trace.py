@@ -94,6 +94,25 @@ def test_rows_are_the_focus_row_of_every_matrix() -> None:
         mt.rows(7)
 
 
+def test_a_focus_rows_are_computed_once_and_kept_for_the_next_reader() -> None:
+    # the heads grid and the decoder panel both read the focus rows of one head switch
+    mt, _ = gqa_trace()
+    first = mt.rows(4)
+    assert mt.rows(4) is first
+    for focus in range(N):  # more focuses than are kept: the oldest leave, the answers stay
+        assert np.allclose(mt.rows(focus), mt.attentions[:, :, focus, :], atol=1e-12)
+    assert np.array_equal(mt.rows(4), first)
+
+
+def test_a_causal_layer_masks_only_the_rows_asked() -> None:
+    keep = gqa_trace()[0].layers[0]
+    for rows in (slice(0, 1), slice(3, 4), slice(2, 6), slice(None), slice(1, None, 2)):
+        part = keep.allowed(rows)
+        assert part is not None
+        assert np.array_equal(part, causal_mask(N)[rows])
+    assert np.array_equal(causal_mask(4), np.tril(np.ones((4, 4), dtype=bool)))
+
+
 def test_the_stats_of_the_pass_are_the_stats_of_the_recomputed_weights() -> None:
     mt, _ = gqa_trace()
     again = head_stats(mt.attentions)

@@ -47,3 +47,13 @@ def test_the_words_moved_out_of_the_views() -> None:
         for key in ("lab.axis.help", "lab.edit.help", "lab.temperature.help", "lab.cost.help",
                     "lab.intro", "model.intro", "table.caption"):  # fmt: skip
             assert PAGE_WORDS[key][:40] not in text, f"{name} repeats {key}"
+
+
+def test_a_decoders_intro_and_text_help_name_no_bert_tokens() -> None:
+    # SmolLM2's tokenizer has no [CLS] or [SEP]: the Real model page picks these for a decoder
+    for key in ("model.intro_decoder", "model.text_help_decoder"):
+        assert "[CLS]" not in PAGE_WORDS[key] and "[SEP]" not in PAGE_WORDS[key]
+    assert "[CLS]" in PAGE_WORDS["model.text_help"]  # MiniLM's help still names them
+    js = (STATIC / "model.js").read_text()
+    assert 'info.causal ? "model.text_help_decoder" : "model.text_help"' in js
+    assert 'info.causal ? "model.intro_decoder" : "model.intro"' in js

@@ -236,7 +236,8 @@ def _with_inputs(trace: Trace, x: FloatArray, dim_names: Sequence[str] | None) -
 def causal_mask(n: int) -> BoolArray:
     """A decoder's mask (n, n): token i may attend to tokens 0..i only."""
     n = whole_number(n, "a causal mask's n", lo=1, hi=MAX_MASK)
-    return np.tril(np.ones((n, n), dtype=np.bool_))  # (n, n)
+    i = np.arange(n)  # (n,)
+    return i[:, None] >= i[None, :]  # (n, n) np.tril of ones, without the n × n ones
 
 
 def split_heads(x: npt.ArrayLike, n_heads: int) -> FloatArray:

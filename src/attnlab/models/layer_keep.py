@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+import numpy as np
+
 from attnlab.core.attention import attend, causal_mask
 from attnlab.core.diagnostics import HeadStats, trace_stats
 from attnlab.core.grouped import group_size, kv_heads
@@ -54,8 +56,11 @@ class LayerKeep:
         """The boolean mask for query `rows` (all by default) × every key, or None if all."""
         if self.mask == "none":
             return None
-        full = causal_mask(int(self.keys.shape[1]))  # (n, n)
-        return full if rows is None else full[rows]  # (rows, n)
+        n = int(self.keys.shape[1])
+        if rows is None:
+            return causal_mask(n)  # (n, n)
+        queries = np.arange(n)[rows]  # (rows,) only the rows asked, never the n × n mask
+        return queries[:, None] >= np.arange(n)[None, :]  # (rows, n) causal_mask(n)[rows]
 
     def expanded(self) -> tuple[FloatArray, FloatArray]:
         """Keys and values per query head, (h, n, d): kv head i // g for query head i."""

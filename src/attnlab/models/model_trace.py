@@ -37,6 +37,8 @@ from attnlab.types import FloatArray
 
 SPECIAL = ("[CLS]", "[SEP]", "[PAD]", "[MASK]", "[UNK]")
 """BERT's special tokens; another tokenizer's model passes its own as `special`."""
+KEPT_ROWS = 8
+"""How many focuses' `rows` a trace keeps: 2.2 MB each for SmolLM2 at 2,048 tokens."""
 
 
 @dataclass(frozen=True)
@@ -117,10 +119,22 @@ class ModelTrace:
             raise FocusError(f"a focus row is an index, got {focus!r}")
         if not 0 <= focus < self.n:
             raise FocusError(f"focus index {focus} is outside 0..{self.n - 1}")
+        kept = self._kept_rows
+        found = kept.get(int(focus))
+        if found is not None:  # the grid and the decoder panel read the same rows
+            return found
         one = slice(focus, focus + 1)
         out = np.stack([self._weights(keep, one)[:, 0] for keep in self.layers])  # (L, H, n)
         out.flags.writeable = False
+        kept[int(focus)] = out
+        while len(kept) > KEPT_ROWS:
+            kept.pop(next(iter(kept)))  # the oldest focus first
         return out
+
+    @cached_property
+    def _kept_rows(self) -> dict[int, FloatArray]:
+        """The last KEPT_ROWS focus rows `rows` computed, by focus (L·H·n numbers each)."""
+        return {}
 
     @cached_property
     def attentions(self) -> FloatArray:

@@ -342,9 +342,9 @@ function render({ model, el }) {
     ui.textForm.hidden = weightsOnly;
     ui.name.closest(".field").hidden = weightsOnly;
     ui.compare.el.hidden = weightsOnly;
-    if (info) ui.intro.textContent = say(words(), weightsOnly ? "maps.intro" : "model.intro", { model: modelName(words(), info.model), n_layers: info.n_layers, n_heads: info.n_heads, d_model: info.d_model });
+    if (info) ui.intro.textContent = say(words(), weightsOnly ? "maps.intro" : info.causal ? "model.intro_decoder" : "model.intro", { model: modelName(words(), info.model), n_layers: info.n_layers, n_heads: info.n_heads, d_model: info.d_model });
     if (info?.max_text_chars) ui.text.maxLength = info.max_text_chars; // the API's own limit, so a long text reaches it and its message
-    if (info) ui.textHelp.textContent = say(words(), "model.text_help", { max_tokens: info.max_tokens, d_k: info.d_k });
+    if (info) ui.textHelp.textContent = say(words(), info.causal ? "model.text_help_decoder" : "model.text_help", { max_tokens: info.max_tokens, d_k: info.d_k });
     ui.heads.build();
   }
 

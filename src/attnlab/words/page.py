@@ -180,6 +180,17 @@ _MODEL = {
         "words into pieces such as ##s). Each head works with {d_k}-number queries, keys and "
         "values."
     ),
+    "model.intro_decoder": (
+        "The lesson's six steps inside a real pretrained decoder, {model} ({n_layers} layers "
+        "× {n_heads} heads, {d_model} numbers per token): type a text, pick a head, follow a "
+        "token. Each token sees only itself and the tokens before it. Every number is the "
+        "model's own."
+    ),
+    "model.text_help_decoder": (
+        "Any text, up to {max_tokens} tokens (the tokenizer splits rare words into pieces and "
+        "keeps a word's leading space in its first piece, as in “ bank”). Each head works with "
+        "{d_k}-number queries, keys and values."
+    ),
     "model.loading": "Loading {model}… (the first time takes about a second)",
     "model.running": "Running the model…",
     "model.which": (
