@@ -1,9 +1,10 @@
 """The package's folders are its data flow: no import runs upward, no two modules share a name.
 
 Ranks follow DESIGN.md's one direction of data: types and errors, then the core, the words,
-the inputs that produce traces (the toy lesson, the real models), the encodings, the hosts
-(the web app) and the exports (files of what they show), the notebook widget (which saves
-through the exports), and the CLI.
+the inputs that produce traces (the toy lesson, the real models), the encodings, the exports
+(files of what they show), the hosts that serve or save them (the web app, whose Export menu
+asks for export.standalone's offline page; the notebook widget, which saves through the
+exports), and the CLI.
 A module may import its own folder or a lower rank, never a higher one nor a sibling of its rank.
 """
 
@@ -22,7 +23,8 @@ RANKS = {
     "words": 2,
     "lesson": 3, "models": 3,
     "encode": 4,
-    "web": 5, "export": 5,
+    "export": 5,
+    "web": 6,  # GET /api/export/*.html is export.standalone's file
     "widget": 6,  # w.save(path) is export.save
     "cli": 7,  # `attnlab serve` starts the web app
 }  # fmt: skip

@@ -68,7 +68,7 @@ def test_the_menu_by_keyboard_only(new_page, tab_to) -> None:
         page.keyboard.press("ArrowDown")
     assert focused(page) == "Picture, SVG (vector, real text)"
     page.keyboard.press("End")
-    assert focused(page) == "The whole trace, JSON"
+    assert focused(page) == "Offline page (HTML)"
     page.keyboard.press("ArrowDown")  # wraps around
     assert focused(page) == "Picture, PNG 1×"
     expect()(canvas(page)).to_have_attribute("data-beat", "score")  # the arrows did not step
@@ -76,6 +76,8 @@ def test_the_menu_by_keyboard_only(new_page, tab_to) -> None:
     assert focused(page) == MENU
     expect()(page.get_by_role("menu")).to_be_hidden()
     page.keyboard.press("ArrowUp")  # opens on the last item
+    assert focused(page) == "Offline page (HTML)"
+    page.keyboard.press("ArrowUp")
     assert focused(page) == "The whole trace, JSON"
     with page.expect_download() as info:
         page.keyboard.press("Enter")

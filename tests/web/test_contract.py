@@ -38,6 +38,9 @@ GOOD_AND_BAD = [
     ("get", "/api/model/mask", {"text": "by the river bank", "focus": "bank", "mask": "river"},
      {"mask": "bank", "focus": "bank"}),
     ("get", "/api/model/mask", {"how": "drop", "mask": "the"}, {"how": "hide"}),
+    ("get", "/api/export/lesson.html", {"focus": "river", "beat": "5", "heads": "2"},
+     {"beat": "6"}),
+    ("get", "/api/export/model.html", {"text": "a b", "layer": "1", "beat": "2"}, {"head": "12"}),
 ]  # fmt: skip
 
 
@@ -78,7 +81,7 @@ def test_every_route_is_in_the_schema_and_nothing_else(client) -> None:
         "/", "/static/{name}", "/api/presets", "/api/lesson", "/api/sweep", "/api/shuffle",
         "/api/cost", "/api/lab", "/api/model/info", "/api/model/trace", "/api/model/compare",
         "/api/model/heads", "/api/model/mask",
-        "/api/model/matrix", "/api/model/row",
+        "/api/model/matrix", "/api/model/row", "/api/export/lesson.html", "/api/export/model.html",
     }  # fmt: skip
 
 

@@ -136,6 +136,10 @@ async function start(el, labEl) {
       model.put("focus", body.focus); // the host's: put, or the next step would ask again
       if (!fallback) model.put("error", null);
       model.put("lesson", body);
+      // the Export menu's offline page: this lesson with its lab options (the view adds the step)
+      const held = new URLSearchParams(q);
+      held.set("focus", String(body.focus));
+      model.put("export_html", `/api/export/lesson.html?${held}`);
       history.replaceState(null, "", url());
       return;
     }

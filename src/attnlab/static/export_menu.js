@@ -1,8 +1,11 @@
 // The Export menu of a view (lesson.js, model.js): the picture as PNG at 1×, 2× or 3× (the
 // canvas drawn again at that scale, not its pixels enlarged) and as SVG (draw_svg.js, from the
 // same layout shapes), the six beats as an animated GIF (gif.js), the numbers as CSV
-// (export_data.js) and the trace as JSON. What is saved is what is on screen: the view hands in
-// functions that lay out its current state (beat, focus, head, every option).
+// (export_data.js), the trace as JSON, and the offline page: one HTML file that works alone
+// (export/standalone.py, asked of GET /api/export/*.html at the URL the host puts in the model's
+// "export_html"; a host with no server, the notebook, puts none and the item stays hidden).
+// What is saved is what is on screen: the view hands in functions that lay out its current
+// state (beat, focus, head, every option).
 //
 // A menu button (aria-haspopup) and a list of menu items, reachable and usable by keyboard alone:
 // Enter, Space or ↓ opens it on the first item, ↑ ↓ Home End move, Escape closes it back on the
@@ -59,11 +62,14 @@ export function pictureSVG(doc, picture) {
  *   paint?: (ctx: CanvasRenderingContext2D, shapes: any[], box: {width: number, height: number, ratio: number}) => void,
  *   numbers: () => {matrix: Record<string, any>, heads: {layer: number, head: number, trace: Record<string, any>}[], json: any} | null,
  *   name: () => (string | number | null)[],
+ *   offline?: {url: () => string | null | undefined, beat: () => number, note: string},
  * }} options `picture`: the current beat laid out at the canvas's size; `frames`: every beat's
  *   shapes at one size; `paint`: how the view paints a finished beat (default draw.js's); `numbers`: the head shown, the heads of the long form, the JSON; `name`:
- *   the parts of the file name (the sentence, the token, the beat, ...)
+ *   the parts of the file name (the sentence, the token, the beat, ...); `offline`: where the
+ *   host's server makes the offline page of this state (without the step, which it adds), and
+ *   the words key of the item's note (what the file holds)
  */
-export function exportMenu({ model, scope, id, picture, frames, numbers, name, paint = paintShapes }) {
+export function exportMenu({ model, scope, id, picture, frames, numbers, name, paint = paintShapes, offline = undefined }) {
   const words = () => model.get("words");
   const doc = globalThis.document;
   const button = h("button", { type: "button", class: "export-button", id: `${id}-export`, "aria-haspopup": "menu", "aria-expanded": "false", "aria-controls": `${id}-export-list`, "data-words": "export.menu" });
@@ -79,6 +85,7 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
     ["export.csv_matrix", {}, async () => [new Blob([matrixCSV(need(numbers()).matrix)], { type: "text/csv" }), file("csv", "matrix")]],
     ["export.csv_long", {}, async () => [new Blob([longCSV(need(numbers()).heads)], { type: "text/csv" }), file("csv", "long")]],
     ["export.json", {}, async () => [new Blob([JSON.stringify(need(numbers()).json)], { type: "application/json" }), file("json")]],
+    ...(offline ? [["export.html", {}, page]] : []),
   ];
   const need = (x) => {
     if (!x) throw new Error(say(words(), "lesson.loading") || "nothing to export yet");
@@ -91,6 +98,17 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
     const canvas = renderCanvas(doc, p.shapes, p.size, scale, paint);
     const blob = await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("toBlob failed"))), "image/png"));
     return [blob, file("png", `${scale}x`)];
+  }
+
+  /** The offline page, as the server writes it for this state: its bytes, saved as they came. */
+  async function page() {
+    const url = need(offline?.url());
+    const response = await fetch(`${url}&beat=${offline?.beat() ?? 0}`);
+    if (!response.ok) {
+      const body = await response.json().catch(() => null);
+      throw new Error(body?.error ?? `${response.status} ${response.statusText}`);
+    }
+    return [await response.blob(), file("html")];
   }
 
   async function gif() {
@@ -106,14 +124,23 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
   const entries = items.map(([key, values, make]) => {
     const item = h("button", { type: "button", role: "menuitem", tabindex: "-1", "data-export": key + (values.scale ? `-${values.scale}` : "") });
     scope.listen(item, "click", () => run(key, values, make));
-    list.append(h("li", { role: "none" }, [item]));
-    return { item, key, values };
+    const li = h("li", { role: "none" }, [item]);
+    list.append(li);
+    return { item, li, key, values };
   });
+  const shown = () => entries.filter(({ li }) => !li.hidden);
+  /** The offline page's item is there only while the host has a server to make it. */
+  function offer() {
+    for (const { li, key } of entries) if (key === "export.html") li.hidden = !offline?.url();
+  }
 
   function label() {
     button.textContent = say(words(), "export.menu");
     button.setAttribute("aria-label", say(words(), "export.menu_label") || say(words(), "export.menu"));
-    for (const { item, key, values } of entries) item.textContent = say(words(), key, values);
+    for (const { item, key, values } of entries) {
+      item.textContent = say(words(), key, values);
+      if (key === "export.html" && offline) item.title = say(words(), offline.note); // what the file holds
+    }
   }
 
   async function run(key, values, make) {
@@ -151,16 +178,17 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
     if (refocus) button.focus();
   }
   function move(k) {
-    const n = entries.length;
-    entries[((k % n) + n) % n].item.focus();
+    const items = shown();
+    const n = items.length;
+    items[((k % n) + n) % n].item.focus();
   }
-  const current = () => entries.findIndex(({ item }) => item === doc.activeElement);
+  const current = () => shown().findIndex(({ item }) => item === doc.activeElement);
 
   scope.listen(button, "click", () => (isOpen() ? close() : open(0)));
   scope.listen(button, "keydown", (e) => {
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
-      open(e.key === "ArrowDown" ? 0 : entries.length - 1);
+      open(e.key === "ArrowDown" ? 0 : shown().length - 1);
     }
   });
   scope.listen(list, "keydown", (e) => {
@@ -168,7 +196,7 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
     if (e.key === "ArrowDown") move(k + 1);
     else if (e.key === "ArrowUp") move(k - 1);
     else if (e.key === "Home") move(0);
-    else if (e.key === "End") move(entries.length - 1);
+    else if (e.key === "End") move(shown().length - 1);
     else if (e.key === "Escape") close({ refocus: true });
     else if (e.key === "Tab") {
       close();
@@ -181,6 +209,8 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
     if (isOpen() && !(e.target instanceof Node && el.contains(e.target))) close();
   });
   scope.on(model, "change:words", label);
+  scope.on(model, "change:export_html", offer);
   label();
+  offer();
   return { el, close, label };
 }

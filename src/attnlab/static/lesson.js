@@ -113,6 +113,7 @@ function render({ model, el }) {
     frames: () => (trace && size.width ? { size: { ...size }, shapes: steps.beats().map((_, b) => layout(trace, size, b, trace.focus, words() ?? {}).shapes) } : null),
     numbers: () => (trace ? { matrix: model.get("lesson"), heads: lessonHeads(model.get("lesson")), json: model.get("lesson") } : null),
     name: () => [trace?.tokens.join(" "), trace?.tokens[trace.focus], trace?.mode, steps.beats()[steps.beat()]?.key],
+    offline: { url: () => model.get("export_html"), beat: () => steps.beat(), note: "export.html_note_lesson" },
   });
   ui.nav.append(
     steps.el,

@@ -212,6 +212,7 @@ function render({ model, el }) {
       return trace && data ? { matrix: data, heads: [{ layer: data.model.layer, head: data.model.head, trace: data }], json: data } : null;
     },
     name: () => [model.get("name"), trace && `layer ${model.get("layer")} head ${model.get("head")}`, trace?.tokens[trace.focus], steps.beats()[beat()]?.key],
+    offline: { url: () => model.get("export_html"), beat, note: "export.html_note_model" },
   });
   ui.nav.append(steps.el, h("div", { class: "view-tools" }, [exporter.el]));
   ui.side.append(steps.narration, h("div", { class: "table-wrap rm-table-wrap" }, [ui.table]), ui.readout);

@@ -159,6 +159,9 @@ function host(el, wanted, page, isActive) {
         return load({ fallback });
       }
       good = { ...request, focus: body.window.focus, layer: body.model.layer, head: body.model.head };
+      // the Export menu's offline page: this text, head and token (the view adds the step)
+      const held = { model: good.name, text: good.text, layer: String(good.layer), head: String(good.head), focus: String(good.focus) };
+      model.put("export_html", `/api/export/model.html?${new URLSearchParams(held)}`);
       model.put("focus", body.window.focus);
       if (!fallback) model.put("error", null);
       const gridBody = body.grid;

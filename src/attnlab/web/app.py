@@ -42,7 +42,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 import attnlab
-from attnlab.web import error_replies, lesson_routes, model_routes, model_views_routes
+from attnlab.web import (
+    error_replies,
+    export_routes,
+    lesson_routes,
+    model_routes,
+    model_views_routes,
+)
 from attnlab.web.edge import Edge
 from attnlab.web.error_replies import ERROR_RESPONSES
 from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
@@ -98,6 +104,7 @@ def create_app(options: ServerOptions | None = None) -> FastAPI:
     app.include_router(lesson_routes.router)
     app.include_router(model_routes.router)
     app.include_router(model_views_routes.router)
+    app.include_router(export_routes.router)
     static = StaticFiles(directory=STATIC)
 
     @app.get(

@@ -72,7 +72,7 @@ from attnlab.web.schemas_model import (
 from attnlab.web.workers import Workers, json_answer, workers_of
 from attnlab.words.explanation import Explanation
 
-__all__ = ["cached_model", "cached_trace", "loaded_model", "router", "serve_folder"]
+__all__ = ["cached_model", "cached_trace", "loaded_model", "router", "serve_folder", "text_trace"]
 
 router = APIRouter(prefix="/api/model", tags=["model"], responses=ERROR_RESPONSES)
 
@@ -183,6 +183,12 @@ def _trace(name: str, text: str, field: str, workers: Workers) -> ModelTrace:
         return _forward(name, text, workers)
     except (EmptySequenceError, TooLongError) as exc:
         raise AttnlabError(str(exc), field=field) from None
+
+
+def text_trace(name: str, text: str, workers: Workers) -> ModelTrace:
+    """The kept trace of `text` as the routes compute it (a long one in a heavy slot); an empty
+    or too long text is refused against "text". For the other routers (export_routes.py)."""
+    return _trace(name, text, "text", workers)
 
 
 def _head(params: HeadQuery, workers: Workers) -> tuple[ModelTrace, Trace]:

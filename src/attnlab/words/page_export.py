@@ -20,6 +20,16 @@ EXPORT_WORDS: Mapping[str, str] = {
     "export.csv_matrix": "Weights matrix, CSV",
     "export.csv_long": "Every score and weight, CSV (long form)",
     "export.json": "The whole trace, JSON",
+    "export.html": "Offline page (HTML)",
+    "export.html_note_lesson": (
+        "One file that works with no server: this sentence at this step, every token to follow "
+        "and every normalization, with the lab's options as they are now."
+    ),
+    "export.html_note_model": (
+        "One file that works with no server: this text following this token, every layer and "
+        "head, opening on this head and step (scaled scores over keys; texts of up to 32 "
+        "tokens)."
+    ),
     "export.saved": "Saved {file}.",
     "export.working": "Drawing {file}…",
     "export.failed": "Could not export: {error}",
