@@ -50,15 +50,14 @@ def base_url() -> Iterator[str]:
     pytest.importorskip("uvicorn")
     import uvicorn
 
-    from attnlab.web.app import create_app
+    from attnlab.web.app import create_app, uvicorn_config
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(), log_level="warning", lifespan="off", ws="none", access_log=False
-    )
+    config = uvicorn_config(create_app())
+    config.lifespan = "off"
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -30,7 +30,7 @@ def no_uvicorn(monkeypatch):
     import uvicorn
 
     runs = []
-    monkeypatch.setattr(uvicorn, "run", lambda asgi, **kw: runs.append((asgi, kw)))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **k: runs.append(self.config))
     return runs
 
 
@@ -40,9 +40,9 @@ def test_a_host_beyond_loopback_warns_that_the_network_can_reach_it(capsys, no_u
     out = capsys.readouterr().out
     assert "warning" in out and "anyone on your network" in out
     assert app.serve_url(host, 8123) in out and (host != "::" or "http://[::]:8123/" in out)
-    asgi, kw = no_uvicorn[0]
-    assert kw["host"] == host and kw["port"] == 8123
-    assert asgi.state.options.host == host  # the allowlist takes the host served
+    config = no_uvicorn[0]
+    assert config.host == host and config.port == 8123
+    assert config.app.state.options.host == host  # the allowlist takes the host served
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "127.0.0.2"])
@@ -50,3 +50,40 @@ def test_a_loopback_host_has_no_warning(capsys, no_uvicorn, host) -> None:
     assert main(["serve", "--host", host]) == 0
     out = capsys.readouterr().out
     assert "warning" not in out and "the lesson is at" in out
+
+
+def test_a_text_at_the_limit_in_any_script_reaches_the_api_message() -> None:
+    """Bug: uvicorn reads 16 KB of request head by default, so a 24,000-character text of
+    non-ASCII letters (216 KB percent-encoded) got a bare 'Invalid HTTP request received.' and a
+    dropped connection instead of the API's message naming the limit."""
+    import socket
+    import threading
+    import time
+    import urllib.parse
+
+    import uvicorn
+
+    from attnlab.web.requests_model import MAX_TEXT_CHARS
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(app.uvicorn_config(app.create_app()))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        text = urllib.parse.quote("银" * (MAX_TEXT_CHARS + 1))  # 3 UTF-8 bytes, 9 characters each
+        request = f"GET /api/model/info?model={text} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        with socket.create_connection(sock.getsockname()) as c:
+            c.sendall((request + "Connection: close\r\n\r\n").encode())
+            answer = b""
+            while chunk := c.recv(65536):
+                answer += chunk
+    finally:
+        server.should_exit = True
+        thread.join(30)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400"), head[:80]
+    assert b'"field":"model"' in body and b"Invalid HTTP request" not in body

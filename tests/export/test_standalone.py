@@ -40,7 +40,10 @@ def test_the_file_refers_to_nothing_outside_itself() -> None:
     html = standalone_html(explain_lesson())
     assert "<!--attnlab:" not in html  # every marker filled
     assert not re.search(r"""(?:src|href)\s*=\s*["'](?!data:)""", html)
-    assert not re.search(r"url\(\s*['\"]?(?!data:)", html)  # no stylesheet fetches a font or image
+    styles = "".join(re.findall(r"<style[^>]*>(.*?)</style>", html, re.S))
+    assert styles and not re.search(r"url\(\s*['\"]?(?!data:)", styles)  # no font or image fetched
+    requests = r"\bfetch\(|XMLHttpRequest|WebSocket|EventSource|sendBeacon"
+    assert not re.search(requests, html)  # the script asks the network for nothing
     assert html.count("</script>") == 2  # the data and the one script, neither cut short
 
 

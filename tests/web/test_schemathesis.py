@@ -36,11 +36,12 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
 
 from attnlab.core.cost import measure  # noqa: E402
 from attnlab.web import lesson_routes  # noqa: E402
-from attnlab.web.app import create_app  # noqa: E402
+from attnlab.web.app import create_app, uvicorn_config  # noqa: E402
 
 EXAMPLES = 20
 MODEL_EXAMPLES = 8
 SHORT = 200
+MODEL_PATHS = ("/api/model/", "/api/export/model.html")  # a model pass each: short texts
 TEXT_FIELDS = ("text", "a", "b", "word", "focus", "mask")
 CHECKS = [
     not_a_server_error,
@@ -57,7 +58,7 @@ def live_url(minilm) -> Iterator[str]:
     patch.setattr(lesson_routes, "measure", functools.partial(measure, budget_seconds=0.05))
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(create_app(), log_level="warning", access_log=False, ws="none")
+    config = uvicorn_config(create_app())
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -87,14 +88,14 @@ def test_every_route_answers_as_declared(api_schema, method, path) -> None:
 
     @given(case=st.one_of(cases))
     @settings(
-        max_examples=MODEL_EXAMPLES if path.startswith("/api/model/") else EXAMPLES,
+        max_examples=MODEL_EXAMPLES if path.startswith(MODEL_PATHS) else EXAMPLES,
         derandomize=True,
         deadline=None,
         database=None,
         suppress_health_check=list(HealthCheck),
     )
     def holds(case) -> None:
-        if path.startswith("/api/model/") and isinstance(case.query, dict):
+        if path.startswith(MODEL_PATHS) and isinstance(case.query, dict):
             for key in TEXT_FIELDS:
                 if isinstance(case.query.get(key), str):
                     case.query[key] = case.query[key][:SHORT]

@@ -16,7 +16,7 @@
 // change with the next step. A 400 answer names the field at fault; the model keeps the last
 // good lesson and carries the message to the views.
 
-import { getJSON } from "./http.js";
+import { getFile, getJSON } from "./http.js";
 import lab from "./lab.js";
 import { LAB_DEFAULTS, LAB_KEYS, labParams, modelKey, readLabURL } from "./lab_state.js";
 import lesson from "./lesson.js";
@@ -112,6 +112,7 @@ async function start(el, labEl) {
       if (LESSON_KEYS.some((k) => changed.has(k))) load();
       else if (good) history.replaceState(null, "", url());
     },
+    { getFile },
   );
 
   async function load({ fallback = false } = {}) {

@@ -3,7 +3,9 @@
 // same layout shapes), the six beats as an animated GIF (gif.js), the numbers as CSV
 // (export_data.js), the trace as JSON, and the offline page: one HTML file that works alone
 // (export/standalone.py, asked of GET /api/export/*.html at the URL the host puts in the model's
-// "export_html"; a host with no server, the notebook, puts none and the item stays hidden).
+// "export_html", through the host's `model.services.getFile`; a host with no server, the
+// notebook or the offline file, has neither and the item stays hidden). This module asks the
+// network for nothing itself.
 // What is saved is what is on screen: the view hands in functions that lay out its current
 // state (beat, focus, head, every option).
 //
@@ -71,6 +73,7 @@ export function pictureSVG(doc, picture) {
  */
 export function exportMenu({ model, scope, id, picture, frames, numbers, name, paint = paintShapes, offline = undefined }) {
   const words = () => model.get("words");
+  const getFile = model.services?.getFile; // the page's server, if the host has one
   const doc = globalThis.document;
   const button = h("button", { type: "button", class: "export-button", id: `${id}-export`, "aria-haspopup": "menu", "aria-expanded": "false", "aria-controls": `${id}-export-list`, "data-words": "export.menu" });
   const list = h("ul", { class: "export-list", id: `${id}-export-list`, role: "menu", "aria-labelledby": `${id}-export`, hidden: true });
@@ -102,13 +105,10 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
 
   /** The offline page, as the server writes it for this state: its bytes, saved as they came. */
   async function page() {
-    const url = need(offline?.url());
-    const response = await fetch(`${url}&beat=${offline?.beat() ?? 0}`);
-    if (!response.ok) {
-      const body = await response.json().catch(() => null);
-      throw new Error(body?.error ?? `${response.status} ${response.statusText}`);
-    }
-    return [await response.blob(), file("html")];
+    const address = need(offline?.url());
+    const answer = await need(getFile)(`${address}&beat=${offline?.beat() ?? 0}`);
+    if (!answer.ok) throw new Error(answer.error.message);
+    return [answer.blob, file("html")];
   }
 
   async function gif() {
@@ -131,7 +131,7 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
   const shown = () => entries.filter(({ li }) => !li.hidden);
   /** The offline page's item is there only while the host has a server to make it. */
   function offer() {
-    for (const { li, key } of entries) if (key === "export.html") li.hidden = !offline?.url();
+    for (const { li, key } of entries) if (key === "export.html") li.hidden = !(getFile && offline?.url());
   }
 
   function label() {

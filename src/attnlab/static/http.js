@@ -8,6 +8,7 @@
 /**
  * @typedef {{message: string, field: string | null}} APIError
  * @typedef {{ok: true, body: any} | {ok: false, error: APIError}} Answer
+ * @typedef {{ok: true, blob: Blob} | {ok: false, error: APIError}} FileAnswer
  */
 
 /**
@@ -34,4 +35,23 @@ export async function getJSON(url, init = {}) {
   if (response.ok && body) return { ok: true, body };
   const message = body?.error ?? `The server answered ${response.status} ${response.statusText}.`;
   return { ok: false, error: { message, field: body?.field ?? null } };
+}
+
+/**
+ * Ask the API for a file (the Export menu's offline page): {ok: true, blob}, or the API's error
+ * as getJSON gives it. Never throws.
+ * @param {string} url
+ * @returns {Promise<FileAnswer>}
+ */
+export async function getFile(url) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { ok: false, error: { message: `Could not reach the attnlab server (${why}). Is \`attnlab serve\` still running?`, field: null } };
+  }
+  if (response.ok) return { ok: true, blob: await response.blob() };
+  const body = await response.json().catch(() => null);
+  return { ok: false, error: { message: body?.error ?? `The server answered ${response.status} ${response.statusText}.`, field: body?.field ?? null } };
 }

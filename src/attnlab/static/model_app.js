@@ -10,7 +10,7 @@
 // the message goes next to that control and the last good head stays on screen. The view's keys
 // act only while its tab shows (step_view.js), so the tabs need no key handling of their own.
 
-import { getJSON } from "./http.js";
+import { getFile, getJSON } from "./http.js";
 import widget, { modelName } from "./model.js";
 import { say } from "./words.js";
 import { createModel } from "./widget_model.js";
@@ -107,7 +107,7 @@ function host(el, wanted, page, isActive) {
     if (["word", "a", "b", "occ_a", "occ_b"].some((k) => changed.has(k))) compare();
     if (["maskWord", "maskHow"].some((k) => changed.has(k))) mask();
     writeURL();
-  });
+  }, { getFile });
   const views = modelViews(model, () => good);
   let askedMatrix = 0;
   let askedRow = 0;

@@ -10,12 +10,16 @@
  * A minimal anywidget-style model: local state, change events and a save hook.
  * @param {Record<string, any>} initial
  * @param {(changed: Set<string>) => void} onSave called by save_changes with the keys set since
+ * @param {{getFile?: (url: string) => Promise<import("./http.js").FileAnswer>}} [services] what
+ *   only a host with a server can do (the page's http.js); a view reads `model.services` and
+ *   offers nothing that needs one when it is absent (anywidget's model has none)
  */
-export function createModel(initial, onSave) {
+export function createModel(initial, onSave, services = {}) {
   const state = { ...initial };
   const handlers = new Map();
   const dirty = new Set();
   return {
+    services,
     get: (key) => state[key],
     /** The widget's change: the change events fire and save_changes will send it. */
     set(key, value) {

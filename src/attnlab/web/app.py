@@ -51,8 +51,14 @@ from attnlab.web import (
 )
 from attnlab.web.edge import Edge
 from attnlab.web.error_replies import ERROR_RESPONSES
+from attnlab.web.requests_model import MAX_TEXT_CHARS
 from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
 from attnlab.web.workers import Workers
+
+MAX_REQUEST_HEAD_BYTES = 12 * MAX_TEXT_CHARS + 64 * 1024
+"""The request line and headers uvicorn reads before it answers a bare 400: room for a text of
+MAX_TEXT_CHARS characters of 4 UTF-8 bytes each, percent-encoded (12 bytes a character), so an
+over-long text reaches the API's own message naming the limit. (uvicorn's default is 16 KB.)"""
 
 __all__ = ["ServerOptions", "create_app", "is_loopback", "serve", "serve_url"]
 
@@ -171,4 +177,15 @@ def serve(
         )
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(options), host=host.strip("[]"), port=port, log_level="warning")
+    uvicorn.Server(uvicorn_config(create_app(options), host=host, port=port)).run()
+
+
+def uvicorn_config(app: ASGIApp, *, host: str = "127.0.0.1", port: int = 8000) -> Any:
+    """How attnlab runs under uvicorn (serve, and the tests' live servers): quiet, and with
+    room in the request head for the longest text the API takes (MAX_REQUEST_HEAD_BYTES)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app, host=host.strip("[]"), port=port, log_level="warning", access_log=False,
+        ws="none", h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
+    )  # fmt: skip
