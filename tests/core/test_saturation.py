@@ -75,3 +75,18 @@ def test_sweep_keeps_the_mask_and_rejects_a_bad_focus() -> None:
     assert (s.weights[:, 2] == 0).all() and s.max_entropy_bits == 1
     with pytest.raises(FocusError, match="5"):
         sweep(attend(x, x, x), 5)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_jacobian_sizes_without_the_matrix_match_the_matrix(seed) -> None:
+    """jacobian_size reads ‖J‖ and max |J| off the row (closed forms): they must equal the
+    numbers of the (m, m) matrix itself, for peaked, flat, one-hot and two-key rows."""
+    from attnlab.core.softmax import jacobian, softmax
+
+    rng = np.random.default_rng(seed)
+    m = [1, 2, 5, 64, 300, 2048][seed]
+    w = softmax(rng.normal(scale=[0.1, 3, 10][seed % 3], size=m))
+    j = jacobian(w)
+    frob, biggest = jacobian_size(w)
+    assert frob == pytest.approx(float(np.linalg.norm(j)), rel=1e-9, abs=1e-15)
+    assert biggest == pytest.approx(float(np.max(np.abs(j))), rel=1e-12, abs=1e-15)

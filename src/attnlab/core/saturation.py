@@ -34,9 +34,26 @@ T_MIN, T_MAX, T_STEPS = 0.1, 10.0, 41
 
 
 def jacobian_size(w: FloatArray) -> tuple[float, float]:
-    """(Frobenius norm, largest |entry|) of the softmax Jacobian at one row of weights `w`."""
-    j = jacobian(np.asarray(w, dtype=np.float64))  # (m, m)
-    return float(np.linalg.norm(j)), float(np.max(np.abs(j)))
+    """(Frobenius norm, largest |entry|) of the softmax Jacobian J = diag(w) − w wᵀ at one row
+    of weights `w`, without building the (m, m) matrix:
+
+        ‖J‖²_F = Σᵢ (wᵢ(1 − wᵢ))² + Σᵢ wᵢ² Σⱼ≠ᵢ wⱼ²
+        max |Jᵢⱼ| = max(maxᵢ wᵢ(1 − wᵢ), w₍₁₎ w₍₂₎)   (a diagonal entry, or the two largest weights)
+
+    Σⱼ≠ᵢ wⱼ² is summed without the largest weight k and then added back, never as Σⱼ wⱼ² − wᵢ²:
+    a nearly one-hot row (a saturated softmax, the very case this measures) would cancel to 0.
+    At 2,048 keys the matrix would be 32 MB of float64 for two numbers."""
+    w = np.asarray(w, dtype=np.float64).ravel()  # (m,)
+    diagonal_entries = w * (1 - w)  # (m,) Jᵢᵢ
+    k = int(np.argmax(w))
+    rest = np.delete(w, k)  # (m − 1,) every weight but the largest
+    rest_sq = float(np.dot(rest, rest))  # Σⱼ≠ₖ wⱼ²
+    others = w[k] ** 2 + np.maximum(rest_sq - rest * rest, 0.0)  # (m − 1,) Σⱼ≠ᵢ wⱼ², i ≠ k
+    off = float(np.dot(rest * rest, others)) + w[k] ** 2 * rest_sq  # Σᵢ wᵢ² Σⱼ≠ᵢ wⱼ²
+    frobenius = math.sqrt(float(np.dot(diagonal_entries, diagonal_entries)) + off)
+    diagonal = float(np.max(diagonal_entries))
+    top = np.partition(w, w.size - 2)[-2:] if w.size > 1 else np.zeros(2)  # the two largest
+    return frobenius, max(diagonal, float(top[0] * top[1]))
 
 
 @dataclass(frozen=True)
@@ -54,9 +71,14 @@ class Saturation:
     row_sums: FloatArray  # (n,)
     column_sums: FloatArray  # (m,)
     focus: int
-    jacobian: FloatArray | None  # (m, m) ∂w_focus/∂s_focus, or None when per == "column"
+    focus_weights: FloatArray | None  # (m,) the focus row, or None when per == "column"
     jacobian_frobenius: float | None
     jacobian_max_abs: float | None
+
+    @property
+    def jacobian(self) -> FloatArray | None:
+        """(m, m) ∂w_focus/∂s_focus, built when asked, or None when per == "column"."""
+        return None if self.focus_weights is None else jacobian(self.focus_weights)
 
 
 def saturation(trace: Trace, focus: int) -> Saturation:
@@ -67,10 +89,10 @@ def saturation(trace: Trace, focus: int) -> Saturation:
     _check_focus(focus, w.shape[0])
     axis = -1 if trace.axis == "keys" else 0
     allowed = trace.mask if trace.mask is not None else np.ones_like(w, dtype=np.bool_)
-    j = frob = biggest = None
+    row = frob = biggest = None
     if trace.axis == "keys":
-        j = jacobian(w[focus])  # (m, m)
-        frob, biggest = float(np.linalg.norm(j)), float(np.max(np.abs(j)))
+        row = w[focus]  # (m,)
+        frob, biggest = jacobian_size(row)
     return Saturation(
         per="row" if trace.axis == "keys" else "column",
         entropy_bits=entropy_bits(w, axis=axis),
@@ -79,7 +101,7 @@ def saturation(trace: Trace, focus: int) -> Saturation:
         row_sums=w.sum(axis=1),
         column_sums=w.sum(axis=0),
         focus=focus,
-        jacobian=j,
+        focus_weights=row,
         jacobian_frobenius=frob,
         jacobian_max_abs=biggest,
     )

@@ -314,11 +314,19 @@ function render({ model, el }) {
 
   readableCells(ui.table, { read: readout, ready: () => trace !== null, scope });
 
+  let tokensShown = null; // the token list the buttons were built for
   function buildTokens() {
     const all = trace.window.all_tokens;
+    const focus = trace.window.focus;
+    if (tokensShown && tokensShown.length === all.length && tokensShown.every((tok, j) => tok === all[j])) {
+      // another head of the same text: 2,048 buttons stay, only the pressed one moves
+      for (const b of ui.tokens.children) b.setAttribute("aria-pressed", String(Number(b.dataset.index) === focus));
+      return;
+    }
+    tokensShown = all;
     ui.tokens.replaceChildren(
       ...all.map((tok, j) => {
-        const b = h("button", { type: "button", class: "token", "aria-pressed": j === trace.window.focus ? "true" : "false", "data-index": j }, [tok]);
+        const b = h("button", { type: "button", class: "token", "aria-pressed": j === focus ? "true" : "false", "data-index": j }, [tok]);
         b.addEventListener("click", () => commit({ focus: j }));
         return b;
       }),
@@ -479,12 +487,13 @@ function render({ model, el }) {
     if (trace) onTrace();
   });
   scope.on(model, "change:layer", () => {
+    ui.ranking.mark();
     ui.heads.mark();
     ui.layer.value = String(model.get("layer"));
     ui.compare.show();
   });
   scope.on(model, "change:head", () => {
-    ui.ranking.build();
+    ui.ranking.mark();
     ui.heads.mark();
     ui.head.value = String(model.get("head"));
     ui.compare.show();

@@ -178,6 +178,7 @@ function host(el, wanted, page, isActive) {
       row();
       views.afterTrace();
       model.put("shown_ms", performance.now() - started); // a head switch, measured in the page
+      el.dataset.shownAt = String(performance.now()); // when this head was on screen (the tests read it)
       writeURL();
       if (model.get("grid")?.kind === "focus" && all.length <= FULL_GRID_MAX) fullGrid(q, ticket);
       return;
