@@ -80,12 +80,22 @@ def _start_server(src: str | None) -> tuple[subprocess.Popen[bytes], str]:
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = src
+    # the socket is handed over as a TCP socket, as `attnlab serve` listens: uvicorn's own fd=
+    # takes it for a Unix socket, leaves Nagle's algorithm on, and every answer then waits 40 ms
+    # for the client's delayed ACK
     code = (
-        "import sys, uvicorn; from attnlab.web.app import create_app; "
-        "uvicorn.run(create_app(), fd=int(sys.argv[1]), log_level='error', access_log=False)"
+        "import socket, sys, uvicorn\n"
+        "from attnlab.web import app\n"
+        "sock = socket.socket(fileno=int(sys.argv[1]))\n"
+        "config = getattr(app, 'uvicorn_config', None)  # an older checkout (--src) has none\n"
+        "config = config(app.create_app()) if config else uvicorn.Config(app.create_app(), "
+        "log_level='warning', access_log=False)\n"
+        "uvicorn.Server(config).run(sockets=[sock])"
     )
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, str(sock.fileno())], pass_fds=[sock.fileno()], env=env
+        [sys.executable, "-X", "faulthandler", "-c", code, str(sock.fileno())],
+        pass_fds=[sock.fileno()],
+        env=env,
     )
     sock.close()
     return proc, f"http://127.0.0.1:{port}"

@@ -53,10 +53,10 @@ def held(monkeypatch):
     release, started = threading.Event(), threading.Semaphore(0)
     real = lesson_routes._cost
 
-    def held_cost(params):
+    def held_cost(params, workers):
         started.release()
         assert release.wait(WAIT)
-        return real(params)
+        return real(params, workers)
 
     monkeypatch.setattr(lesson_routes, "_cost", held_cost)
     yield release, started

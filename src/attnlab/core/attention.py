@@ -95,8 +95,8 @@ def attend(
     # 1. Score: how well each query matches each key, divided by the mode's divisor.
     raw = _raw_scores(q_, k_)  # (..., n, m) QKᵀ, in float64 where float32/16 would overflow
     scores, divisor = _scores(raw, mode=mode, d_k=d_k, temperature=temperature)  # (..., n, m)
-    if allowed is not None:
-        scores = np.where(allowed, scores, -np.inf)  # (..., n, m) masked keys can never win
+    if allowed is not None:  # masked keys can never win; scores is this call's own array
+        np.copyto(scores, -np.inf, where=~allowed)  # (..., n, m) in place
 
     # 2. Softmax: turn each row of scores into weights that sum to 1 (or each column, by mistake).
     weights = stable_softmax(scores, axis=-1 if axis == "keys" else -2)  # (..., n, m)

@@ -33,7 +33,8 @@ def stable_softmax(s: FloatArray, *, axis: int = -1) -> FloatArray:
     """Numerically stable softmax of `s` along `axis`, unchecked (attend checks its own scores);
     every slice needs one finite entry."""
     peak = np.maximum.reduce(s, axis=axis, keepdims=True)  # (..., 1, ...) the largest score
-    e = np.exp(s - peak)  # (...,) in (0, 1], exactly 0 where s is -inf
+    e = np.subtract(s, peak)  # (...,) ≤ 0, -inf where s is -inf: the one new array
+    np.exp(e, out=e)  # (...,) in (0, 1], exactly 0 where s is -inf
     e /= np.add.reduce(e, axis=axis, keepdims=True)  # (...,) np.sum's own reduction, in place
     return e
 

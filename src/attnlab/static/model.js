@@ -420,7 +420,8 @@ function render({ model, el }) {
     ui.windowNote.hidden = trace.window.whole;
     ui.heads.mark();
     ui.heads.paint(trace);
-    ui.matrix.paint();
+    const held = model.get("matrix");
+    if (held && held.layer === m.layer && held.head === m.head && held.n === trace.window.n) ui.matrix.paint(); // else its own answer paints it
     ui.decoder.show();
     ui.compare.show();
     ui.pieces.hidden = !trace.word;

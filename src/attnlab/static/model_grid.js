@@ -118,9 +118,13 @@ export function headsGrid(model, id, pick, commit = () => {}) {
     if (!any && gridButtons[0]) gridButtons[0].setAttribute("tabindex", "0");
   }
 
+  let painted = null; // what the mini pictures show now: [grid, colour, focus, cells, words]
   function paintGrid(trace) {
     const grid = model.get("grid");
     const wanted = model.get("grid_color") ?? "pattern";
+    const now = [grid, wanted, trace?.window.focus ?? null, gridButtons[0] ?? null, model.get("words")];
+    if (trace && painted && now.every((x, k) => x === painted[k])) return; // another head, the same pictures
+    painted = trace ? now : null;
     // a long text's grid has no rows: its cells are coloured by a diagnostic
     const stat = grid?.stats && (wanted !== "pattern" || !grid.rows) ? (wanted === "pattern" ? "first" : wanted) : null;
     const range = stat ? statRange(grid.stats[stat]) : [0, 1];

@@ -46,7 +46,7 @@ from attnlab.web.requests_lesson import (
 )
 from attnlab.web.schemas_lesson import LabAnswer, LessonAnswer, PresetsAnswer, ShuffleAnswer
 from attnlab.web.schemas_trace import CostAnswer, SweepAnswer
-from attnlab.web.workers import json_answer, workers_of
+from attnlab.web.workers import Workers, json_answer, workers_of
 
 __all__ = ["router"]
 
@@ -108,10 +108,12 @@ async def shuffle(params: Annotated[ShuffleQuery, Query()], request: Request) ->
     return await workers_of(request).run(_shuffle, params)
 
 
-def _cost(params: CostQuery) -> CostAnswer:
+def _cost(params: CostQuery, workers: Workers) -> CostAnswer:
+    """Measured in the workers' separate process (apart.py: tracemalloc in a threaded server
+    miscounts and can crash it)."""
     n = sizes(params.max_n, per_octave=params.per_octave)
-    kv = measured_kv_cache(params.d) if params.kv_cache else None  # measured once per d
-    return CostAnswer.model_validate(encode_cost(measure(n, d=params.d), kv))
+    kv = workers.apart.run(measured_kv_cache, params.d) if params.kv_cache else None
+    return CostAnswer.model_validate(encode_cost(workers.apart.run(measure, n, d=params.d), kv))
 
 
 @router.get("/cost", response_model=CostAnswer, responses=BUSY_RESPONSES)
@@ -125,7 +127,7 @@ async def cost(params: Annotated[CostQuery, Query()], request: Request) -> Respo
 
     def heavy() -> Response:
         with workers.heavy.slot("cost"):
-            return json_answer(_cost(params))
+            return json_answer(_cost(params, workers))
 
     return await workers.run(heavy)
 

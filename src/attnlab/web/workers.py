@@ -22,6 +22,7 @@ from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 
+from attnlab.web.apart import Apart
 from attnlab.web.server_options import ServerOptions
 
 __all__ = ["Busy", "HeavyGate", "Workers", "json_answer", "workers_of"]
@@ -80,6 +81,7 @@ class Workers:
         self.heavy = HeavyGate(
             options.heavy_workers, options.heavy_queue, options.retry_after_seconds
         )
+        self.apart = Apart()  # the cost measurement's own process (apart.py)
 
     async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """`fn(*args, **kwargs)` in a pool thread; the event loop waits without blocking."""
@@ -88,6 +90,7 @@ class Workers:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self.apart.close()
 
 
 def workers_of(request: Request) -> Workers:

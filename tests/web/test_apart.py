@@ -1,0 +1,59 @@
+"""apart.py: the cost measurement runs in a process of its own, and its death is one error."""
+
+import os
+
+import pytest
+
+from attnlab.web.apart import Apart, MeasureCrashedError
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+def _die() -> None:
+    os._exit(3)  # what a segmentation fault in the child looks like to the server
+
+
+@pytest.fixture
+def apart():
+    a = Apart()
+    yield a
+    a.close()
+
+
+def test_the_work_runs_in_one_other_process_kept_between_calls(apart) -> None:
+    first = apart.run(_pid)
+    assert first != os.getpid()
+    assert apart.run(_pid) == first
+
+
+def test_a_dead_child_is_a_named_error_and_the_next_call_works(apart) -> None:
+    """Bug: tracemalloc.stop() in a threaded server crashed the whole server under load."""
+    before = apart.run(_pid)
+    with pytest.raises(MeasureCrashedError, match="measuring process stopped"):
+        apart.run(_die)
+    after = apart.run(_pid)
+    assert after not in (before, os.getpid())
+
+
+def test_the_cost_route_measures_outside_the_server(client, monkeypatch) -> None:
+    """tracemalloc never runs in the server's process: it would count other requests' memory
+    and, in CPython 3.11, can crash the process when another thread allocates."""
+    import tracemalloc
+
+    started = []
+    monkeypatch.setattr(tracemalloc, "start", lambda *a: started.append(a))
+    r = client.get("/api/cost", params={"max_n": 16})
+    assert r.status_code == 200, r.text
+    assert r.json()["points"][0]["n"] == 4 and started == []
+
+
+def _niceness() -> int:
+    return os.nice(0)
+
+
+def test_the_child_runs_at_a_lower_priority(apart) -> None:
+    from attnlab.web.apart import NICENESS
+
+    assert apart.run(_niceness) == os.nice(0) + NICENESS
