@@ -18,13 +18,24 @@
  * @param {RequestInit} [init] passed on to fetch (a method and a body for a POST); Accept is set
  * @returns {Promise<Answer>}
  */
+/** The answer when the server could not be reached at all. */
+function unreachable(err) {
+  const why = err instanceof Error ? err.message : String(err);
+  return { ok: false, error: { message: `Could not reach the attnlab server (${why}). Is \`attnlab serve\` still running?`, field: null } };
+}
+
+/** The answer for a refusal: the API's {error, field} when the body holds them, else the status. */
+function refused(response, body) {
+  const message = body?.error ?? `The server answered ${response.status} ${response.statusText}.`;
+  return { ok: false, error: { message, field: body?.field ?? null } };
+}
+
 export async function getJSON(url, init = {}) {
   let response;
   try {
     response = await fetch(url, { ...init, headers: { Accept: "application/json", ...init.headers } });
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    return { ok: false, error: { message: `Could not reach the attnlab server (${why}). Is \`attnlab serve\` still running?`, field: null } };
+    return unreachable(err);
   }
   let body = null;
   try {
@@ -33,8 +44,7 @@ export async function getJSON(url, init = {}) {
     body = null;
   }
   if (response.ok && body) return { ok: true, body };
-  const message = body?.error ?? `The server answered ${response.status} ${response.statusText}.`;
-  return { ok: false, error: { message, field: body?.field ?? null } };
+  return refused(response, body);
 }
 
 /**
@@ -48,10 +58,8 @@ export async function getFile(url) {
   try {
     response = await fetch(url);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    return { ok: false, error: { message: `Could not reach the attnlab server (${why}). Is \`attnlab serve\` still running?`, field: null } };
+    return unreachable(err);
   }
   if (response.ok) return { ok: true, blob: await response.blob() };
-  const body = await response.json().catch(() => null);
-  return { ok: false, error: { message: body?.error ?? `The server answered ${response.status} ${response.statusText}.`, field: body?.field ?? null } };
+  return refused(response, await response.json().catch(() => null));
 }

@@ -74,34 +74,34 @@ export function rankingPanel(model, id, pick, commit) {
       return th;
     }));
     const had = table.contains(table.ownerDocument.activeElement) ? table.ownerDocument.activeElement.dataset?.key : undefined;
-    const [L, H] = shownHead();
     const hadRow = had === undefined && table.contains(table.ownerDocument.activeElement) ? table.ownerDocument.activeElement.dataset?.row : undefined;
-    const stop = Math.max(0, rows.findIndex((r) => r.layer === L && r.head === H)); // the one Tab stop
     const body = h("tbody", {}, rows.map((r, k) => {
-      const show = h("button", { type: "button", class: "rm-show", "data-row": String(k), tabindex: k === stop ? "0" : "-1", "aria-label": say(words(), "model.ranking.show", { layer: r.layer, head: r.head }) }, [String(r.layer)]);
+      const show = h("button", { type: "button", class: "rm-show", "data-row": String(k), tabindex: "-1", "aria-label": say(words(), "model.ranking.show", { layer: r.layer, head: r.head }) }, [String(r.layer)]);
       show.addEventListener("click", () => pick(r.layer, r.head));
       show.addEventListener("keydown", (e) => walk(e, k, rows.length));
       const cells = [h("td", {}, [show]), h("td", {}, [String(r.head)])];
       if (gqa) cells.push(h("td", {}, [String(r.kv)]));
       for (const s of STATS) cells.push(h("td", { "data-stat": s }, [Number.isNaN(r[s]) ? "—" : num(r[s])]));
-      return h("tr", { class: r.layer === L && r.head === H ? "focus" : "", "data-layer": String(r.layer), "data-head": String(r.head) }, cells);
+      return h("tr", { "data-layer": String(r.layer), "data-head": String(r.head) }, cells);
     }));
     table.replaceChildren(h("caption", {}, [say(words(), "model.ranking.caption", { model: say(words(), `model.name.${info?.model}`) || info?.model || "", n: grid.layers * grid.heads })]), h("thead", {}, [head]), body);
+    mark(); // the shown head's row, and the one Tab stop
     if (had) table.querySelector(`button[data-key="${had}"]`)?.focus(); // the keyboard stays on the sorted column
     else if (hadRow !== undefined) table.querySelector(`button.rm-show[tabindex="0"]`)?.focus();
   }
 
   const shownHead = () => [Number(model.get("layer")), Number(model.get("head"))];
 
-  /** Another head shown: its row is marked and holds the Tab stop; nothing is rebuilt (a
-   * decoder's 270 rows took a third of a second to build again on every head switch). */
+  /** The shown head's row marked, its button the one Tab stop (the first row's if the head is
+   * not listed). Called after a build and on a head switch, which rebuilds nothing (a decoder's
+   * 270 rows took a third of a second to build again on every switch). */
   function mark() {
     const [L, H] = shownHead();
     const rows = [...table.querySelectorAll("tbody tr")];
-    if (!rows.length) return;
-    const at = Math.max(0, rows.findIndex((tr) => tr.dataset.layer === String(L) && tr.dataset.head === String(H)));
+    const found = rows.findIndex((tr) => tr.dataset.layer === String(L) && tr.dataset.head === String(H));
+    const at = Math.max(0, found);
     rows.forEach((tr, k) => {
-      tr.classList.toggle("focus", k === at && tr.dataset.layer === String(L) && tr.dataset.head === String(H));
+      tr.classList.toggle("focus", k === found);
       const b = tr.querySelector("button.rm-show");
       if (b && !table.contains(table.ownerDocument.activeElement)) b.tabIndex = k === at ? 0 : -1;
     });
