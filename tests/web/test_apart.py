@@ -57,3 +57,42 @@ def test_the_child_runs_at_a_lower_priority(apart) -> None:
     from attnlab.web.apart import NICENESS
 
     assert apart.run(_niceness) == os.nice(0) + NICENESS
+
+
+_ORPHAN = """
+import os, sys
+from attnlab.web.apart import Apart
+a = Apart()
+print(a.run(os.getpid), flush=True)
+os.kill(os.getpid(), 9)  # the server killed: no lifespan shutdown, no close()
+"""
+
+
+def test_the_child_does_not_outlive_a_killed_server() -> None:
+    """Bug: after benchmarks/load.py stopped a server, its measuring child lived on for 15
+    minutes (and held the benchmark's output pipe open)."""
+    import subprocess
+    import sys
+    import time
+
+    server = subprocess.Popen([sys.executable, "-c", _ORPHAN], stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    with server.stdout:  # not read to its end: an orphaned child would hold it open forever
+        child = int(server.stdout.readline())
+        server.wait(timeout=60)
+        deadline = time.monotonic() + 30  # the child looks for its parent every second
+        while time.monotonic() < deadline and _alive(child):
+            time.sleep(0.2)
+        orphaned = _alive(child)
+        if orphaned:
+            os.kill(child, 9)
+    assert not orphaned, f"the measuring child {child} outlived its server"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:  # a zombie has exited: only its entry is left
+        return f.read().split(")")[-1].split()[0] != "Z"

@@ -10,7 +10,7 @@ an error answer, not a dead server.
 
 The child is started on first use (spawn, not fork: the server has threads), at a lower CPU
 priority (a measurement is seconds of one core; the other requests come first), and kept;
-`close` stops it with the app.
+`close` stops it with the app, and it ends by itself when the server is gone.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -39,12 +40,27 @@ NICENESS = 10
 core busy for seconds, and the requests of everyone else come first."""
 
 
-def _background() -> None:
-    """In the child, before any work: lower its priority (where the OS allows it)."""
+WATCH_SECONDS = 1.0
+"""How often the child checks that the server that started it is still there."""
+
+
+def _background(server: int) -> None:
+    """In the child, before any work: lower its priority (where the OS allows it), and end the
+    child when the server `server` (a pid) is gone, however the server ended: a server killed
+    outright runs no `close`, and its child would live on, orphaned, holding the server's
+    standard output open."""
     try:
         os.nice(NICENESS)
     except (AttributeError, OSError):  # no nice on this OS, or not permitted: run as is
         pass
+    threading.Thread(target=_watch, args=(server,), name="attnlab-watch", daemon=True).start()
+
+
+def _watch(server: int) -> None:
+    """Exit this process once its parent is no longer `server` (an orphan is re-parented)."""
+    while os.getppid() == server:
+        time.sleep(WATCH_SECONDS)
+    os._exit(0)
 
 
 class Apart:
@@ -60,7 +76,10 @@ class Apart:
             if self._pool is None:
                 context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(
-                    max_workers=1, mp_context=context, initializer=_background
+                    max_workers=1,
+                    mp_context=context,
+                    initializer=_background,
+                    initargs=(os.getpid(),),
                 )
             pool = self._pool
         try:
