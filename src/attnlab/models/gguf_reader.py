@@ -11,7 +11,8 @@ The header is parsed here with `struct` because `gguf.GGUFReader` builds one Num
 string, and a 49,152-token vocabulary with 48,900 merges makes its opening take about 2.8 s, most
 of a load budget of 3 s; this parser reads the same header in a few tens of milliseconds
 (tests/models/test_gguf_reader.py checks it against GGUFReader field by field). The tensors are
-decoded with the `gguf` package's own `gguf.quants.dequantize` (Q4_1, Q8_0, F16, F32, …).
+decoded by gguf_quants.py (Q4_1, Q8_0) or by the `gguf` package's `gguf.quants.dequantize`
+(F16, F32 and the other formats).
 
 Every problem is a `WeightsError` naming the file: not a GGUF, truncated, an unknown value type
 or tensor type. `gguf` is imported only when tensors are decoded.
@@ -29,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from attnlab.errors import WeightsError
+from attnlab.models.gguf_quants import FAST, dequantize_fast
 from attnlab.types import FloatArray
 
 __all__ = ["GGUFFile", "TensorInfo", "read_gguf"]
@@ -77,11 +79,14 @@ class GGUFFile:
         from gguf.quants import dequantize
 
         info = self.tensors[name]
-        qtype = GGMLQuantizationType(info.ggml_type)
-        block, type_size = GGML_QUANT_SIZES[qtype]
         start = self.data_start + info.offset
         nbytes = _nbytes(info)
         raw = np.frombuffer(self.buffer, dtype=np.uint8, count=nbytes, offset=start)
+        if info.ggml_type in FAST:  # Q4_1, Q8_0: decoded here in whole-tensor passes
+            count = int(np.prod(info.dims, dtype=np.int64))
+            return dequantize_fast(raw, info.ggml_type, count).reshape(info.shape)
+        qtype = GGMLQuantizationType(info.ggml_type)
+        block, type_size = GGML_QUANT_SIZES[qtype]
         rows = info.shape[:-1]
         raw = raw.reshape(*rows, info.dims[0] // block * type_size)  # (..., bytes per row)
         out = dequantize(raw, qtype)

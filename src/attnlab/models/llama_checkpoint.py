@@ -18,7 +18,9 @@ another activation).
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,6 +37,9 @@ if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
 _INSTALL = "pip install 'attnlab[models]'"
+
+LOAD_THREADS = min(2, os.cpu_count() or 1)
+"""Tensors decoded at once while a GGUF loads (each decode is a few NumPy passes)."""
 
 __all__ = [
     "LlamaCheckpoint",
@@ -199,7 +204,7 @@ def read_gguf_checkpoint(path: str | Path) -> LlamaCheckpoint:
     ).check(where)
     if md.get("llama.rope.scaling.type") not in (None, "none"):
         raise WeightsError(f"{where}: scaled RoPE is not implemented")
-    tensors: dict[str, FloatArray] = {}
+    names: dict[str, str] = {}
     for hf, shape in config.expected_shapes().items():
         name = tensor_names.get(hf)
         if name is None:
@@ -209,12 +214,18 @@ def read_gguf_checkpoint(path: str | Path) -> LlamaCheckpoint:
                 f"{where}: tensor {name} has shape {g.tensors[name].shape}; the metadata "
                 f"implies {shape}"
             )
-        a = g.tensor(name)
+        names[hf] = name
+
+    def decoded(hf: str) -> FloatArray:
+        a = g.tensor(names[hf])
         if hf.endswith("q_proj.weight"):
-            a = unpermute(a, h)
-        elif hf.endswith("k_proj.weight"):
-            a = unpermute(a, h_kv)
-        tensors[hf] = a
+            return unpermute(a, h)
+        if hf.endswith("k_proj.weight"):
+            return unpermute(a, h_kv)
+        return a
+
+    with ThreadPoolExecutor(LOAD_THREADS) as pool:  # NumPy releases the GIL while it decodes
+        tensors = dict(zip(names, pool.map(decoded, names), strict=True))
     tokenizer = gguf_tokenizer(md, where=where)
     return LlamaCheckpoint(path, config, tensors, tokenizer)
 
