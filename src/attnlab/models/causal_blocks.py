@@ -1,21 +1,43 @@
-"""A decoder layer's causal attention in blocks of query rows, every block through `attend`.
+"""A decoder layer's causal attention in blocks of query rows, the diagnostics read on the way.
 
 Under a causal mask query i sees keys 0..i only, so the query rows r0..r1 need the keys 0..r1
 and nothing after: the blocks together compute the lower triangle of the n × n weights plus a
-thin strip, about half of the full square at 2,048 tokens. Each block is one call of the lesson's
-`attend` on (h, r1 − r0, r1) scores, with the causal mask of those rows; its per-head
-diagnostics are read while the block's weights exist (core/diagnostics.py's `trace_stats`,
-whose queries are the last rows of the keys, exactly this case) and combined into means over
-all n rows. Peak memory is a few (h, block, n) arrays, not (h, n, n).
+thin strip, about half of the full square at 2,048 tokens. Peak memory is a few (h, block, r1)
+arrays, never (h, n, n).
+
+Each block is the lesson's `attend` (core/attention.py) step for step, with nothing kept that the
+forward pass does not read:
+
+    1. Score:    s = (Q / √d_k) Kᵀ             = QKᵀ / √d_k, exactly so when √d_k is a power
+                                               of two (8 for SmolLM2's d_k = 64)
+                 s = lowest where key j > query i (the causal mask: the most negative finite
+                 number, whose exp() is 0 as that of -inf is, and whose product with a weight
+                 of 0 is 0, where -inf would make NaN)
+    2. Softmax:  e = exp(s − max s),  Z = Σⱼ e  the stable softmax, left unnormalised
+    3. Blend:    z = (e V) / Z                 = softmax(s) V, divided after the product: d_v
+                                               numbers per row instead of r1
+    4. Read:     the per-row diagnostics of w = e / Z (core/diagnostics.py), without forming w:
+                 top1 = 1 / Z (the top entry of e is exp(0) = 1), first = e₀ / Z, itself and
+                 previous from two diagonals of e, and the entropy
+                 H = log Z + max s − Σⱼ eⱼ sⱼ / Z   (log wⱼ = sⱼ − max s − log Z).
+
+`attend` stays the one path a learner sees: `ModelTrace.head` recomputes a head's whole Trace
+through it from what this layer keeps, and tests/models/test_causal_blocks.py checks the blocks
+against one masked `attend` of the whole matrix. When QKᵀ could overflow the dtype (a bound
+from the largest |q| and |k|) or an input is not finite, every block goes through `attend`
+itself, which computes such scores in float64 or names the bad input.
 
 It returns what layer_keep.py's `attend_layer` returns: the outputs (h, n, d_v), a `LayerKeep`
-(q, k, v and mask "causal") from which `ModelTrace.head` recomputes any head whole, and the
-(h,) `HeadStats`.
+(q, k, v and mask "causal") from which any head is recomputed whole, and the (h,) `HeadStats`.
 """
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 
 import numpy as np
 
@@ -25,11 +47,18 @@ from attnlab.core.grouped import kv_heads
 from attnlab.models.layer_keep import LayerKeep
 from attnlab.types import FloatArray
 
-__all__ = ["BLOCK_ROWS", "attend_causal"]
+__all__ = ["BLOCK_ROWS", "THREADS", "attend_causal"]
 
 BLOCK_ROWS = 256
 """Query rows per block: (9, 256, 2,048) float32 scores are 19 MB, and the strip above the
 diagonal that a block computes and masks stays an eighth of the work at 2,048 tokens."""
+
+THREADS = min(2, os.cpu_count() or 1)
+"""Threads that share a layer's blocks: the softmax's exp() and the reductions run on one core
+each in NumPy, while the matrix products already use every core (BLAS)."""
+
+_SUMS = ("entropy", "first", "top1", "itself", "previous")
+"""What a block adds up over its rows, per head, in this order (the rows of `_Sums`)."""
 
 
 def attend_causal(
@@ -39,37 +68,107 @@ def attend_causal(
     *,
     tokens: Sequence[str],
     block: int = BLOCK_ROWS,
+    threads: int = THREADS,
 ) -> tuple[FloatArray, LayerKeep, HeadStats]:
-    """Causal attention of q (h, n, d_k) over k, v (h_kv, n, d): outputs, keep, diagnostics."""
+    """Causal attention of q (h, n, d_k) over k, v (h_kv, n, d): outputs, keep, diagnostics.
+    The blocks run on `threads` threads (NumPy releases the GIL inside each array operation);
+    each writes its own rows of the outputs, and the sums are added in one order."""
     h, n = q.shape[0], q.shape[1]
-    h_kv = k.shape[0]
-    index = kv_heads(h, h_kv)  # (h,) the key/value head of each query head
-    k_h, v_h = (k, v) if h_kv == h else (k[index], v[index])  # (h, n, d_k), (h, n, d_v)
+    index = kv_heads(h, k.shape[0])  # (h,) the key/value head of each query head
+    k_h, v_h = (k, v) if k.shape[0] == h else (k[index], v[index])  # (h, n, d_k), (h, n, d_v)
     out = np.empty((h, n, v.shape[-1]), dtype=np.result_type(q, v))  # (h, n, d_v)
-    sums = np.zeros((4, h))  # Σ over rows of entropy, first, top1, itself
-    prev_sum, prev_rows = np.zeros(h), 0
-    rows = np.arange(n)
-    for r0 in range(0, n, block):
-        r1 = min(n, r0 + block)
-        nb = r1 - r0
-        allowed = rows[:r1][None, :] <= rows[r0:r1][:, None]  # (nb, r1) key j ≤ query i
-        att = attend(
-            q[:, r0:r1], k_h[:, :r1], v_h[:, :r1], mask=allowed, tokens=tokens[r0:r1]
-        )  # weights (h, nb, r1): query r0 + i is key r0 + i
-        out[:, r0:r1] = att.outputs
-        s = trace_stats(att)  # (h,) means over this block's rows
-        sums += nb * np.stack([s.entropy_bits, s.first, s.top1, s.itself])
-        with_previous = nb - (1 if r0 == 0 else 0)  # row 0 has no previous token
-        if with_previous > 0:
-            prev_sum += with_previous * s.previous
-            prev_rows += with_previous
-    means = sums / n  # (4, h)
+    sums = np.zeros((len(_SUMS), h))  # (5, h) Σ over rows
+    if _plain(q, k, v):
+        q_s = q / q.dtype.type(math.sqrt(q.shape[-1]))  # (h, n, d_k) Q / √d_k
+
+        def one(r0: int) -> FloatArray:
+            out[:, r0 : r0 + block], part = _block(q_s, k_h, v_h, r0, min(n, r0 + block))
+            return part
+
+    else:
+
+        def one(r0: int) -> FloatArray:
+            out[:, r0 : r0 + block], part = _block_by_attend(
+                q, k_h, v_h, r0, min(n, r0 + block), tokens
+            )
+            return part
+
+    starts = range(0, n, block)[::-1]  # the longest rows first, so that the threads end together
+    for part in _pool().map(one, starts) if threads > 1 and n > block else map(one, starts):
+        sums += part
+    with np.errstate(invalid="ignore"):  # n = 1: no row has a previous token, 0 / 0 = NaN
+        means = sums / np.array([n, n, n, n, n - 1])[:, None]  # (5, h)
     stats = HeadStats(
-        entropy_bits=means[0],
+        entropy_bits=np.maximum(means[0] / math.log(2), 0),  # rounding can dip below 0
         first=means[1],
-        previous=prev_sum / prev_rows if prev_rows else np.full(h, np.nan),
+        previous=means[4],
         itself=means[3],
         top1=means[2],
     )
     out.flags.writeable = False
     return out, LayerKeep(q, k, v, "causal"), stats
+
+
+@cache
+def _pool() -> ThreadPoolExecutor:
+    """The threads the blocks of every layer share, made once per process."""
+    return ThreadPoolExecutor(THREADS, thread_name_prefix="attnlab-causal")
+
+
+def _plain(q: FloatArray, k: FloatArray, v: FloatArray) -> bool:
+    """True when every input is finite and no entry of QKᵀ can overflow q's dtype:
+    |qᵢ · kⱼ| ≤ d_k · max|q| · max|k|, kept under half the largest number for the rounding."""
+    if not (np.isfinite(v).all() and np.issubdtype(q.dtype, np.floating)):
+        return False
+    with np.errstate(over="ignore", invalid="ignore"):
+        bound = q.shape[-1] * float(np.abs(q).max()) * float(np.abs(k).max())
+    return math.isfinite(bound) and bound < float(np.finfo(q.dtype).max) / 2
+
+
+def _block(
+    q_s: FloatArray, k_h: FloatArray, v_h: FloatArray, r0: int, r1: int
+) -> tuple[FloatArray, FloatArray]:
+    """Query rows r0..r1 against keys 0..r1 (steps 1–4 above), the queries already divided by
+    √d_k: their outputs (h, nb, d_v) and the (5, h) sums over their rows of `_SUMS`."""
+    s = q_s[:, r0:r1] @ np.swapaxes(k_h[:, :r1], -1, -2)  # (h, nb, r1) QKᵀ/√d_k
+    keys, rows = np.arange(r1), np.arange(r0, r1)
+    lowest = np.finfo(s.dtype).min  # below any score (_plain bounds them), exp() of it is 0
+    np.copyto(s, lowest, where=keys[None, :] > rows[:, None])  # (h, nb, r1) key j > query i
+    peak = np.maximum.reduce(s, axis=-1, keepdims=True)  # (h, nb, 1) max s
+    with np.errstate(over="ignore"):  # lowest − peak may round to -inf: its exp is 0 too
+        e = np.subtract(s, peak)  # (h, nb, r1) ≤ 0
+    np.exp(e, out=e)  # (h, nb, r1) in [0, 1], exactly 1 at the top key, 0 where masked
+    z = np.add.reduce(e, axis=-1)  # (h, nb) Z
+    blended = e @ v_h[:, :r1]  # (h, nb, d_v) e V
+    blended /= z[..., None]  # (h, nb, d_v) softmax(s) V
+    expected = np.einsum("hij,hij->hi", e, s)  # (h, nb) Σⱼ eⱼ sⱼ, 0 · lowest = 0 where masked
+    entropy = np.log(z) + peak[..., 0] - expected / z  # (h, nb) nats
+    itself = np.diagonal(e, offset=r0, axis1=-2, axis2=-1)  # (h, nb) eᵢᵢ: key r0 + i
+    previous = np.diagonal(e, offset=r0 - 1, axis1=-2, axis2=-1)  # (h, nb or nb − 1)
+    prev_z = z if r0 > 0 else z[:, 1:]  # row 0 of the text has no previous token
+    sums = np.stack(
+        [
+            entropy.sum(-1, dtype=np.float64),
+            (e[..., 0] / z).sum(-1, dtype=np.float64),
+            (1 / z).sum(-1, dtype=np.float64),
+            (itself / z).sum(-1, dtype=np.float64),
+            (previous / prev_z).sum(-1, dtype=np.float64),
+        ]
+    )  # (5, h)
+    return blended, sums
+
+
+def _block_by_attend(
+    q: FloatArray, k_h: FloatArray, v_h: FloatArray, r0: int, r1: int, tokens: Sequence[str]
+) -> tuple[FloatArray, FloatArray]:
+    """The same block through `attend` itself: for scores that need float64, or inputs that are
+    not finite (attend names them)."""
+    rows, nb = np.arange(r1), r1 - r0
+    allowed = rows[None, :] <= rows[r0:r1][:, None]  # (nb, r1) key j ≤ query i
+    att = attend(q[:, r0:r1], k_h[:, :r1], v_h[:, :r1], mask=allowed, tokens=tokens[r0:r1])
+    s = trace_stats(att)  # (h,) means over this block's rows
+    with_previous = nb - (1 if r0 == 0 else 0)  # row 0 has no previous token
+    previous = s.previous * with_previous if with_previous else np.zeros_like(s.first)
+    sums = np.stack([nb * s.entropy_bits * math.log(2), nb * s.first, nb * s.top1,
+                     nb * s.itself, previous])  # fmt: skip
+    return att.outputs, sums

@@ -24,6 +24,7 @@ a head's weights are recomputed when read, so a 2,048-token pass keeps about 0.4
 from __future__ import annotations
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -37,7 +38,7 @@ from attnlab.models.causal_blocks import attend_causal
 from attnlab.models.decoder_trace import DecoderTrace, Readout
 from attnlab.models.gguf_tokenizer import readable
 from attnlab.models.layer_keep import LayerKeep
-from attnlab.models.llama_checkpoint import LlamaCheckpoint, LlamaConfig
+from attnlab.models.llama_checkpoint import LOAD_THREADS, LlamaCheckpoint, LlamaConfig
 from attnlab.models.memory import keep_freed_memory
 from attnlab.models.nn_decoder import rms_norm, swiglu
 from attnlab.types import FloatArray
@@ -56,7 +57,9 @@ with every head recomputable within a second-scale run and half a gigabyte of ke
 
 @dataclass(frozen=True)
 class LayerWeights:
-    """One decoder layer's parameters, transposed to (in, out) for x @ W."""
+    """One decoder layer's parameters, transposed to (in, out) for x @ W: views of the (out, in)
+    matrices that nn.Linear stores (Fortran order), which BLAS multiplies as fast as copies and
+    a load does not have to copy."""
 
     norm_attn: FloatArray  # (d,) γ₁
     w_qkv: FloatArray  # (d, (h + 2 h_kv) d_k) [W_Q | W_K | W_V]
@@ -70,8 +73,8 @@ class LayerWeights:
         """Layer `i` from Hugging Face names; nn.Linear stores (out, in), we keep (in, out)."""
         p = f"model.layers.{i}."
 
-        def linear(*names: str) -> FloatArray:
-            return np.ascontiguousarray(np.concatenate([t[p + n + ".weight"] for n in names]).T)
+        def linear(*names: str) -> FloatArray:  # a transposed view: BLAS reads it as is
+            return np.concatenate([t[p + n + ".weight"] for n in names]).T
 
         return cls(
             norm_attn=t[p + "input_layernorm.weight"],
@@ -93,7 +96,10 @@ class LlamaDecoder:
         self.tokenizer: Tokenizer = checkpoint.tokenizer
         self.embedding = t["model.embed_tokens.weight"]  # (vocab, d)
         unembed = self.embedding if c.tied else t["lm_head.weight"]  # (vocab, d)
-        self.layers = tuple(LayerWeights.from_tensors(t, i) for i in range(c.n_layers))
+        with ThreadPoolExecutor(LOAD_THREADS) as pool:  # each is a few copies (GIL released)
+            self.layers = tuple(
+                pool.map(lambda i: LayerWeights.from_tensors(t, i), range(c.n_layers))
+            )
         self.readout = Readout(t["model.norm.weight"], c.rms_eps, unembed, self.tokenizer,
                                c.rope_base)  # fmt: skip
         self.max_tokens = min(MAX_TOKENS, c.max_positions)
@@ -132,19 +138,21 @@ class LlamaDecoder:
         labels = tokens if tokens is not None else readable(self.tokenizer, ids)
         c = self.config
         with self._lock:
-            x = self.embedding[np.asarray(ids)]  # (n, d)
+            hidden = np.empty((c.n_layers + 1, len(ids), c.d_model), self.embedding.dtype)
+            x = hidden[0] = self.embedding[np.asarray(ids)]  # (n, d)
             angles = rope_angles(len(ids), c.d_k, base=c.rope_base)  # (n, d_k/2)
-            hidden, kept, stats = [x], [], []
-            for w in self.layers:
+            kept, stats = [], []
+            for i, w in enumerate(self.layers, start=1):
                 x, keep, s = self.layer(x, w, angles, labels)
-                hidden.append(x)
+                hidden[i] = x  # (n, d) into its slot: no stack of L + 1 copies at the end
                 kept.append(keep)
                 stats.append(s)
+            hidden.flags.writeable = False
         return DecoderTrace(
             model=self.name,
             tokens=labels,
             token_ids=tuple(int(i) for i in ids),
-            hidden_states=np.stack(hidden),  # (L + 1, n, d)
+            hidden_states=hidden,  # (L + 1, n, d)
             layers=tuple(kept),
             stats=HeadStats.stack(stats),  # (L, h)
             special=c.special,
