@@ -47,6 +47,27 @@ def test_options_keep_a_thread_free_for_cheap_requests() -> None:
         ServerOptions(workers=3, heavy_workers=2, heavy_queue=1)
 
 
+def test_the_server_runs_blas_on_its_option_s_threads_and_gives_them_back() -> None:
+    """Each request is one BLAS thread while the app runs: BLAS's own threads on top of the
+    workers gave a third of the throughput under benchmarks/load.py."""
+    from fastapi.testclient import TestClient
+    from threadpoolctl import threadpool_info
+
+    from attnlab.web.app import create_app
+
+    def blas() -> set[int]:
+        return {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+
+    before = blas()
+    assert before, "NumPy's BLAS is loaded"
+    with TestClient(create_app(ServerOptions(blas_threads=1)), base_url="http://127.0.0.1") as c:
+        assert blas() == {1}
+        assert c.get("/api/presets").status_code == 200
+    assert blas() == before
+    with pytest.raises(ValueError, match="blas_threads"):
+        ServerOptions(blas_threads=0)
+
+
 @pytest.fixture
 def held(monkeypatch):
     """/api/cost held on an Event until the test releases it."""

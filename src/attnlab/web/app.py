@@ -40,6 +40,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
+from threadpoolctl import threadpool_limits
 
 import attnlab
 from attnlab.web import (
@@ -90,7 +91,9 @@ def create_app(options: ServerOptions | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         before = sys.getswitchinterval()
         sys.setswitchinterval(options.switch_interval)
+        blas = threadpool_limits(options.blas_threads, user_api="blas")  # ServerOptions says why
         yield
+        blas.restore_original_limits()
         sys.setswitchinterval(before)
         workers.close()
 
