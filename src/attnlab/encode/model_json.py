@@ -87,11 +87,11 @@ def encode_head(mt: ModelTrace, ex: Explanation, *, layer: int, head: int) -> di
     for name in _MATRICES:
         value = getattr(t, name)
         out[name] = pack_float32(value[np.ix_(sub, sub)]) if value is not None else None
-    sat = ex.saturation
+    bits = ex.saturation.focus_entropy_bits  # the focus row's alone: no n × n pass
     out |= {
         "focus": at[f], "focus_token": t.tokens[f], "pair": [at[pair[0]], at[pair[1]]],
         "narration": [encode_beat(b) for b in ex.beats], "captions": encode_captions(ex.captions),
-        "entropy_bits": _num(float(sat.entropy_bits[f])) if sat.per == "row" else None,
+        "entropy_bits": _num(bits) if bits is not None else None,
         "window": {
             "rows": list(rows), "n": t.n, "whole": len(rows) == t.n,
             "all_tokens": list(t.tokens), "focus": f,
