@@ -319,8 +319,12 @@ function render({ model, el }) {
     const all = trace.window.all_tokens;
     const focus = trace.window.focus;
     if (tokensShown && tokensShown.length === all.length && tokensShown.every((tok, j) => tok === all[j])) {
-      // another head of the same text: 2,048 buttons stay, only the pressed one moves
-      for (const b of ui.tokens.children) b.setAttribute("aria-pressed", String(Number(b.dataset.index) === focus));
+      // another head of the same text: 2,048 buttons stay, only the pressed one moves (the
+      // others' attribute is not written again: 2,048 writes restyled the bar on every switch)
+      for (const b of ui.tokens.children) {
+        const pressed = String(Number(b.dataset.index) === focus);
+        if (b.getAttribute("aria-pressed") !== pressed) b.setAttribute("aria-pressed", pressed);
+      }
       return;
     }
     tokensShown = all;

@@ -166,8 +166,10 @@ function host(el, wanted, page, isActive) {
       if (!fallback) model.put("error", null);
       const gridBody = body.grid;
       delete body.grid;
+      const heldGrid = model.get("grid");
       if (gridBody) model.put("grid", gridBody);
-      else if (model.get("grid")) model.put("grid", { ...model.get("grid"), focus: body.window.focus });
+      // the same text and focus: the grid stands (a new object would rebuild the ranking's rows)
+      else if (heldGrid && heldGrid.focus !== body.window.focus) model.put("grid", { ...heldGrid, focus: body.window.focus });
       model.put("trace", body);
       if (matrixAnswer) {
         const m = await matrixAnswer;
