@@ -84,7 +84,11 @@ function host(el, wanted, page, isActive) {
   let askedCompare = 0;
   let everLoaded = false;
   const state = () => Object.fromEntries([...KEYS, "beat", "word", "a", "b"].map((k) => [k, model.get(k)]));
-  const writeURL = () => isActive() && history.replaceState(null, "", writeModelURL(location.search, { view: "model", ...(good ?? state()), beat: model.get("beat"), ...(goodCompare ?? {}) }, beats));
+  const writeURL = () => {
+    if (!isActive()) return;
+    const url = writeModelURL(location.search, { view: "model", ...(good ?? state()), beat: model.get("beat"), ...(goodCompare ?? {}) }, beats);
+    if (url !== location.search) history.replaceState(null, "", url); // a 2,048-token text's URL is long: written only when it changed
+  };
 
   const model = createModel({
     ...wanted, info: null, trace: null, grid: null, compare: null, status: "", error: null,
