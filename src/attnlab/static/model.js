@@ -427,7 +427,7 @@ function render({ model, el }) {
     const held = model.get("matrix");
     if (held && held.layer === m.layer && held.head === m.head && held.n === trace.window.n) ui.matrix.paint(); // else its own answer paints it
     ui.decoder.show();
-    ui.compare.show();
+    ui.compare.showHead();
     ui.pieces.hidden = !trace.word;
     ui.pieces.textContent = trace.word?.note ?? "";
     showBeat();
@@ -489,19 +489,20 @@ function render({ model, el }) {
     ui.headView.show();
     showInfo();
     ui.matrix.showOptions();
+    ui.compare.show(); // its plot's words (a head's rows follow in onTrace)
     if (trace) onTrace();
   });
   scope.on(model, "change:layer", () => {
     ui.ranking.mark();
     ui.heads.mark();
     ui.layer.value = String(model.get("layer"));
-    ui.compare.show();
+    ui.compare.showHead();
   });
   scope.on(model, "change:head", () => {
     ui.ranking.mark();
     ui.heads.mark();
     ui.head.value = String(model.get("head"));
-    ui.compare.show();
+    ui.compare.showHead();
     ui.headView.follow();
     ui.mask.show();
   });

@@ -96,13 +96,15 @@ export function comparePanel(model, id, commit) {
   const signed = (x) => (x > 0 ? `+${num(x)}` : num(x));
 
   // what the panel shows now: the rows for [answer, words, layer, head], the cosine plot and
-  // its table for [answer, words, width]. A head switch shows the rows again and nothing else;
-  // a second call for the same head (the switch, then its trace) changes nothing.
+  // its table for [answer, words, width]. A head switch shows the rows again and nothing else
+  // (showHead, which reads no layout: the page is being rebuilt then); a second call for the
+  // same head (the switch, then its trace) changes nothing.
   let rowsFor = null;
   let plotFor = null;
   const same = (a, b) => a !== null && a.length === b.length && a.every((x, k) => x === b[k]);
 
-  function showCompare() {
+  /** The rows for the head chosen above: what a head switch changes (no layout is read). */
+  function showHead() {
     const cmp = model.get("compare");
     if (!cmp) return;
     const L = Number(model.get("layer"));
@@ -112,6 +114,13 @@ export function comparePanel(model, id, commit) {
       rowsFor = rows;
       showRows(cmp, L, H);
     }
+  }
+
+  /** The whole panel: the rows, and the plot at the width its box has now. */
+  function showCompare() {
+    const cmp = model.get("compare");
+    if (!cmp) return;
+    showHead();
     const width = Math.max(280, Math.min(560, ui.plot.parentElement?.clientWidth || 520));
     const plot = [cmp, words(), width];
     if (!same(plotFor, plot)) {
@@ -164,5 +173,5 @@ export function comparePanel(model, id, commit) {
     e.preventDefault();
     commit({ word: ui.word.value, a: ui.a.value, b: ui.b.value });
   });
-  return { el, show: showCompare, showError: showCompareError, showInputs: showCompareInputs };
+  return { el, show: showCompare, showHead, showError: showCompareError, showInputs: showCompareInputs };
 }
