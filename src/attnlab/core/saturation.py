@@ -17,8 +17,8 @@ standard softmax Jacobian; it is defined for a row only when the softmax runs ac
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from functools import cached_property
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -57,6 +57,17 @@ def jacobian_size(w: FloatArray) -> tuple[float, float]:
     return frobenius, max(diagonal, float(top[0] * top[1]))
 
 
+_MEASURES: dict[str, Callable[[FloatArray, BoolArray, int], FloatArray]] = {
+    "entropy_bits": lambda w, allowed, axis: entropy_bits(w, axis=axis),
+    "max_entropy_bits": lambda w, allowed, axis: np.log2(np.sum(allowed, axis=axis)),
+    "max_weight": lambda w, allowed, axis: np.max(w, axis=axis),
+    "row_sums": lambda w, allowed, axis: w.sum(axis=1),
+    "column_sums": lambda w, allowed, axis: w.sum(axis=0),
+}
+"""Saturation's per-slice measures from (weights (n, m) float64, visible (n, m), the axis a
+distribution runs along)."""
+
+
 @dataclass(frozen=True)
 class Saturation:
     """Per-slice peakedness of a single-head trace, and the Jacobian of its focus row.
@@ -76,44 +87,45 @@ class Saturation:
     focus_weights: FloatArray | None  # (m,) the focus row, or None when per == "column"
     jacobian_frobenius: float | None
     jacobian_max_abs: float | None
+    _measured: dict[str, FloatArray] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )  # the per-slice measures read so far, by name
 
-    @cached_property
-    def _w(self) -> FloatArray:
-        return np.asarray(self.weights, dtype=np.float64)  # (n, m)
+    def _measure(self, name: str) -> FloatArray:
+        """The per-slice measure `name` (_MEASURES) of the weights in float64, on first read."""
+        if name not in self._measured:
+            if "float64" not in self._measured:
+                self._measured["float64"] = np.asarray(self.weights, dtype=np.float64)  # (n, m)
+            w = self._measured["float64"]
+            allowed = self.mask if self.mask is not None else np.ones_like(w, dtype=np.bool_)
+            axis = -1 if self.per == "row" else 0  # across each distribution
+            self._measured[name] = _MEASURES[name](w, allowed, axis)
+        return self._measured[name]
 
     @property
-    def _axis(self) -> int:
-        return -1 if self.per == "row" else 0
-
-    @cached_property
     def entropy_bits(self) -> FloatArray:
         """(n,) or (m,): one entropy per distribution, in bits."""
-        return entropy_bits(self._w, axis=self._axis)
+        return self._measure("entropy_bits")
 
-    @cached_property
+    @property
     def max_entropy_bits(self) -> FloatArray:
         """log₂(number of unmasked entries) per distribution: the uniform ceiling."""
-        allowed = self.mask if self.mask is not None else np.ones_like(self._w, dtype=np.bool_)
-        out: FloatArray = np.log2(np.sum(allowed, axis=self._axis))
-        return out
+        return self._measure("max_entropy_bits")
 
-    @cached_property
+    @property
     def max_weight(self) -> FloatArray:
         """The largest weight of each distribution."""
-        out: FloatArray = np.max(self._w, axis=self._axis)
-        return out
+        return self._measure("max_weight")
 
-    @cached_property
+    @property
     def row_sums(self) -> FloatArray:
         """(n,)"""
-        out: FloatArray = self._w.sum(axis=1)
-        return out
+        return self._measure("row_sums")
 
-    @cached_property
+    @property
     def column_sums(self) -> FloatArray:
         """(m,)"""
-        out: FloatArray = self._w.sum(axis=0)
-        return out
+        return self._measure("column_sums")
 
     @property
     def focus_entropy_bits(self) -> float | None:
