@@ -225,3 +225,24 @@ def test_a_head_switch_rebuilds_only_what_changed(new_page, base_url) -> None:
         "aria-label", "Show layer 2 head 5"
     )
     expect()(page.locator(".rm-rows-title")).to_contain_text("in layer 2, head 5")
+
+
+def test_a_head_switch_asks_the_followed_rows_numbers_with_the_head(new_page, base_url) -> None:
+    """The row table beside the matrix (the followed token's largest weights) is asked at the
+    same time as the head's trace and matrix: it was asked only after the trace had come back
+    and been drawn, one more round trip after the head was on screen."""
+    page = open_text(new_page, text_of(98))
+    expect()(page.get_by_role("table", name="Numbers of one row")).to_contain_text("head 0")
+    page.evaluate("() => performance.clearResourceTimings()")
+    page.get_by_role("button", name="layer 1 head 4", exact=True).click()
+    rows = page.get_by_role("table", name="Numbers of one row")
+    expect()(rows.locator("caption")).to_contain_text("of layer 1, head 4")
+    expect()(page.get_by_role("status", name="Model status")).to_be_empty()
+    asked = page.evaluate(
+        """() => Object.fromEntries(performance.getEntriesByType('resource')
+             .filter((e) => e.name.includes('/api/model/'))
+             .map((e) => [new URL(e.name).pathname.split('/').pop(),
+                          [e.startTime, e.responseEnd]]))"""
+    )
+    assert {"trace", "matrix", "row"} <= set(asked)
+    assert asked["row"][0] < asked["trace"][1], "the row was asked after the trace came back"
