@@ -30,3 +30,12 @@ def test_uneven_blocks_cover_every_index_once() -> None:
     w = np.random.default_rng(1).random((100, 100))
     m = pool(w, 30, "mean")
     assert (m * np.outer(sizes, sizes)).sum() == pytest.approx(w.sum())
+
+
+@pytest.mark.parametrize(("n", "m", "side"), [(2048, 2048, 512), (2000, 1999, 512), (700, 30, 64)])
+def test_max_is_numpys_block_reduction_exactly(n: int, m: int, side: int) -> None:
+    w = np.random.default_rng(n).random((n, m), dtype=np.float32)
+    w[5, 7] = np.nan  # a NaN spreads to its cell, as np.maximum does
+    rows, cols = edges(n, side), edges(m, side)
+    expected = np.maximum.reduceat(np.maximum.reduceat(w, rows, axis=0), cols, axis=1)
+    np.testing.assert_array_equal(pool(w, side, "max"), expected)

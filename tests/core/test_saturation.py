@@ -90,3 +90,23 @@ def test_the_jacobian_sizes_without_the_matrix_match_the_matrix(seed) -> None:
     frob, biggest = jacobian_size(w)
     assert frob == pytest.approx(float(np.linalg.norm(j)), rel=1e-9, abs=1e-15)
     assert biggest == pytest.approx(float(np.max(np.abs(j))), rel=1e-12, abs=1e-15)
+
+
+def test_a_long_heads_saturation_copies_no_n_by_n_array_until_a_row_measure_is_read() -> None:
+    # a real model's head at 2,048 tokens shows its focus row's entropy alone: saturation() made
+    # a float64 copy and an entropy of every row (two n × n float64 arrays) on every head switch
+    import tracemalloc
+
+    n = 1024
+    q = np.random.default_rng(0).normal(size=(n, 16)).astype(np.float32)
+    t = attend(q, q, q, mask=causal_mask(n))
+    tracemalloc.start()
+    try:
+        sat = saturation(t, n - 1)
+        focus_bits = sat.focus_entropy_bits
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < n * n  # bytes: well under one float32 n × n matrix (4 n² bytes)
+    assert focus_bits == sat.entropy_bits[n - 1]  # the same number the whole-matrix pass gives
+    assert sat.entropy_bits.shape == (n,) and sat.max_entropy_bits[0] == 0

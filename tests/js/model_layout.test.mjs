@@ -8,7 +8,7 @@ import { test } from "node:test";
 
 import { decodeLesson, num } from "../../src/attnlab/static/format.js";
 import {
-  absMax, argmax, beatKeys, reachOf, beatLayout, cosinePlot, diverging, miniHeat, pictureHeight, rowHeight, shortVec,
+  absMax, argmax, beatKeys, reachOf, beatLayout, cosinePlot, diverging, miniHeat, pictureHeight, ropePlot, rowHeight, shortVec,
 } from "../../src/attnlab/static/model_layout.js";
 
 const RAW = JSON.parse(readFileSync(new URL("./model_trace.json", import.meta.url), "utf8"));
@@ -174,4 +174,21 @@ test("each beat's title is the trace's caption heading (words/captions.py)", () 
     assert.ok(texts(out)[1], `${key}: a subtitle from the page's words`);
     assert.ok(!texts(out).some((t) => /undefined|\{\w+\}/.test(t)), `${key}: every template filled`);
   }
+});
+
+test("RoPE's curve is one polyline through a point per pixel column, the used distance marked", () => {
+  // at 2,048 distances the curve was ~700 separate line shapes (as many SVG elements, built
+  // again on every head switch)
+  const scores = Array.from({ length: 2048 }, (_, d) => Math.cos(d / 50));
+  const size = { width: 620, height: 250 };
+  const { shapes } = ropePlot(scores, 300, size, WORDS);
+  const curves = shapes.filter((s) => s.role === "curve");
+  assert.equal(curves.length, 1);
+  assert.equal(curves[0].kind, "polyline");
+  const every = Math.floor(2048 / (620 - 56 - 18));
+  assert.equal(curves[0].points.length, Math.ceil(2048 / every));
+  const [x0, y0] = curves[0].points[0];
+  assert.equal(x0, 56);
+  assert.ok(Math.abs(y0 - (250 - 44 - ((1 - Math.min(...scores)) / (Math.max(...scores) - Math.min(...scores))) * (250 - 34 - 44))) < 1e-9);
+  assert.equal(shapes.filter((s) => s.role === "used").length, 1);
 });

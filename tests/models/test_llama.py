@@ -86,6 +86,25 @@ def test_next_tokens_after_an_earlier_position(bank) -> None:  # type: ignore[no
         bank.next_tokens(9)
 
 
+def test_a_head_switch_reads_the_next_tokens_kept_for_the_text(smollm2, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # the next tokens depend on the text, not the head: the decoder panel of every head asked
+    # for them again, two d_model × vocab products (~35 ms at 2,048 tokens) per head switch
+    from attnlab.encode.model_json import encode_decoder
+    from attnlab.models.decoder_trace import DecoderTrace
+
+    t = smollm2.trace(TEXT)
+    calls: list[int] = []
+    logits = DecoderTrace.logits
+    monkeypatch.setattr(
+        DecoderTrace, "logits", lambda self, pos: calls.append(pos) or logits(self, pos)
+    )
+    first = [encode_decoder(t, 0, head, 3) for head in (0, 1, 2)]
+    assert sorted(calls) == [3, t.n - 1]  # once per position, for three heads
+    after, last = first[0]["next_after_focus"], first[0]["next_after_last"]
+    assert after == first[2]["next_after_focus"] and after != last
+    assert t.next_tokens(3, 5) is t.next_tokens(3, 5) and len(calls) == 2
+
+
 def test_a_text_over_2048_tokens_is_refused_with_the_limit(smollm2) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(TooLongError, match=r"2049 tokens long; the limit for smollm2 is 2048"):
         smollm2.trace(" 1" * 1024 + "1")

@@ -176,3 +176,15 @@ def test_a_word_made_of_pieces_can_be_followed(minilm) -> None:
     mt = minilm.trace("by the riverbank")
     assert mt.tokens[3:5] == ("river", "##bank")
     assert mt.focus_index("riverbank") == 4  # its last piece, as pieces.py says
+
+
+def test_what_a_query_head_reads_is_its_row_of_expanded_without_a_copy() -> None:
+    # the GQA line read every head's keys and values (expanded(), three copies per head switch)
+    # to show the focus's first numbers of three heads
+    mt, _ = gqa_trace()
+    keep = mt.layers[1]
+    keys, values = keep.expanded()  # (h, n, d)
+    for h in range(H):
+        k, v = keep.read_by(h)
+        assert np.array_equal(k, keys[h]) and np.array_equal(v, values[h])
+        assert np.shares_memory(k, keep.keys) and np.shares_memory(v, keep.values)

@@ -43,3 +43,12 @@ def test_a_missing_word_or_occurrence_is_named() -> None:
         find_word(tokens, "river", special=SPECIAL)
     with pytest.raises(FocusError, match="occurs 1 time in the text, so occurrence must be"):
         find_word(tokens, "bank", occurrence=2, special=SPECIAL)
+
+
+def test_the_words_of_a_text_are_kept_for_the_next_head() -> None:
+    # every head switch of a 2,048-token text asked for the focus's word again: a walk of the
+    # whole text each time
+    tokens = tuple(["<s>"] + [" the", " river", "bank"] * 500)
+    first = split_words(tokens, ("<s>",))
+    assert split_words(list(tokens), ["<s>"]) is first  # type: ignore[arg-type]
+    assert first[2] == Word("riverbank", 2, 4)

@@ -93,6 +93,20 @@ def test_causal_mask_is_told() -> None:
     assert "upper triangle" not in texts()["parallel"]
 
 
+@pytest.mark.parametrize(
+    ("band", "told"), [((2, 0), True), ((1, 1), False), ((0, 0), True), ((9, 0), True)]
+)
+def test_the_mask_is_told_causal_exactly_when_no_row_sees_a_later_key(
+    band: tuple[int, int], told: bool
+) -> None:
+    n, (before, after) = 6, band  # row i sees keys i - before .. i + after
+    i, j = np.arange(n)[:, None], np.arange(n)[None, :]
+    mask = (j >= i - before) & (j <= i + after)
+    x = np.random.default_rng(1).normal(size=(n, 4))
+    parallel = narrate(attend(x, x, x, mask=mask), 3)[-1].text
+    assert ("upper triangle" in parallel) is (told and not mask.all())
+
+
 def test_extras_are_appended_to_their_beat() -> None:
     beats = narrate(lesson.run(RIVER), 3, extras={"blend": "More."})
     assert beats[4].text.endswith(" More.") and not beats[3].text.endswith("More.")

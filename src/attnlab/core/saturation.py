@@ -17,7 +17,8 @@ standard softmax Jacobian; it is defined for a row only when the softmax runs ac
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -25,7 +26,7 @@ import numpy as np
 from attnlab.core.softmax import entropy_bits, jacobian, softmax
 from attnlab.core.trace import Trace
 from attnlab.errors import FocusError, TemperatureError
-from attnlab.types import FloatArray
+from attnlab.types import BoolArray, FloatArray
 
 __all__ = ["Saturation", "Sweep", "jacobian_size", "saturation", "sweep", "temperatures"]
 
@@ -56,24 +57,83 @@ def jacobian_size(w: FloatArray) -> tuple[float, float]:
     return frobenius, max(diagonal, float(top[0] * top[1]))
 
 
+_MEASURES: dict[str, Callable[[FloatArray, BoolArray, int], FloatArray]] = {
+    "entropy_bits": lambda w, allowed, axis: entropy_bits(w, axis=axis),
+    "max_entropy_bits": lambda w, allowed, axis: np.log2(np.sum(allowed, axis=axis)),
+    "max_weight": lambda w, allowed, axis: np.max(w, axis=axis),
+    "row_sums": lambda w, allowed, axis: w.sum(axis=1),
+    "column_sums": lambda w, allowed, axis: w.sum(axis=0),
+}
+"""Saturation's per-slice measures from (weights (n, m) float64, visible (n, m), the axis a
+distribution runs along)."""
+
+
 @dataclass(frozen=True)
 class Saturation:
     """Per-slice peakedness of a single-head trace, and the Jacobian of its focus row.
 
     `per` is "row" when the softmax ran across the keys (each row a distribution) and "column"
     when it ran, by mistake, across the queries: then the distributions are the columns.
+
+    The per-slice measures (entropy, ceiling, largest weight, sums) are computed, in float64,
+    when first read: a real model's head at 2,048 tokens shows the focus row alone
+    (`focus_entropy_bits`), and every row's entropy would be two 32 MB float64 arrays more.
     """
 
     per: Literal["row", "column"]
-    entropy_bits: FloatArray  # (n,) or (m,): one per distribution
-    max_entropy_bits: FloatArray  # log₂(number of unmasked entries): the uniform ceiling
-    max_weight: FloatArray  # the largest weight of each distribution
-    row_sums: FloatArray  # (n,)
-    column_sums: FloatArray  # (m,)
+    weights: FloatArray  # (n, m) the trace's weights, as it holds them (not copied)
+    mask: BoolArray | None  # (n, m) True where a key was visible, or None for all
     focus: int
     focus_weights: FloatArray | None  # (m,) the focus row, or None when per == "column"
     jacobian_frobenius: float | None
     jacobian_max_abs: float | None
+    _measured: dict[str, FloatArray] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )  # the per-slice measures read so far, by name
+
+    def _measure(self, name: str) -> FloatArray:
+        """The per-slice measure `name` (_MEASURES) of the weights in float64, on first read."""
+        if name not in self._measured:
+            if "float64" not in self._measured:
+                self._measured["float64"] = np.asarray(self.weights, dtype=np.float64)  # (n, m)
+            w = self._measured["float64"]
+            allowed = self.mask if self.mask is not None else np.ones_like(w, dtype=np.bool_)
+            axis = -1 if self.per == "row" else 0  # across each distribution
+            self._measured[name] = _MEASURES[name](w, allowed, axis)
+        return self._measured[name]
+
+    @property
+    def entropy_bits(self) -> FloatArray:
+        """(n,) or (m,): one entropy per distribution, in bits."""
+        return self._measure("entropy_bits")
+
+    @property
+    def max_entropy_bits(self) -> FloatArray:
+        """log₂(number of unmasked entries) per distribution: the uniform ceiling."""
+        return self._measure("max_entropy_bits")
+
+    @property
+    def max_weight(self) -> FloatArray:
+        """The largest weight of each distribution."""
+        return self._measure("max_weight")
+
+    @property
+    def row_sums(self) -> FloatArray:
+        """(n,)"""
+        return self._measure("row_sums")
+
+    @property
+    def column_sums(self) -> FloatArray:
+        """(m,)"""
+        return self._measure("column_sums")
+
+    @property
+    def focus_entropy_bits(self) -> float | None:
+        """The focus row's entropy in bits, read off that row alone (the same number as
+        entropy_bits[focus]), or None when per == "column"."""
+        if self.focus_weights is None:
+            return None
+        return float(entropy_bits(self.focus_weights[None, :], axis=-1)[0])
 
     @property
     def jacobian(self) -> FloatArray | None:
@@ -82,24 +142,20 @@ class Saturation:
 
 
 def saturation(trace: Trace, focus: int) -> Saturation:
-    """Entropy and largest weight per distribution of `trace`, and its focus row's Jacobian."""
-    w = np.asarray(trace.weights, dtype=np.float64)  # (n, m)
+    """The saturation of `trace` at row `focus`: its Jacobian's size now (one row), the
+    per-distribution measures when read."""
+    w = trace.weights  # (n, m)
     if w.ndim != 2:
         raise ValueError(f"saturation needs one head, got weights of shape {w.shape}")
     _check_focus(focus, w.shape[0])
-    axis = -1 if trace.axis == "keys" else 0
-    allowed = trace.mask if trace.mask is not None else np.ones_like(w, dtype=np.bool_)
     row = frob = biggest = None
     if trace.axis == "keys":
-        row = w[focus]  # (m,)
+        row = np.asarray(w[focus], dtype=np.float64)  # (m,)
         frob, biggest = jacobian_size(row)
     return Saturation(
         per="row" if trace.axis == "keys" else "column",
-        entropy_bits=entropy_bits(w, axis=axis),
-        max_entropy_bits=np.log2(np.sum(allowed, axis=axis)),
-        max_weight=np.max(w, axis=axis),
-        row_sums=w.sum(axis=1),
-        column_sums=w.sum(axis=0),
+        weights=w,
+        mask=trace.mask,
         focus=focus,
         focus_weights=row,
         jacobian_frobenius=frob,

@@ -87,11 +87,11 @@ def encode_head(mt: ModelTrace, ex: Explanation, *, layer: int, head: int) -> di
     for name in _MATRICES:
         value = getattr(t, name)
         out[name] = pack_float32(value[np.ix_(sub, sub)]) if value is not None else None
-    sat = ex.saturation
+    bits = ex.saturation.focus_entropy_bits  # the focus row's alone: no n × n pass
     out |= {
         "focus": at[f], "focus_token": t.tokens[f], "pair": [at[pair[0]], at[pair[1]]],
         "narration": [encode_beat(b) for b in ex.beats], "captions": encode_captions(ex.captions),
-        "entropy_bits": _num(float(sat.entropy_bits[f])) if sat.per == "row" else None,
+        "entropy_bits": _num(bits) if bits is not None else None,
         "window": {
             "rows": list(rows), "n": t.n, "whole": len(rows) == t.n,
             "all_tokens": list(t.tokens), "focus": f,
@@ -108,11 +108,9 @@ def _place(mt: ModelTrace, layer: int, head: int) -> dict[str, Any]:
     g = mt.n_heads // mt.n_kv_heads
     kv = mt.kv_head(head)
     group = list(range(kv * g, kv * g + g))
-    keys, values = mt.layers[layer].expanded()  # (h, n, d_k) what each query head attends with
-    same = all(
-        np.array_equal(keys[group[0]], keys[i]) and np.array_equal(values[group[0]], values[i])
-        for i in group
-    )
+    reads = [mt.layers[layer].read_by(i) for i in group]  # (n, d_k), (n, d_v) for each head
+    k0, v0 = reads[0]
+    same = all(np.array_equal(k0, k) and np.array_equal(v0, v) for k, v in reads)
     return {
         "name": mt.model, "layer": layer, "head": head, "n_layers": mt.n_layers,
         "n_heads": mt.n_heads, "n_kv_heads": mt.n_kv_heads, "kv_head": kv, "group": group,
@@ -124,11 +122,11 @@ def encode_gqa(mt: ModelTrace, layer: int, head: int, focus: int) -> dict[str, A
     """The key and value vectors of the focus token as each head of `head`'s group reads them:
     the same numbers under grouped-query attention (the first entries, from the trace)."""
     place = _place(mt, layer, head)
-    keys, values = mt.layers[layer].expanded()  # (h, n, d_k)
+    reads = [mt.layers[layer].read_by(i) for i in place["group"]]  # (n, d_k), (n, d_v) each
     return {
         **{k: place[k] for k in ("kv_head", "group", "group_identical", "n_kv_heads")},
-        "keys": [[round(float(x), PLACES) for x in keys[i, focus, :4]] for i in place["group"]],
-        "values": [[round(float(x), PLACES) for x in values[i, focus, :4]] for i in place["group"]],
+        "keys": [[round(float(x), PLACES) for x in k[focus, :4]] for k, _ in reads],
+        "values": [[round(float(x), PLACES) for x in v[focus, :4]] for _, v in reads],
     }
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -36,7 +37,10 @@ from attnlab.types import FloatArray
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
-__all__ = ["DecoderTrace", "Readout"]
+__all__ = ["KEPT_NEXT", "DecoderTrace", "Readout"]
+
+KEPT_NEXT = 8
+"""How many (position, k) answers of `next_tokens` a trace keeps: a few words each."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,8 +111,25 @@ class DecoderTrace(ModelTrace):
 
     def next_tokens(self, pos: int | None = None, k: int = 5) -> tuple[tuple[str, float], ...]:
         """The `k` most likely next tokens after `pos` (the last token by default) with their
-        probabilities, most likely first."""
-        z = self.logits(self.n - 1 if pos is None else pos).astype(np.float64)  # (vocab,)
+        probabilities, most likely first. They depend on the text alone, not on a head: the
+        last KEPT_NEXT answers are kept, so a head switch does not multiply d_model × vocab
+        again for the same positions."""
+        at = self.n - 1 if pos is None else self._position(pos)
+        kept = self._kept_next
+        found = kept.get((at, k))
+        if found is None:
+            found = kept[(at, k)] = self._next_tokens(at, k)
+            while len(kept) > KEPT_NEXT:
+                kept.pop(next(iter(kept)))  # the oldest first
+        return found
+
+    @cached_property
+    def _kept_next(self) -> dict[tuple[int, int], tuple[tuple[str, float], ...]]:
+        """The last KEPT_NEXT answers of `next_tokens`, by (position, k)."""
+        return {}
+
+    def _next_tokens(self, pos: int, k: int) -> tuple[tuple[str, float], ...]:
+        z = self.logits(pos).astype(np.float64)  # (vocab,)
         z -= z.max()
         p = np.exp(z)
         p /= p.sum()  # (vocab,) softmax

@@ -62,6 +62,12 @@ class LayerKeep:
         queries = np.arange(n)[rows]  # (rows,) only the rows asked, never the n × n mask
         return queries[:, None] >= np.arange(n)[None, :]  # (rows, n) causal_mask(n)[rows]
 
+    def read_by(self, head: int) -> tuple[FloatArray, FloatArray]:
+        """The keys and values query head `head` attends with, (n, d_k) and (n, d_v): views of
+        its kv head, the rows `expanded()` would give it, without copying every head's."""
+        j = int(kv_heads(self.n_heads, self.n_kv_heads)[head])
+        return self.keys[j], self.values[j]
+
     def expanded(self) -> tuple[FloatArray, FloatArray]:
         """Keys and values per query head, (h, n, d): kv head i // g for query head i."""
         if self.n_kv_heads == self.n_heads:

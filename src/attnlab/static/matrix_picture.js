@@ -61,17 +61,24 @@ export function matrixPixels(values, cells, { scale = "linear", rowMax = null, c
   const out = new Uint8ClampedArray(cells * cells * 4);
   const grey = [1, 3, 5].map((k) => parseInt(MASKED.slice(k, k + 2), 16));
   const e = edges ?? Array.from({ length: cells }, (_, i) => i);
+  const top = LUT_SIZE - 1;
+  let open = 0; // this row's unmasked cells come first: cellMasked grows with c, and with r it moves right
   for (let r = 0; r < cells; r++) {
-    const top = rowMax ? rowMax[r] : 1;
+    if (!causal) open = cells;
+    else while (open < cells && !cellMasked(r, open, e, shown, causal, kept)) open++;
+    const most = rowMax ? rowMax[r] : 1;
+    const row = r * cells;
     for (let c = 0; c < cells; c++) {
-      const p = 4 * (r * cells + c);
-      if (cellMasked(r, c, e, shown, causal, kept)) {
-        out.set(grey, p);
+      const p = 4 * (row + c);
+      if (c >= open) {
+        out[p] = grey[0];
+        out[p + 1] = grey[1];
+        out[p + 2] = grey[2];
       } else {
-        const k = Math.round(scalePosition(values[r * cells + c], scale, top) * (LUT_SIZE - 1));
-        out[p] = table[3 * k];
-        out[p + 1] = table[3 * k + 1];
-        out[p + 2] = table[3 * k + 2];
+        const k = 3 * Math.round(scalePosition(values[row + c], scale, most) * top);
+        out[p] = table[k];
+        out[p + 1] = table[k + 1];
+        out[p + 2] = table[k + 2];
       }
       out[p + 3] = 255;
     }

@@ -319,8 +319,12 @@ function render({ model, el }) {
     const all = trace.window.all_tokens;
     const focus = trace.window.focus;
     if (tokensShown && tokensShown.length === all.length && tokensShown.every((tok, j) => tok === all[j])) {
-      // another head of the same text: 2,048 buttons stay, only the pressed one moves
-      for (const b of ui.tokens.children) b.setAttribute("aria-pressed", String(Number(b.dataset.index) === focus));
+      // another head of the same text: 2,048 buttons stay, only the pressed one moves (the
+      // others' attribute is not written again: 2,048 writes restyled the bar on every switch)
+      for (const b of ui.tokens.children) {
+        const pressed = String(Number(b.dataset.index) === focus);
+        if (b.getAttribute("aria-pressed") !== pressed) b.setAttribute("aria-pressed", pressed);
+      }
       return;
     }
     tokensShown = all;
@@ -423,7 +427,7 @@ function render({ model, el }) {
     const held = model.get("matrix");
     if (held && held.layer === m.layer && held.head === m.head && held.n === trace.window.n) ui.matrix.paint(); // else its own answer paints it
     ui.decoder.show();
-    ui.compare.show();
+    ui.compare.showHead();
     ui.pieces.hidden = !trace.word;
     ui.pieces.textContent = trace.word?.note ?? "";
     showBeat();
@@ -485,19 +489,20 @@ function render({ model, el }) {
     ui.headView.show();
     showInfo();
     ui.matrix.showOptions();
+    ui.compare.show(); // its plot's words (a head's rows follow in onTrace)
     if (trace) onTrace();
   });
   scope.on(model, "change:layer", () => {
     ui.ranking.mark();
     ui.heads.mark();
     ui.layer.value = String(model.get("layer"));
-    ui.compare.show();
+    ui.compare.showHead();
   });
   scope.on(model, "change:head", () => {
     ui.ranking.mark();
     ui.heads.mark();
     ui.head.value = String(model.get("head"));
-    ui.compare.show();
+    ui.compare.showHead();
     ui.headView.follow();
     ui.mask.show();
   });

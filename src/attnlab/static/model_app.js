@@ -84,7 +84,11 @@ function host(el, wanted, page, isActive) {
   let askedCompare = 0;
   let everLoaded = false;
   const state = () => Object.fromEntries([...KEYS, "beat", "word", "a", "b"].map((k) => [k, model.get(k)]));
-  const writeURL = () => isActive() && history.replaceState(null, "", writeModelURL(location.search, { view: "model", ...(good ?? state()), beat: model.get("beat"), ...(goodCompare ?? {}) }, beats));
+  const writeURL = () => {
+    if (!isActive()) return;
+    const url = writeModelURL(location.search, { view: "model", ...(good ?? state()), beat: model.get("beat"), ...(goodCompare ?? {}) }, beats);
+    if (url !== location.search) history.replaceState(null, "", url); // a 2,048-token text's URL is long: written only when it changed
+  };
 
   const model = createModel({
     ...wanted, info: null, trace: null, grid: null, compare: null, status: "", error: null,
@@ -145,6 +149,9 @@ function host(el, wanted, page, isActive) {
     const started = performance.now();
     const sameHead = sameText && good.layer === request.layer && good.head === request.head;
     const matrixAnswer = sameHead ? null : getJSON(`/api/model/matrix?${new URLSearchParams({ ...Object.fromEntries(["text", "layer", "head"].map((k) => [k, String(request[k])])), model: request.name, pool: model.get("pool"), specials: model.get("specials") })}`);
+    // the followed token's row beside the matrix, asked with the head instead of after it: the
+    // same text, so the token is already a position of it (a new text's focus is the answer's)
+    const rowAsked = sameText && Number.isInteger(request.focus) ? { index: request.focus, ticket: ++askedRow, answer: getJSON(`/api/model/row?${new URLSearchParams({ model: request.name, text: request.text, layer: String(request.layer), head: String(request.head), row: String(request.focus) })}`) } : null;
     const answer = await getJSON(`/api/model/trace?${q}`);
     if (ticket !== asked) return; // a newer request is on its way
     model.put("status", "");
@@ -166,8 +173,10 @@ function host(el, wanted, page, isActive) {
       if (!fallback) model.put("error", null);
       const gridBody = body.grid;
       delete body.grid;
+      const heldGrid = model.get("grid");
       if (gridBody) model.put("grid", gridBody);
-      else if (model.get("grid")) model.put("grid", { ...model.get("grid"), focus: body.window.focus });
+      // the same text and focus: the grid stands (a new object would rebuild the ranking's rows)
+      else if (heldGrid && heldGrid.focus !== body.window.focus) model.put("grid", { ...heldGrid, focus: body.window.focus });
       model.put("trace", body);
       if (matrixAnswer) {
         const m = await matrixAnswer;
@@ -175,7 +184,11 @@ function host(el, wanted, page, isActive) {
         if (m.ok) model.put("matrix", m.body);
       }
       model.put("row_index", body.window.focus); // the followed token's numbers, until another row is asked
-      row();
+      if (rowAsked && rowAsked.index === body.window.focus) {
+        const r = await rowAsked.answer;
+        if (ticket !== asked) return;
+        if (rowAsked.ticket === askedRow && r.ok) model.put("row", r.body); // unless another row was asked since
+      } else row();
       views.afterTrace();
       model.put("shown_ms", performance.now() - started); // a head switch, measured in the page
       el.dataset.shownAt = String(performance.now()); // when this head was on screen (the tests read it)

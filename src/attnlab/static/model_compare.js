@@ -95,18 +95,51 @@ export function comparePanel(model, id, commit) {
 
   const signed = (x) => (x > 0 ? `+${num(x)}` : num(x));
 
+  // what the panel shows now: the rows for [answer, words, layer, head], the cosine plot and
+  // its table for [answer, words, width]. A head switch shows the rows again and nothing else
+  // (showHead, which reads no layout: the page is being rebuilt then); a second call for the
+  // same head (the switch, then its trace) changes nothing.
+  let rowsFor = null;
+  let plotFor = null;
+  const same = (a, b) => a !== null && a.length === b.length && a.every((x, k) => x === b[k]);
+
+  /** The rows for the head chosen above: what a head switch changes (no layout is read). */
+  function showHead() {
+    const cmp = model.get("compare");
+    if (!cmp) return;
+    const L = Number(model.get("layer"));
+    const H = Number(model.get("head"));
+    const rows = [cmp, words(), L, H];
+    if (!same(rowsFor, rows)) {
+      rowsFor = rows;
+      showRows(cmp, L, H);
+    }
+  }
+
+  /** The whole panel: the rows, and the plot at the width its box has now. */
   function showCompare() {
     const cmp = model.get("compare");
     if (!cmp) return;
+    showHead();
+    const width = Math.max(280, Math.min(560, ui.plot.parentElement?.clientWidth || 520));
+    const plot = [cmp, words(), width];
+    if (!same(plotFor, plot)) {
+      plotFor = plot;
+      showCosine(cmp, width);
+    }
+  }
+
+  function showRows(cmp, L, H) {
     occurrences(ui.occA, cmp.a, "occ_a");
     occurrences(ui.occB, cmp.b, "occ_b");
-    const L = Number(model.get("layer"));
-    const H = Number(model.get("head"));
     ui.rowsTitle.textContent = say(words(), "model.compare.rows_title", { word: cmp.word, layer: L, head: H });
     rowTable(ui.rowA, cmp.a, "A", cmp.a.tokens.slice(1, -1).join(" "));
     rowTable(ui.rowB, cmp.b, "B", cmp.b.tokens.slice(1, -1).join(" "));
     diffTable(cmp, L, H);
-    const plotSize = { width: Math.max(280, Math.min(560, ui.plot.parentElement?.clientWidth || 520)), height: 230 };
+  }
+
+  function showCosine(cmp, width) {
+    const plotSize = { width, height: 230 };
     const plot = cosinePlot(cmp.cosine, cmp.cosine_labels, plotSize, words());
     paintSVG(ui.plot, plot.shapes, plotSize);
     const values = cmp.cosine_labels.map((label, k) => say(words(), "model.compare.plot_value", { label, value: num(cmp.cosine[k]) })).join(", ");
@@ -140,5 +173,5 @@ export function comparePanel(model, id, commit) {
     e.preventDefault();
     commit({ word: ui.word.value, a: ui.a.value, b: ui.b.value });
   });
-  return { el, show: showCompare, showError: showCompareError, showInputs: showCompareInputs };
+  return { el, show: showCompare, showHead, showError: showCompareError, showInputs: showCompareInputs };
 }

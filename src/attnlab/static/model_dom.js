@@ -1,5 +1,5 @@
 // The Real model view's own DOM helpers (model.js, model_compare.js; the element builders are
-// dom.js's): a labelled field with its error slot, and layout shapes (rect, text, line) painted
+// dom.js's): a labelled field with its error slot, and layout shapes (rect, text, line, polyline) painted
 // as SVG.
 
 import { h, s as svgNode } from "./dom.js";
@@ -15,7 +15,7 @@ export function field(id, label, control, extra = []) {
   return { box: h("div", { class: "field" }, [h("label", { for: id, "data-words": label }), control, err, ...extra]), err };
 }
 
-/** Paint layout shapes into an <svg> (rect, text, line): the plot stays crisp and its text is text. */
+/** Paint layout shapes into an <svg> (rect, text, line, polyline): the plot stays crisp and its text is text. */
 export function paintSVG(svg, shapes, size) {
   svg.setAttribute("viewBox", `0 0 ${size.width} ${size.height}`);
   svg.setAttribute("width", String(size.width));
@@ -36,6 +36,13 @@ export function paintSVG(svg, shapes, size) {
       for (const k of ["x1", "y1", "x2", "y2"]) n.setAttribute(k, String(s[k]));
       n.setAttribute("stroke", s.color);
       n.setAttribute("stroke-width", String(s.width));
+    } else if (s.kind === "polyline") {
+      n = svgNode("polyline");
+      n.setAttribute("points", s.points.map(([x, y]) => `${x},${y}`).join(" "));
+      n.setAttribute("fill", "none");
+      n.setAttribute("stroke", s.color);
+      n.setAttribute("stroke-width", String(s.width));
+      if (s.role) n.setAttribute("class", s.role);
     } else if (s.kind === "text") {
       n = svgNode("text");
       n.setAttribute("x", String(s.x));

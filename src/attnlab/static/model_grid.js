@@ -109,11 +109,14 @@ export function headsGrid(model, id, pick, commit = () => {}) {
     const L = Number(model.get("layer"));
     const H = Number(model.get("head"));
     let any = false;
+    // only the attributes that change are written: 540 writes of the same values restyled the
+    // grid twice on every head switch
+    const put = (b, name, value) => b.getAttribute(name) !== value && b.setAttribute(name, value);
     for (const b of gridButtons) {
       const on = Number(b.dataset.layer) === L && Number(b.dataset.head) === H;
-      b.setAttribute("aria-pressed", String(on));
+      put(b, "aria-pressed", String(on));
       if (on) any = true;
-      b.setAttribute("tabindex", on ? "0" : "-1");
+      put(b, "tabindex", on ? "0" : "-1");
     }
     if (!any && gridButtons[0]) gridButtons[0].setAttribute("tabindex", "0");
   }

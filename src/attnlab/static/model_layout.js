@@ -457,14 +457,12 @@ export function ropePlot(scores, used, size, words = null) {
   shapes.push({ kind: "line", x1: L.left, y1: H - L.bottom, x2: W - L.right, y2: H - L.bottom, color: COLORS.ink, width: 1 });
   shapes.push({ kind: "text", x: L.left + (W - L.left - L.right) / 2, y: H - 8, text: say(words, "model.rope.x_axis"), size: 11, align: "center", color: COLORS.muted, role: "x-title" });
   shapes.push({ kind: "text", x: 8, y: 14, text: say(words, "model.rope.y_axis"), size: 11, color: COLORS.muted, role: "y-title" });
-  // the curve: at most one segment per pixel column
+  // the curve: at most one point per pixel column, one polyline (at 2,048 distances its ~700
+  // segments were as many <line> elements, built again on every head switch)
   const every = Math.max(1, Math.floor(D / (W - L.left - L.right)));
-  let prev = null;
-  for (let d = 0; d < D; d += every) {
-    const p = { x: px(d), y: py(scores[d]) };
-    if (prev) shapes.push({ kind: "line", x1: prev.x, y1: prev.y, x2: p.x, y2: p.y, color: COLORS.positive, width: 1.5, role: "curve" });
-    prev = p;
-  }
+  const points = [];
+  for (let d = 0; d < D; d += every) points.push([px(d), py(scores[d])]);
+  if (points.length > 1) shapes.push({ kind: "polyline", points, color: COLORS.positive, width: 1.5, role: "curve" });
   if (used >= 0 && used < D) {
     shapes.push({ kind: "line", x1: px(used), y1: L.top - 4, x2: px(used), y2: H - L.bottom, color: COLORS.violet, width: 1, role: "used" });
     shapes.push({ kind: "rect", x: px(used) - 4, y: py(scores[used]) - 4, w: 8, h: 8, fill: COLORS.violet, radius: 4 });

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnlab.core.trace import Trace
+from attnlab.types import BoolArray
 from attnlab.words.grammar import and_list, possessive, token_names
 from attnlab.words.numfmt import num, percent, vec
 
@@ -247,7 +248,7 @@ def _parallel(trace: Trace, focus: int) -> str:
         f"{_formula(trace)} in one step. Row i is token i's budget (the query); "
         f"column j is the token it attends to (the key)."
     )
-    if trace.mask is not None and n == m and np.array_equal(trace.mask, np.tril(trace.mask)):
+    if trace.mask is not None and n == m and _sees_no_later_key(trace.mask):
         if not trace.mask.all():
             text += (
                 " The causal mask zeroes the upper triangle: no token attends to a later one, "
@@ -274,6 +275,14 @@ def _parallel(trace: Trace, focus: int) -> str:
     return text + (
         f" The matrix is not symmetric: {a} → {b} is {num(wij)} but {b} → {a} is {num(wji)}, {why}."
     )
+
+
+def _sees_no_later_key(mask: BoolArray) -> bool:
+    """True when no query row i sees a key j > i (the mask is lower-triangular), read off each
+    row's last visible key: at 2,048 tokens np.tril would build another n × n mask to compare."""
+    n, m = mask.shape
+    last = m - 1 - np.argmax(mask[:, ::-1], axis=1)  # (n,) each row's last True (m − 1 if none)
+    return bool(np.all(~mask.any(axis=1) | (last <= np.arange(n))))
 
 
 def _formula(trace: Trace) -> str:

@@ -1,0 +1,37 @@
+// matrix_picture.js: the pixels of a head's matrix, cell by cell as the rules say (a causal
+// block left of its row's last query is coloured on its scale, one past it grey).
+import assert from "node:assert/strict";
+import test from "node:test";
+
+import { MASKED, cellMasked, matrixPixels, scalePosition } from "../../src/attnlab/static/matrix_picture.js";
+import { heat } from "../../src/attnlab/static/colors.js";
+
+const hex = (c) => [1, 3, 5].map((k) => parseInt(c.slice(k, k + 2), 16));
+
+/** The rule itself, one cell at a time: the reference matrixPixels must equal. */
+function expected(values, cells, { scale, rowMax, causal, edges, shown, kept }) {
+  const out = [];
+  for (let r = 0; r < cells; r++) {
+    for (let c = 0; c < cells; c++) {
+      const rgb = cellMasked(r, c, edges, shown, causal, kept) ? hex(MASKED) : hex(heat(Math.round(scalePosition(values[r * cells + c], scale, rowMax[r]) * 255) / 255));
+      out.push(...rgb, 255);
+    }
+  }
+  return out;
+}
+
+for (const [name, causal, kept] of [["causal", true, null], ["causal with specials hidden", true, [1, 2, 3, 5, 6, 7, 8, 9, 10, 12, 13]], ["encoder", false, null]]) {
+  test(`every cell of a pooled ${name} matrix is its scale's colour or grey`, () => {
+    const cells = 5;
+    const shown = kept ? kept.length : 13;
+    const edges = [0, 2, 5, 7, 10].map((x) => Math.min(x, shown - 1));
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const values = Float32Array.from({ length: cells * cells }, () => random() ** 3);
+    const rowMax = Float32Array.from({ length: cells }, (_, r) => Math.max(...values.slice(r * cells, (r + 1) * cells)));
+    for (const scale of ["linear", "row", "log"]) {
+      const opts = { scale, rowMax, causal, edges, shown, kept };
+      assert.deepEqual([...matrixPixels(values, cells, opts)], expected(values, cells, opts), scale);
+    }
+  });
+}
