@@ -67,3 +67,24 @@ def test_threads_give_the_same_numbers_as_one() -> None:
     np.testing.assert_array_equal(z1, z2)
     for name in FIELDS:
         np.testing.assert_array_equal(getattr(s1, name), getattr(s2, name))
+
+
+def test_blas_keeps_one_thread_until_the_last_pass_is_out() -> None:
+    """Two passes on two threads leave in any order: the limit stays while one is inside and
+    the process gets its own BLAS threads back after the last."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from attnlab.models.causal_blocks import _one_blas_thread
+
+    def blas() -> set[int]:
+        return {
+            i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"
+        }
+
+    before = blas()
+    _one_blas_thread.__enter__()  # pass A
+    _one_blas_thread.__enter__()  # pass B
+    assert blas() == {1}
+    _one_blas_thread.__exit__(None, None, None)  # A leaves first
+    assert blas() == {1}, "B still runs its blocks"
+    _one_blas_thread.__exit__(None, None, None)
+    assert blas() == before
