@@ -62,7 +62,7 @@ THREADS = min(2, os.cpu_count() or 1)
 core each, so the blocks themselves are spread over the cores, BLAS on one thread meanwhile."""
 
 _SUMS = ("entropy", "first", "top1", "itself", "previous")
-"""What a block adds up over its rows, per head, in this order (the rows of `_Sums`)."""
+"""What a block adds up over its rows, per head, in this order (the rows of its (5, h) sums)."""
 
 
 def attend_causal(
