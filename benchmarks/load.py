@@ -3,8 +3,10 @@
 Starts the server itself in a subprocess on 127.0.0.1 at a free port (the socket is bound here
 and handed to uvicorn), warms the model, then runs CLIENTS asyncio clients
 (one keep-alive connection each: Connection) for SECONDS.
-Each client picks a route from MIX (seeded), asks, waits a think time (exponential, mean
---think seconds; 0 makes every client ask again at once) and asks again. A 503 is the server
+Each client first waits a think time, then picks a route from MIX (seeded), asks, waits a think
+time (exponential, mean --think seconds; 0 makes every client ask again at once) and asks
+again. (The first wait spreads the clients' arrivals as they are later on; when all 200 asked
+in the same millisecond, that one burst alone set /api/presets p99 at 0.7-1 s.) A 503 is the server
 shedding heavy work as designed: the client waits its Retry-After and goes on; it is counted
 apart from errors (a transport failure, a 5xx other than 503, or a 4xx to a request that is
 valid).
@@ -196,6 +198,8 @@ async def _client(
 ) -> None:
     weights = [w for *_, w in MIX]
     c = Connection(base)
+    if think > 0:
+        await asyncio.sleep(rng.expovariate(1 / think))  # arrive as a client that just thought
     while time.monotonic() < until:
         label, route, params, _ = rng.choices(MIX, weights)[0]
         method, path = route.split()

@@ -48,3 +48,49 @@ def test_presets_and_page(client) -> None:
     assert d["presets"][0]["sentence"] == "by the river bank"
     assert d["modes"] == ["scaled", "unscaled", "uniform"]
     assert client.get("/").status_code == 200
+
+
+_TRACED = """
+import json
+from opentelemetry import trace
+from fastapi.testclient import TestClient
+
+spans = []
+
+class Tracer(trace.NoOpTracer):
+    def start_span(self, name, *args, **kwargs):
+        spans.append(name)
+        return super().start_span(name, *args, **kwargs)
+
+    def start_as_current_span(self, name, *args, **kwargs):
+        spans.append(name)
+        return super().start_as_current_span(name, *args, **kwargs)
+
+class Provider(trace.TracerProvider):
+    def get_tracer(self, *args, **kwargs):
+        return Tracer()
+
+trace.set_tracer_provider(Provider())
+from attnlab.web.app import create_app
+
+with TestClient(create_app(), base_url="http://127.0.0.1") as c:
+    status = c.get("/api/lesson").status_code
+print(json.dumps([status, spans]))
+"""
+
+
+def test_fastapi_records_nothing_even_where_a_tracer_is_configured() -> None:
+    """attnlab sends nothing anywhere: FastAPI's own OpenTelemetry would trace every request
+    to the process's tracer (and export it with FASTAPI_OTEL_AUTO_CONFIGURE=true). A fresh
+    interpreter: a tracer provider is set once per process."""
+    pytest.importorskip("opentelemetry.trace")
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "FASTAPI_OTEL_AUTO_CONFIGURE": "true"}
+    out = subprocess.run([sys.executable, "-c", _TRACED], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    status, spans = json.loads(out.stdout)
+    assert status == 200 and spans == []

@@ -152,3 +152,43 @@ def test_a_long_model_trace_takes_a_heavy_slot(held, minilm) -> None:
         ).status_code
         == 200
     )
+
+
+def test_options_keep_a_computing_turn_for_cheap_requests() -> None:
+    with pytest.raises(ValueError, match="running"):
+        ServerOptions(running=1, heavy_workers=1)  # the heavy one would take every turn
+    with pytest.raises(ValueError, match="running"):
+        ServerOptions(workers=6, running=7)
+    with pytest.raises(ValueError, match="gc_young"):
+        ServerOptions(gc_young=0)
+
+
+_COLLECTOR = """
+import gc, json
+from fastapi.testclient import TestClient
+from attnlab.web.app import ServerOptions, create_app
+from attnlab.web.model_routes import cached_model
+
+before = gc.get_threshold()
+with TestClient(create_app(ServerOptions(gc_young=12345)), base_url="http://127.0.0.1") as c:
+    inside = gc.get_threshold()
+    frozen_before = gc.get_freeze_count()
+    cached_model("minilm")
+    frozen_after = gc.get_freeze_count()
+print(json.dumps([before, inside, gc.get_threshold(), frozen_before, frozen_after]))
+"""
+
+
+def test_the_server_collects_garbage_less_often_and_freezes_a_loaded_model(minilm) -> None:
+    """While the app runs, Python's youngest collection waits for gc_young allocations, and a
+    model once loaded is out of the collector's reach; the old threshold comes back after. In a
+    fresh interpreter: the threshold is the process's, shared with this one's live servers."""
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _COLLECTOR], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    before, inside, after, frozen_before, frozen_after = json.loads(out.stdout)
+    assert inside == [12345, *before[1:]] and after == before
+    assert frozen_after > frozen_before  # the model's objects left the generations

@@ -24,6 +24,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import ParamSpec, TypeVar
 
+from attnlab.web.turns import waiting
+
 __all__ = ["Apart", "MeasureCrashedError"]
 
 P = ParamSpec("P")
@@ -83,7 +85,8 @@ class Apart:
                 )
             pool = self._pool
         try:
-            return pool.submit(fn, *args, **kwargs).result()
+            with waiting():  # the child computes; this thread only waits for its answer
+                return pool.submit(fn, *args, **kwargs).result()
         except BrokenProcessPool:
             with self._lock:
                 if self._pool is pool:

@@ -25,6 +25,8 @@ redirects (a trailing slash is not found), so no answer repeats the Host header.
 
 from __future__ import annotations
 
+import gc
+import inspect
 import ipaddress
 import os
 import sys
@@ -75,6 +77,22 @@ _FILE: dict[int | str, dict[str, Any]] = {
 }
 
 
+NO_TELEMETRY = {
+    "tracing": False, "metrics": False, "logs": False, "operation_spans": False,
+    "auto_configure": False,
+}  # fmt: skip
+"""FastAPI's own OpenTelemetry, all of it off: it records spans, metrics and logs (request
+bodies, exception messages) to whatever provider the process has, and sends them out when
+FASTAPI_OTEL_AUTO_CONFIGURE is set. attnlab sends nothing anywhere. (FastAPI older than its
+`telemetry` argument has none to turn off.)"""
+
+
+def _without_telemetry() -> dict[str, Any]:
+    if "telemetry" in inspect.signature(FastAPI.__init__).parameters:
+        return {"telemetry": NO_TELEMETRY}
+    return {}
+
+
 class _App(FastAPI):
     """FastAPI with the edge outside everything, its own error pages included."""
 
@@ -89,11 +107,13 @@ def create_app(options: ServerOptions | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        before = sys.getswitchinterval()
+        before, collections = sys.getswitchinterval(), gc.get_threshold()
         sys.setswitchinterval(options.switch_interval)
+        gc.set_threshold(options.gc_young, *collections[1:])
         blas = threadpool_limits(options.blas_threads, user_api="blas")  # ServerOptions says why
         yield
         blas.restore_original_limits()
+        gc.set_threshold(*collections)
         sys.setswitchinterval(before)
         workers.close()
 
@@ -106,6 +126,7 @@ def create_app(options: ServerOptions | None = None) -> FastAPI:
         openapi_url="/openapi.json",
         redirect_slashes=False,
         lifespan=lifespan,
+        **_without_telemetry(),
     )
     app.state.options = options
     app.state.workers = workers
@@ -185,10 +206,14 @@ def serve(
 
 def uvicorn_config(app: ASGIApp, *, host: str = "127.0.0.1", port: int = 8000) -> Any:
     """How attnlab runs under uvicorn (serve, and the tests' live servers): quiet, and with
-    room in the request head for the longest text the API takes (MAX_REQUEST_HEAD_BYTES)."""
+    room in the request head for the longest text the API takes (MAX_REQUEST_HEAD_BYTES).
+    HTTP is parsed by h11, whose bound on a request head that is how uvicorn enforces; the event
+    loop is uvloop where it is installed (the `server` extra), which reads and writes without
+    letting go of Python's lock at each call: under benchmarks/load.py /api/presets p99 was
+    105 ms with it and 222 ms with asyncio's loop (one run each, 2 worker threads)."""
     import uvicorn
 
     return uvicorn.Config(
         app, host=host.strip("[]"), port=port, log_level="warning", access_log=False,
-        ws="none", h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
+        ws="none", http="h11", h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
     )  # fmt: skip

@@ -18,6 +18,7 @@ answers 503 when they and their queue are full.
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -69,6 +70,7 @@ from attnlab.web.schemas_model import (
     ModelTraceAnswer,
     RowAnswer,
 )
+from attnlab.web.turns import waiting
 from attnlab.web.workers import Workers, json_answer, workers_of
 from attnlab.words.explanation import Explanation
 
@@ -85,15 +87,25 @@ _LOADING = threading.Lock()
 
 @lru_cache(maxsize=len(KNOWN_MODELS) + 4)
 def loaded_model(name: str) -> Model:
-    return load_model(SERVED.get(name, name))
+    model = load_model(SERVED.get(name, name))
+    # the model lives as long as the process: its objects (the tokenizer's vocabulary above
+    # all) leave the garbage collector's generations, so that no full collection, which stops
+    # every thread, walks them again (server_options.py: gc_young)
+    gc.freeze()
+    return model
 
 
 def cached_model(name: str) -> Model:
     """The model called `name` (a known one or a served folder's), loaded on first use and
     kept for the life of the process (one thread loads it while the others wait, so it is in
     memory once)."""
-    with _LOADING:
+    if not _LOADING.acquire(blocking=False):
+        with waiting():  # another thread loads a model: others compute meanwhile
+            _LOADING.acquire()
+    try:
         return loaded_model(name)
+    finally:
+        _LOADING.release()
 
 
 def serve_folder(path: str) -> str:
@@ -136,7 +148,10 @@ class _Kept(Generic[K, V]):
                 self._kept.move_to_end(key)
                 return self._kept[key]
             turn = self._computing.setdefault(key, threading.Lock())
-        with turn:
+        if not turn.acquire(blocking=False):
+            with waiting():  # while another thread computes this key, others compute theirs
+                turn.acquire()
+        try:
             with self._lock:
                 if key in self._kept:  # computed by the request we waited for
                     return self._kept[key]
@@ -150,6 +165,8 @@ class _Kept(Generic[K, V]):
                 while len(self._kept) > self.size:
                     self._kept.popitem(last=False)
             return value
+        finally:
+            turn.release()
 
 
 _TRACES: _Kept[tuple[str, str], ModelTrace] = _Kept(4)

@@ -4,6 +4,10 @@
 The sizes are the server's only knobs for load:
 
     workers         threads that run the handlers (the event loop only reads and answers)
+    running         how many of them compute at once (turns.py); the others wait for a turn,
+                    so a thread held up waiting never holds up a cheap request, and Python's
+                    one-thread-at-a-time lock is not shared by more threads than there are
+                    cores (more only made the event loop wait: turns.py has the numbers)
     heavy_workers   how many heavy computations run at once (measuring the cost of attention,
                     a model's forward pass over more than `heavy_tokens` tokens)
     heavy_queue     how many more heavy requests may wait; beyond that the answer is 503 with
@@ -16,6 +20,12 @@ The sizes are the server's only knobs for load:
     switch_interval how often (seconds) Python hands its lock between threads while the server
                     runs (sys.setswitchinterval; Python's default is 0.005): shorter lets the
                     event loop answer a cheap request sooner while workers compute
+    gc_young        allocations between two of Python's youngest garbage collections while
+                    the server runs (gc.set_threshold; Python's default is 700). With the
+                    models in memory each collection stops every thread; fewer of them, and
+                    the models frozen out of the oldest ones (model_routes.py), cut the
+                    longest stalls of the event loop under benchmarks/load.py from 0.4-1 s to
+                    0.13-0.2 s
     blas_threads    threads each BLAS matrix product may use while the server runs
                     (threadpoolctl; NumPy's OpenBLAS takes one per core by default). The
                     requests already run side by side on the workers; BLAS threads on top of them
@@ -39,6 +49,7 @@ class ServerOptions:
     """The server's pool sizes and limits (see the module's docstring)."""
 
     workers: int = 6
+    running: int = 2
     heavy_workers: int = 1
     heavy_queue: int = 4
     heavy_tokens: int = 24
@@ -48,6 +59,7 @@ class ServerOptions:
     host: str = "127.0.0.1"
     switch_interval: float = 0.001
     blas_threads: int = 1
+    gc_young: int = 20_000
 
     def __post_init__(self) -> None:
         if self.heavy_workers < 1 or self.heavy_queue < 0 or self.heavy_tokens < 1:
@@ -58,6 +70,14 @@ class ServerOptions:
                 f"({self.heavy_workers + self.heavy_queue}): a thread must stay free for "
                 "cheap requests while every heavy slot and its queue are taken"
             )
+        if not self.heavy_workers < self.running <= self.workers:
+            raise ValueError(
+                f"running ({self.running}) must exceed heavy_workers ({self.heavy_workers}), "
+                "so that a cheap request finds a turn while heavy ones compute, and be at most "
+                f"workers ({self.workers})"
+            )
+        if self.gc_young < 1:
+            raise ValueError(f"gc_young must be >= 1, got {self.gc_young}")
         if self.blas_threads < 1:
             raise ValueError(f"blas_threads must be >= 1, got {self.blas_threads}")
         if self.max_body_bytes < 1 or self.max_json_depth < 2 or self.retry_after_seconds < 1:

@@ -6,6 +6,9 @@ its work is heavy, enters `workers.heavy.slot(...)` there. The gate lets `heavy_
 `heavy_queue` wait; one more is refused at once with `Busy` (503 with Retry-After). As the pool
 has more threads than heavy slots plus queue (ServerOptions checks it), a thread is always free
 for a cheap request.
+
+Of the pool's threads, at most `ServerOptions.running` compute at once (turns.py): a thread
+takes a turn before its handler runs and hands it back while it only waits.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from starlette.responses import Response
 
 from attnlab.web.apart import Apart
 from attnlab.web.server_options import ServerOptions
+from attnlab.web.turns import in_turn, waiting
 
 __all__ = ["Busy", "HeavyGate", "Workers", "json_answer", "workers_of"]
 
@@ -45,7 +49,7 @@ class HeavyGate:
     """At most `limit` heavy computations at once, and at most `queue` waiting for a turn."""
 
     def __init__(self, limit: int, queue: int, retry_after: int) -> None:
-        self._turns = threading.BoundedSemaphore(limit)
+        self._slots = threading.BoundedSemaphore(limit)
         self._lock = threading.Lock()
         self._inside = 0  # running plus waiting
         self.capacity = limit + queue
@@ -65,8 +69,13 @@ class HeavyGate:
                 raise Busy(what, self.retry_after)
             self._inside += 1
         try:
-            with self._turns:
+            if not self._slots.acquire(blocking=False):
+                with waiting():  # a queued request computes nothing while it waits
+                    self._slots.acquire()
+            try:
                 yield
+            finally:
+                self._slots.release()
         finally:
             with self._lock:
                 self._inside -= 1
@@ -82,11 +91,14 @@ class Workers:
             options.heavy_workers, options.heavy_queue, options.retry_after_seconds
         )
         self.apart = Apart()  # the cost measurement's own process (apart.py)
+        self._computing = threading.Semaphore(options.running)
 
     async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-        """`fn(*args, **kwargs)` in a pool thread; the event loop waits without blocking."""
+        """`fn(*args, **kwargs)` in a pool thread, once it has a computing turn; the event loop
+        waits without blocking."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+        call = functools.partial(in_turn, self._computing, fn, *args, **kwargs)
+        return await loop.run_in_executor(self._pool, call)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
