@@ -71,10 +71,33 @@ class Sample:
 
 
 def _rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+    """The resident memory of process `pid` and all its descendants (the server's compute
+    process and its measuring child count as the server's)."""
+    total = 0.0
+    for one in (pid, *_descendants(pid)):
+        try:
+            for line in Path(f"/proc/{one}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+        except OSError:  # ended meanwhile
+            pass
+    return total
+
+
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
 
 
 def _start_server(src: str | None) -> tuple[subprocess.Popen[bytes], str]:
@@ -93,7 +116,8 @@ def _start_server(src: str | None) -> tuple[subprocess.Popen[bytes], str]:
         "from attnlab.web import app\n"
         "sock = socket.socket(fileno=int(sys.argv[1]))\n"
         "config = getattr(app, 'uvicorn_config', None)  # an older checkout (--src) has none\n"
-        "config = config(app.create_app()) if config else uvicorn.Config(app.create_app(), "
+        "serving = getattr(app, 'serving_app', app.create_app)  # what `attnlab serve` runs\n"
+        "config = config(serving()) if config else uvicorn.Config(app.create_app(), "
         "log_level='warning', access_log=False)\n"
         "uvicorn.Server(config).run(sockets=[sock])"
     )

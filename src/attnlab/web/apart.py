@@ -26,7 +26,7 @@ from typing import ParamSpec, TypeVar
 
 from attnlab.web.turns import waiting
 
-__all__ = ["Apart", "MeasureCrashedError"]
+__all__ = ["Apart", "MeasureCrashedError", "watch_parent"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -55,11 +55,17 @@ def _background(server: int) -> None:
         os.nice(NICENESS)
     except (AttributeError, OSError):  # no nice on this OS, or not permitted: run as is
         pass
+    watch_parent(server)
+
+
+def watch_parent(server: int) -> None:
+    """In a child of the server `server` (a pid): a thread that ends this process once its
+    parent is no longer `server` (an orphan is re-parented)."""
     threading.Thread(target=_watch, args=(server,), name="attnlab-watch", daemon=True).start()
 
 
 def _watch(server: int) -> None:
-    """Exit this process once its parent is no longer `server` (an orphan is re-parented)."""
+    """Exit this process once its parent is no longer `server`."""
     while os.getppid() == server:
         time.sleep(WATCH_SECONDS)
     os._exit(0)

@@ -21,6 +21,10 @@ The handlers run in a worker pool of a fixed size, heavy work in a few slots wit
 queue (workers.py); every request first passes the edge (edge.py: Host allowlist, body limits,
 security headers). Both are sized by one ServerOptions (server_options.py). No route
 redirects (a trailing slash is not found), so no answer repeats the Host header.
+
+`serve` runs this app in two processes (`serving_app`, front.py): a front that answers the page,
+its files and the fixed routes, and a compute process for every other API route, so that no
+computation ever makes the front wait. Tests and embedders can run `create_app` alone.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from attnlab.web import (
 )
 from attnlab.web.edge import Edge
 from attnlab.web.error_replies import ERROR_RESPONSES
+from attnlab.web.front import ComputeProcess, Front
 from attnlab.web.requests_model import MAX_TEXT_CHARS
 from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
 from attnlab.web.workers import Workers
@@ -63,7 +68,7 @@ MAX_REQUEST_HEAD_BYTES = 12 * MAX_TEXT_CHARS + 64 * 1024
 MAX_TEXT_CHARS characters of 4 UTF-8 bytes each, percent-encoded (12 bytes a character), so an
 over-long text reaches the API's own message naming the limit. (uvicorn's default is 16 KB.)"""
 
-__all__ = ["ServerOptions", "create_app", "is_loopback", "serve", "serve_url"]
+__all__ = ["ServerOptions", "create_app", "is_loopback", "serve", "serve_url", "serving_app"]
 
 STATIC = Path(str(files("attnlab") / "static"))
 _PAGE: dict[int | str, dict[str, Any]] = {
@@ -191,7 +196,8 @@ def serve(
     options = ServerOptions(host=host) if options is None else options
     url = serve_url(host, port)
     if model is not None:
-        name = model_routes.serve_folder(model)
+        name = model_routes.serve_folder(model)  # here too: a bad folder fails before serving
+        model_routes.loaded_model.cache_clear()  # the compute process loads its own
         print(f"attnlab: serving the model at {model!r} as {name!r}")
     print(f"attnlab: the lesson is at {url} (Ctrl+C to stop)")
     if not is_loopback(host):
@@ -201,10 +207,20 @@ def serve(
         )
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.Server(uvicorn_config(create_app(options), host=host, port=port)).run()
+    folders = () if model is None else (model,)
+    uvicorn.Server(uvicorn_config(serving_app(options, folders), host=host, port=port)).run()
 
 
-def uvicorn_config(app: ASGIApp, *, host: str = "127.0.0.1", port: int = 8000) -> Any:
+def serving_app(options: ServerOptions | None = None, folders: tuple[str, ...] = ()) -> Front:
+    """What `serve` runs: the app in two processes (front.py), the compute one serving the
+    model `folders` beside the known models."""
+    options = options or ServerOptions()
+    return Front(create_app(options), ComputeProcess(options, folders), options)
+
+
+def uvicorn_config(
+    app: ASGIApp, *, host: str = "127.0.0.1", port: int = 8000, uds: str | None = None
+) -> Any:
     """How attnlab runs under uvicorn (serve, and the tests' live servers): quiet, and with
     room in the request head for the longest text the API takes (MAX_REQUEST_HEAD_BYTES).
     HTTP is parsed by h11, whose bound on a request head that is how uvicorn enforces; the event
@@ -214,6 +230,6 @@ def uvicorn_config(app: ASGIApp, *, host: str = "127.0.0.1", port: int = 8000) -
     import uvicorn
 
     return uvicorn.Config(
-        app, host=host.strip("[]"), port=port, log_level="warning", access_log=False,
+        app, host=host.strip("[]"), port=port, uds=uds, log_level="warning", access_log=False,
         ws="none", http="h11", h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
     )  # fmt: skip

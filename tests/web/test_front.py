@@ -1,0 +1,128 @@
+"""`attnlab serve`'s two processes (web/front.py), live: the front answers the page and the fixed
+routes itself, passes every other API request to the compute process whole, keeps answering
+while that process is stopped, and starts a new one when it has died.
+
+Deterministic: the compute process is stopped with SIGSTOP, so a request passed on cannot be
+answered until SIGCONT; bounded waits only stop a test that would otherwise hang.
+"""
+
+import json
+import os
+import signal
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from attnlab.web.app import ServerOptions, create_app, serving_app, uvicorn_config
+from attnlab.web.edge import SECURITY_HEADERS
+from attnlab.web.front import Front
+
+WAIT = 120  # seconds: a bound on a wait, never a threshold that is asserted
+
+
+@contextmanager
+def _live() -> Iterator[tuple[httpx.Client, Front]]:
+    """A live `serving_app` on 127.0.0.1 (its compute process started by the lifespan), and
+    a client of it; the server is stopped after."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    app = serving_app(ServerOptions())
+    server = uvicorn.Server(uvicorn_config(app))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + WAIT
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    base = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    try:
+        with httpx.Client(base_url=base, timeout=WAIT) as client:
+            assert client.get("/api/lesson").status_code == 200  # the compute process is up
+            yield client, app
+    finally:
+        server.should_exit = True
+        thread.join(WAIT)
+
+
+@pytest.fixture(scope="module")
+def front():
+    with _live() as live:
+        yield live
+
+
+def test_a_passed_on_answer_is_the_app_s_own(front) -> None:
+    client, _ = front
+    params = {"sentence": "at the savings bank", "mode": "uniform"}
+    with TestClient(create_app(), base_url="http://127.0.0.1") as one:
+        direct = one.get("/api/lesson", params=params)
+    passed = client.get("/api/lesson", params=params)
+    assert passed.status_code == direct.status_code == 200
+    assert passed.json() == direct.json()
+    for name, value in SECURITY_HEADERS.items():  # once each, from the front's edge
+        assert passed.headers.get_list(name) == [value]
+    assert len(passed.headers.get_list("server")) <= 1 and len(passed.headers.get_list("date")) == 1
+
+
+def test_a_post_body_is_passed_on_and_the_front_s_edge_refuses_first(front) -> None:
+    client, _ = front
+    body = {"sentence": "by the river bank", "edits": {"embeddings": {"bank": [1, 0, 0, 1]}}}
+    answer = client.post("/api/lesson", json=body)
+    assert answer.status_code == 200 and answer.json()["focus"] == 3
+    plain = client.post(
+        "/api/lesson", content=json.dumps(body), headers={"content-type": "text/plain"}
+    )
+    assert plain.status_code == 415 and plain.json()["field"] == "body"
+    evil = client.get("/api/lesson", headers={"host": "evil.example"})
+    assert evil.status_code == 400 and evil.json()["field"] == "Host"
+
+    def chunks():  # no Content-Length: the limit is counted as the body arrives
+        for _ in range(80):
+            yield b" " * 1024
+
+    big = client.post("/api/lesson", content=chunks(), headers={"content-type": "application/json"})
+    assert big.status_code == 413 and big.json()["field"] == "body"
+
+
+def test_the_front_answers_while_the_compute_process_is_stopped(front) -> None:
+    """The point of the split: /api/presets never waits for computation. Stopped, the compute
+    process answers nothing; the front still answers the fixed routes and the page."""
+    client, app = front
+    pid = app.compute.pid
+    answers: list[httpx.Response] = []
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        asked = threading.Thread(target=lambda: answers.append(client.get("/api/sweep")))
+        asked.start()
+        assert client.get("/api/presets").status_code == 200
+        assert client.get("/api/lab").status_code == 200
+        assert client.get("/").status_code == 200
+        assert answers == []  # the passed-on request waits for the stopped process
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    asked.join(WAIT)
+    assert [a.status_code for a in answers] == [200]
+
+
+def test_a_compute_process_that_died_is_started_again(front) -> None:
+    client, app = front
+    old = app.compute.pid
+    os.kill(old, signal.SIGKILL)
+    deadline = time.monotonic() + WAIT
+    while app.compute.alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    answer = client.get("/api/lesson")  # waits while a new one starts
+    assert answer.status_code == 200 and app.compute.pid not in (None, old)
+
+
+def test_the_compute_process_ends_with_the_front() -> None:
+    with _live() as (client, app):
+        assert client.get("/api/shuffle").status_code == 200
+        pid = app.compute.pid
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # gone (joined, so not even a zombie)
