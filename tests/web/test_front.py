@@ -1,6 +1,6 @@
-"""`attnlab serve`'s two processes (web/front.py), live: the front answers the page and the fixed
-routes itself, passes every other API request to the compute process whole, keeps answering
-while that process is stopped, and starts a new one when it has died.
+"""`attnlab serve`'s three processes (web/front.py), live: the front answers the page and the
+fixed routes itself, passes every other API request whole to the model or the lesson process,
+keeps answering while they are stopped, and starts a new one when one has died.
 
 Deterministic: the compute process is stopped with SIGSTOP, so a request passed on cannot be
 answered until SIGCONT; bounded waits only stop a test that would otherwise hang.
@@ -90,18 +90,20 @@ def test_a_post_body_is_passed_on_and_the_front_s_edge_refuses_first(front) -> N
 
 
 def test_the_front_answers_while_the_compute_process_is_stopped(front) -> None:
-    """The point of the split: /api/presets never waits for computation. Stopped, the compute
-    process answers nothing; the front still answers the fixed routes and the page."""
+    """The point of the split: /api/presets never waits for computation. Stopped, the model
+    process answers nothing; the front still answers the fixed routes and the page, and the
+    lesson process the toy lesson."""
     client, app = front
-    pid = app.compute.pid
+    pid = app.model.pid
     answers: list[httpx.Response] = []
     os.kill(pid, signal.SIGSTOP)
     try:
-        asked = threading.Thread(target=lambda: answers.append(client.get("/api/sweep")))
+        asked = threading.Thread(target=lambda: answers.append(client.get("/api/model/info")))
         asked.start()
         assert client.get("/api/presets").status_code == 200
         assert client.get("/api/lab").status_code == 200
         assert client.get("/").status_code == 200
+        assert client.get("/api/sweep").status_code == 200
         assert answers == []  # the passed-on request waits for the stopped process
     finally:
         os.kill(pid, signal.SIGCONT)
@@ -109,20 +111,29 @@ def test_the_front_answers_while_the_compute_process_is_stopped(front) -> None:
     assert [a.status_code for a in answers] == [200]
 
 
+def test_each_route_goes_to_its_process(front) -> None:
+    _, app = front
+    assert app.compute_for("/api/model/trace") is app.model
+    assert app.compute_for("/api/export/model.html") is app.model
+    assert app.compute_for("/api/export/lesson.html") is app.lesson
+    assert app.compute_for("/api/cost") is app.lesson
+
+
 def test_a_compute_process_that_died_is_started_again(front) -> None:
     client, app = front
-    old = app.compute.pid
+    old = app.lesson.pid
     os.kill(old, signal.SIGKILL)
     deadline = time.monotonic() + WAIT
-    while app.compute.alive() and time.monotonic() < deadline:
+    while app.lesson.alive() and time.monotonic() < deadline:
         time.sleep(0.02)
     answer = client.get("/api/lesson")  # waits while a new one starts
-    assert answer.status_code == 200 and app.compute.pid not in (None, old)
+    assert answer.status_code == 200 and app.lesson.pid not in (None, old)
 
 
-def test_the_compute_process_ends_with_the_front() -> None:
+def test_the_compute_processes_end_with_the_front() -> None:
     with _live() as (client, app):
         assert client.get("/api/shuffle").status_code == 200
-        pid = app.compute.pid
-    with pytest.raises(ProcessLookupError):
-        os.kill(pid, 0)  # gone (joined, so not even a zombie)
+        pids = app.model.pid, app.lesson.pid
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)  # gone (joined, so not even a zombie)

@@ -22,9 +22,10 @@ queue (workers.py); every request first passes the edge (edge.py: Host allowlist
 security headers). Both are sized by one ServerOptions (server_options.py). No route
 redirects (a trailing slash is not found), so no answer repeats the Host header.
 
-`serve` runs this app in two processes (`serving_app`, front.py): a front that answers the page,
-its files and the fixed routes, and a compute process for every other API route, so that no
-computation ever makes the front wait. Tests and embedders can run `create_app` alone.
+`serve` runs this app in three processes (`serving_app`, front.py): a front that answers the
+page, its files and the fixed routes, and two compute processes (the models; the toy lesson)
+for every other API route, so that no computation ever makes the front wait. Tests and
+embedders can run `create_app` alone.
 """
 
 from __future__ import annotations
@@ -212,10 +213,11 @@ def serve(
 
 
 def serving_app(options: ServerOptions | None = None, folders: tuple[str, ...] = ()) -> Front:
-    """What `serve` runs: the app in two processes (front.py), the compute one serving the
+    """What `serve` runs: the app in three processes (front.py), the model one serving the
     model `folders` beside the known models."""
     options = options or ServerOptions()
-    return Front(create_app(options), ComputeProcess(options, folders), options)
+    model, lesson = ComputeProcess("model", options, folders), ComputeProcess("lesson", options)
+    return Front(create_app(options), model, lesson, options)
 
 
 def uvicorn_config(

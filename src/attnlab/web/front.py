@@ -1,4 +1,4 @@
-"""`attnlab serve` in two processes: the front answers, the compute process computes.
+"""`attnlab serve` in three processes: the front answers, two compute processes compute.
 
 Python runs one thread at a time in a process. In one process, the event loop that reads and
 answers every request needs that lock at each read and write, and the worker threads computing
@@ -6,20 +6,26 @@ a model's forward pass or a lesson hold it most of the time: under benchmarks/lo
 (200 clients, 2 cores) /api/presets, an answer made once at start, waited 150-300 ms at p99
 behind them, however few threads computed (turns.py).
 
-So `serve` runs the app twice (app.py's `create_app`, the same code and options):
+So `serve` runs the app three times (app.py's `create_app`, the same code and options):
 
     front    (this process)  the page, its files, /openapi.json, /api/presets and /api/lab,
                              all answered here; every other /api/ request is passed on whole
-    compute  (a child)       the worker pool, the heavy slots, the models and their caches,
-                             listening on a Unix socket only this user can open
+    model    (a child)       /api/model/... and /api/export/model.html: the models, their
+                             caches, the long traces' heavy slots
+    lesson   (a child)       the rest of /api/: the toy lesson, its lab and the cost measure
+
+Each child has its worker pool and its heavy slots, and listens on a Unix socket only this user
+can open. Two children rather than one: each has Python's lock to itself, so the toy lesson
+computes on one core while a model computes on the other (one child answered 80 requests/s
+under benchmarks/load.py).
 
 The front checks each request at its own edge (edge.py: Host, body size and type, JSON depth)
-before passing it on, and adds the security headers to every answer; the compute process checks
-again, as any app does. A request is passed on as HTTP/1.0 over a fresh connection to the
+before passing it on, and adds the security headers to every answer; the compute process
+checks again, as any app does. A request is passed on as HTTP/1.0 over a fresh connection to the
 socket and the answer read to its end: nothing is kept between requests, so a compute process
-that is stopped or restarted leaves nothing stale. If the compute process is gone, the answer
-is 503 with Retry-After while a new one starts; a request that was being computed when it
-died answers 503 too.
+that is stopped or restarted leaves nothing stale. If a compute process is gone, a new one is
+started and the request waits for it; one that was being computed when it died answers 503
+with Retry-After.
 
 The child is spawned (not forked: the front has threads), ends by itself when the front is
 gone (apart.py's watch), and is stopped with the front.
@@ -44,11 +50,14 @@ from attnlab.web.apart import watch_parent
 from attnlab.web.edge import Edge
 from attnlab.web.server_options import ServerOptions
 
-__all__ = ["FRONT_ROUTES", "ComputeProcess", "Front"]
+__all__ = ["FRONT_ROUTES", "MODEL_ROUTES", "ComputeProcess", "Front"]
 
 FRONT_ROUTES = frozenset({"/api/presets", "/api/lab"})
 """The API routes the front answers itself: fixed answers made once, never computed per
-request. Every other path under /api/ goes to the compute process."""
+request. Every other path under /api/ goes to a compute process."""
+
+MODEL_ROUTES = ("/api/model/", "/api/export/model.html")
+"""The paths (prefixes) the model process answers; the lesson process answers the rest."""
 
 START_SECONDS = 120.0
 """How long a request waits for a compute process that is starting (importing NumPy and the
@@ -83,7 +92,8 @@ class ComputeUnavailable(Exception):
 class ComputeProcess:
     """The child that computes: started with `start`, started again when it has died."""
 
-    def __init__(self, options: ServerOptions, folders: tuple[str, ...] = ()) -> None:
+    def __init__(self, name: str, options: ServerOptions, folders: tuple[str, ...] = ()) -> None:
+        self.name = name
         self.options = options
         self.folders = folders
         self._dir: tempfile.TemporaryDirectory[str] | None = None  # made by the first start
@@ -111,7 +121,7 @@ class ComputeProcess:
             self._process = context.Process(
                 target=_compute_main,
                 args=(self.socket_path, self.options, self.folders, os.getpid()),
-                name="attnlab-compute",
+                name=f"attnlab-{self.name}",
             )
             self._process.start()
 
@@ -158,13 +168,20 @@ class _Request:
 
 class Front:
     """The front's ASGI app: `app` for the page and the fixed routes, the rest passed on to
-    `compute`, each behind its own edge."""
+    the `model` or the `lesson` process, each behind its own edge."""
 
-    def __init__(self, app: ASGIApp, compute: ComputeProcess, options: ServerOptions) -> None:
+    def __init__(
+        self, app: ASGIApp, model: ComputeProcess, lesson: ComputeProcess, options: ServerOptions
+    ) -> None:
         self.app = app  # create_app(options): its edge is inside it
-        self.compute = compute
+        self.model = model
+        self.lesson = lesson
         self.options = options
         self._passed_on = Edge(self._pass_on, options)
+
+    def compute_for(self, path: str) -> ComputeProcess:
+        """The process that answers `path`."""
+        return self.model if path.startswith(MODEL_ROUTES) else self.lesson
 
     @property
     def state(self) -> Any:
@@ -173,11 +190,13 @@ class Front:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
-            self.compute.start()
+            self.model.start()
+            self.lesson.start()
             try:
                 await self.app(scope, receive, send)
             finally:
-                self.compute.close()
+                self.model.close()
+                self.lesson.close()
             return
         path = scope.get("path", "")
         if scope["type"] == "http" and path.startswith("/api/") and path not in FRONT_ROUTES:
@@ -193,7 +212,7 @@ class Front:
             await JSONResponse({"error": message, "field": "body"}, 413)(scope, receive, send)
             return
         try:
-            status, headers, body = await self._exchange(request)
+            status, headers, body = await self._exchange(self.compute_for(scope["path"]), request)
         except (ComputeUnavailable, ConnectionError, asyncio.IncompleteReadError, ValueError):
             seconds = self.options.retry_after_seconds
             message = f"the computing process is starting again: try again in {seconds} s"
@@ -225,9 +244,11 @@ class Front:
         headers = [(k, v) for k, v in scope["headers"] if k.lower() not in _HOP]
         return _Request(scope["method"], target, headers, b"".join(chunks))
 
-    async def _exchange(self, request: _Request) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
-        """Send `request` to the compute process and read its whole answer."""
-        reader, writer = await self.compute.connect()
+    async def _exchange(
+        self, compute: ComputeProcess, request: _Request
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """Send `request` to `compute` and read its whole answer."""
+        reader, writer = await compute.connect()
         try:
             head = [f"{request.method} ".encode() + request.target + b" HTTP/1.0"]
             head += [k + b": " + v for k, v in request.headers]
