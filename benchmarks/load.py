@@ -115,10 +115,12 @@ def _start_server(src: str | None) -> tuple[subprocess.Popen[bytes], str]:
         "import socket, sys, uvicorn\n"
         "from attnlab.web import app\n"
         "sock = socket.socket(fileno=int(sys.argv[1]))\n"
-        "config = getattr(app, 'uvicorn_config', None)  # an older checkout (--src) has none\n"
-        "serving = getattr(app, 'serving_app', app.create_app)  # what `attnlab serve` runs\n"
-        "config = config(serving()) if config else uvicorn.Config(app.create_app(), "
-        "log_level='warning', access_log=False)\n"
+        "if hasattr(app, 'serving_config'):  # what `attnlab serve` runs\n"
+        "    config = app.serving_config()\n"
+        "elif hasattr(app, 'uvicorn_config'):  # an older checkout (--src)\n"
+        "    config = app.uvicorn_config(app.create_app())\n"
+        "else:\n"
+        "    config = uvicorn.Config(app.create_app(), log_level='warning', access_log=False)\n"
         "uvicorn.Server(config).run(sockets=[sock])"
     )
     proc = subprocess.Popen(

@@ -94,3 +94,13 @@ def test_fastapi_records_nothing_even_where_a_tracer_is_configured() -> None:
     assert out.returncode == 0, out.stderr
     status, spans = json.loads(out.stdout)
     assert status == 200 and spans == []
+
+
+def test_the_server_runs_asyncio_s_loop_and_h11_whatever_is_installed() -> None:
+    """Bug: with uvloop installed, uvicorn's "auto" loop was uvloop's, which starved while a
+    2,048-token model page computed: the next browser test's page did not load in 10 s. And
+    httptools, uvicorn's other parser, has no bound on a request head."""
+    from attnlab.web.app import create_app, uvicorn_config
+
+    config = uvicorn_config(create_app())
+    assert (config.loop, config.http) == ("asyncio", "h11")

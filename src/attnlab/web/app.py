@@ -69,7 +69,15 @@ MAX_REQUEST_HEAD_BYTES = 12 * MAX_TEXT_CHARS + 64 * 1024
 MAX_TEXT_CHARS characters of 4 UTF-8 bytes each, percent-encoded (12 bytes a character), so an
 over-long text reaches the API's own message naming the limit. (uvicorn's default is 16 KB.)"""
 
-__all__ = ["ServerOptions", "create_app", "is_loopback", "serve", "serve_url", "serving_app"]
+__all__ = [
+    "ServerOptions",
+    "create_app",
+    "is_loopback",
+    "serve",
+    "serve_url",
+    "serving_app",
+    "serving_config",
+]
 
 STATIC = Path(str(files("attnlab") / "static"))
 _PAGE: dict[int | str, dict[str, Any]] = {
@@ -209,7 +217,18 @@ def serve(
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     folders = () if model is None else (model,)
-    uvicorn.Server(uvicorn_config(serving_app(options, folders), host=host, port=port)).run()
+    uvicorn.Server(serving_config(options, folders, host=host, port=port)).run()
+
+
+def serving_config(
+    options: ServerOptions | None = None,
+    folders: tuple[str, ...] = (),
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+) -> Any:
+    """The uvicorn config `serve` runs: `serving_app` on `host` and `port`."""
+    return uvicorn_config(serving_app(options, folders), host=host, port=port)
 
 
 def serving_app(options: ServerOptions | None = None, folders: tuple[str, ...] = ()) -> Front:
@@ -221,17 +240,24 @@ def serving_app(options: ServerOptions | None = None, folders: tuple[str, ...] =
 
 
 def uvicorn_config(
-    app: ASGIApp, *, host: str = "127.0.0.1", port: int = 8000, uds: str | None = None
+    app: ASGIApp,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    uds: str | None = None,
 ) -> Any:
     """How attnlab runs under uvicorn (serve, and the tests' live servers): quiet, and with
     room in the request head for the longest text the API takes (MAX_REQUEST_HEAD_BYTES).
-    HTTP is parsed by h11, whose bound on a request head that is how uvicorn enforces; the event
-    loop is uvloop where it is installed (the `server` extra), which reads and writes without
-    letting go of Python's lock at each call: under benchmarks/load.py /api/presets p99 was
-    105 ms with it and 222 ms with asyncio's loop (one run each, 2 worker threads)."""
+    HTTP is parsed by h11, the one of uvicorn's parsers that bounds a request head, and the event
+    loop is asyncio's even where uvloop is installed: in a process whose threads compute
+    (create_app alone, as the browser tests serve it), uvloop's loop starved while a 2,048-token
+    model page's work went on, and the next page's files took over 10 s (with asyncio's the same
+    browser tests pass).
+    """
     import uvicorn
 
     return uvicorn.Config(
         app, host=host.strip("[]"), port=port, uds=uds, log_level="warning", access_log=False,
-        ws="none", http="h11", h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
+        ws="none", http="h11", loop="asyncio",
+        h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
     )  # fmt: skip

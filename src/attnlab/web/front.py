@@ -14,10 +14,10 @@ So `serve` runs the app three times (app.py's `create_app`, the same code and op
                              caches, the long traces' heavy slots
     lesson   (a child)       the rest of /api/: the toy lesson, its lab and the cost measure
 
-Each child has its worker pool and its heavy slots, and listens on a Unix socket only this user
-can open. Two children rather than one: each has Python's lock to itself, so the toy lesson
-computes on one core while a model computes on the other (one child answered 80 requests/s
-under benchmarks/load.py).
+Each child has its worker pool and its heavy slots, listens on a Unix socket only this user
+can open, and runs at a lower CPU priority (NICENESS) than the front. Two children rather than
+one: each has Python's lock to itself, so the toy lesson computes on one core while a model
+computes on the other (one child answered 80 requests/s under benchmarks/load.py, two 148).
 
 The front checks each request at its own edge (edge.py: Host, body size and type, JSON depth)
 before passing it on, and adds the security headers to every answer; the compute process
@@ -50,7 +50,7 @@ from attnlab.web.apart import watch_parent
 from attnlab.web.edge import Edge
 from attnlab.web.server_options import ServerOptions
 
-__all__ = ["FRONT_ROUTES", "MODEL_ROUTES", "ComputeProcess", "Front"]
+__all__ = ["FRONT_ROUTES", "MODEL_ROUTES", "NICENESS", "ComputeProcess", "Front"]
 
 FRONT_ROUTES = frozenset({"/api/presets", "/api/lab"})
 """The API routes the front answers itself: fixed answers made once, never computed per
@@ -58,6 +58,10 @@ request. Every other path under /api/ goes to a compute process."""
 
 MODEL_ROUTES = ("/api/model/", "/api/export/model.html")
 """The paths (prefixes) the model process answers; the lesson process answers the rest."""
+
+NICENESS = 5
+"""How much lower the compute processes' CPU priority is than the front's: when both want a
+core, the front's short answers come first."""
 
 START_SECONDS = 120.0
 """How long a request waits for a compute process that is starting (importing NumPy and the
@@ -80,6 +84,10 @@ def _compute_main(socket_path: str, options: ServerOptions, folders: tuple[str, 
     from attnlab.web import app, model_routes
 
     watch_parent(front)
+    try:
+        os.nice(NICENESS)
+    except (AttributeError, OSError):  # no nice on this OS, or not permitted: run as is
+        pass
     for folder in folders:
         model_routes.serve_folder(folder)
     uvicorn.Server(app.uvicorn_config(app.create_app(options), uds=socket_path)).run()
