@@ -3,11 +3,55 @@
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
 
-import { getJSON } from "../../src/attnlab/static/http.js";
+import { clock, getJSON, RETRIES } from "../../src/attnlab/static/http.js";
 
 const realFetch = globalThis.fetch;
+const realSleep = clock.sleep;
 afterEach(() => {
   globalThis.fetch = realFetch;
+  clock.sleep = realSleep;
+});
+
+/** Make fetch give `answers` in turn ([status, body, headers]); record the waits between them. */
+function answers(list) {
+  const asked = [];
+  const slept = [];
+  clock.sleep = async (ms) => {
+    slept.push(ms);
+  };
+  globalThis.fetch = async (url, init) => {
+    asked.push([url, init]);
+    const [status, text, headers = {}] = list[Math.min(asked.length - 1, list.length - 1)];
+    return new Response(text, { status, headers });
+  };
+  return { asked, slept };
+}
+
+const BUSY = [503, '{"error": "the server is busy with other cost requests: try again in 2 s", "field": null}', { "Retry-After": "2" }];
+
+test("a busy 503 is asked again after its Retry-After, and the later answer is the one given", async () => {
+  const { asked, slept } = answers([BUSY, [200, '{"n": [8, 16]}']]);
+  assert.deepEqual(await getJSON("/api/cost", { method: "GET" }), { ok: true, body: { n: [8, 16] } });
+  assert.equal(asked.length, 2);
+  assert.deepEqual(slept, [2000]);
+  assert.equal(asked[1][1].method, "GET"); // the same request again
+});
+
+test("still busy after RETRIES more asks: the server's message is shown", async () => {
+  const { asked, slept } = answers([BUSY]);
+  const got = await getJSON("/api/cost");
+  assert.deepEqual(got, { ok: false, error: { message: "the server is busy with other cost requests: try again in 2 s", field: null } });
+  assert.equal(asked.length, 1 + RETRIES);
+  assert.deepEqual(slept, Array(RETRIES).fill(2000));
+});
+
+test("a 503 without a Retry-After, or with a long one, is not asked again", async () => {
+  for (const headers of [{}, { "Retry-After": "600" }, { "Retry-After": "soon" }]) {
+    const { asked, slept } = answers([[503, '{"error": "down", "field": null}', headers]]);
+    assert.equal((await getJSON("/api/x")).ok, false);
+    assert.equal(asked.length, 1);
+    assert.deepEqual(slept, []);
+  }
 });
 
 /** Make fetch answer `status` with `text` as the body, and remember what it was asked. */

@@ -3,7 +3,8 @@
 //
 // The API answers 200 with a JSON body, or 4xx with {"error": message, "field": name} naming
 // the control at fault (server.py). getJSON never throws: a network failure, a body that is not
-// JSON and an error answer all come back as {ok: false, error: {message, field}}.
+// JSON and an error answer all come back as {ok: false, error: {message, field}}. A 503 with a
+// short Retry-After (busy with other heavy work) is asked again, RETRIES times at most.
 
 /**
  * @typedef {{message: string, field: string | null}} APIError
@@ -30,21 +31,47 @@ function refused(response, body) {
   return { ok: false, error: { message, field: body?.field ?? null } };
 }
 
+/** How often getJSON asks again after a 503 "busy" answer, waiting its Retry-After each time. */
+export const RETRIES = 2;
+
+/** A Retry-After longer than this (seconds) is not waited for: the message is shown instead. */
+export const MAX_RETRY_SECONDS = 10;
+
+/** How getJSON waits before asking again (tests replace `sleep`). */
+export const clock = { sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+
+/** The seconds of a 503's Retry-After worth waiting for, or null. */
+function retryAfter(response) {
+  const header = response.status === 503 ? response.headers.get("Retry-After") : null;
+  if (!header) return null;
+  const seconds = Number(header);
+  return Number.isInteger(seconds) && seconds >= 0 && seconds <= MAX_RETRY_SECONDS ? seconds : null;
+}
+
 export async function getJSON(url, init = {}) {
-  let response;
-  try {
-    response = await fetch(url, { ...init, headers: { Accept: "application/json", ...init.headers } });
-  } catch (err) {
-    return unreachable(err);
+  for (let attempt = 0; ; attempt += 1) {
+    let response;
+    try {
+      response = await fetch(url, { ...init, headers: { Accept: "application/json", ...init.headers } });
+    } catch (err) {
+      return unreachable(err);
+    }
+    // the server is busy with other heavy work (or starting a computing process): ask again
+    // after the seconds it names, as a person would, before showing its message
+    const wait = retryAfter(response);
+    if (wait !== null && attempt < RETRIES) {
+      await clock.sleep(wait * 1000);
+      continue;
+    }
+    let body = null;
+    try {
+      body = await response.json();
+    } catch {
+      body = null;
+    }
+    if (response.ok && body) return { ok: true, body };
+    return refused(response, body);
   }
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    body = null;
-  }
-  if (response.ok && body) return { ok: true, body };
-  return refused(response, body);
 }
 
 /**
