@@ -76,8 +76,9 @@ _ANSWER_HOP = frozenset({b"connection", b"keep-alive", b"transfer-encoding", b"d
 """Answer headers the front's own server writes for its connection."""
 
 
-def _compute_main(socket_path: str, options: ServerOptions, folders: tuple[str, ...],
-                  front: int) -> None:  # fmt: skip
+def _compute_main(
+    socket_path: str, options: ServerOptions, folders: tuple[str, ...], front: int
+) -> None:
     """The compute process: the app on a Unix socket, until the front stops it or is gone."""
     import uvicorn
 
