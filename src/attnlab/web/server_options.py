@@ -24,8 +24,8 @@ The sizes are the server's only knobs for load:
                     the server runs (gc.set_threshold; Python's default is 700). With the
                     models in memory each collection stops every thread; fewer of them, and
                     the models frozen out of the oldest ones (model_routes.py), cut the
-                    longest stalls of the event loop under benchmarks/load.py from 0.4-1 s to
-                    0.13-0.2 s
+                    longest stall of the event loop under benchmarks/load.py from 421 ms to
+                    126 ms (one process, one run each)
     blas_threads    threads each BLAS matrix product may use while the server runs
                     (threadpoolctl; NumPy's OpenBLAS takes one per core by default). The
                     requests already run side by side on the workers; BLAS threads on top of them
