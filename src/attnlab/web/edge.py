@@ -32,7 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
 
-__all__ = ["SECURITY_HEADERS", "Edge", "allowed_hosts", "host_name"]
+__all__ = ["SECURITY_HEADERS", "Edge", "allowed_hosts", "host_name", "read_body", "too_long"]
 
 SECURITY_HEADERS = {
     "content-security-policy": (
@@ -134,7 +134,7 @@ class Edge:
         if not length.isascii() or not length.isdigit():
             return "the Content-Length header is not a whole number", "body", 400
         if len(length) > 12 or int(length) > limit:
-            return f"the body is longer than the limit of {limit} bytes", "body", 413
+            return too_long(limit), "body", 413
         if method in _WITH_BODY:
             media = headers.get("content-type", "").split(";")[0].strip().lower()
             if media != "application/json":
@@ -143,20 +143,10 @@ class Edge:
         return None
 
     async def _body(self, receive: Receive) -> tuple[bytes, tuple[str, str, int] | None]:
-        limit, size = self.options.max_body_bytes, 0
-        chunks: list[bytes] = []
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                break
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                return b"", (f"the body is longer than the limit of {limit} bytes", "body", 413)
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
+        limit = self.options.max_body_bytes
+        body = await read_body(receive, limit)
+        if body is None:
+            return b"", (too_long(limit), "body", 413)
         deepest = _depth(body, self.options.max_json_depth)
         if deepest > self.options.max_json_depth:
             nested = f"the body nests deeper than {self.options.max_json_depth} levels"
@@ -166,6 +156,30 @@ class Edge:
         except ValueError as exc:  # also a number of more digits than Python reads
             return b"", (f"the body is not valid JSON ({str(exc)[:120]})", "body", 400)
         return body, None
+
+
+async def read_body(receive: Receive, limit: int) -> bytes | None:
+    """The request's whole body, or None as soon as it is longer than `limit` bytes (counted as
+    it arrives: a chunked body has no Content-Length to refuse it by)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def too_long(limit: int) -> str:
+    """The refusal of a body over `limit` bytes (413)."""
+    return f"the body is longer than the limit of {limit} bytes"
 
 
 def _reply(message: str, field: str, status: int) -> JSONResponse:

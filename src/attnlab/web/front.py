@@ -47,7 +47,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from attnlab.web.apart import watch_parent
-from attnlab.web.edge import Edge
+from attnlab.web.edge import Edge, read_body, too_long
 from attnlab.web.server_options import ServerOptions
 
 __all__ = ["FRONT_ROUTES", "MODEL_ROUTES", "NICENESS", "ComputeProcess", "Front"]
@@ -169,10 +169,20 @@ class ComputeProcess:
 
 @dataclass(frozen=True)
 class _Request:
+    """A request as it is passed on: its method, path and query, headers and whole body."""
+
     method: str
     target: bytes
     headers: list[tuple[bytes, bytes]]
     body: bytes
+
+    @classmethod
+    def of(cls, scope: Scope, body: bytes) -> _Request:
+        target = scope.get("raw_path") or scope["path"].encode()
+        if scope.get("query_string"):
+            target += b"?" + scope["query_string"]
+        headers = [(k, v) for k, v in scope["headers"] if k.lower() not in _HOP]
+        return cls(scope["method"], target, headers, body)
 
 
 class Front:
@@ -214,14 +224,15 @@ class Front:
             await self.app(scope, receive, send)
 
     async def _pass_on(self, scope: Scope, receive: Receive, send: Send) -> None:
-        request = await self._read(scope, receive)
-        if request is None:
-            limit = self.options.max_body_bytes
-            message = f"the body is longer than the limit of {limit} bytes"
-            await JSONResponse({"error": message, "field": "body"}, 413)(scope, receive, send)
+        body = await read_body(receive, self.options.max_body_bytes)
+        if body is None:  # a chunked body the edge could not refuse by its Content-Length
+            refusal = {"error": too_long(self.options.max_body_bytes), "field": "body"}
+            await JSONResponse(refusal, 413)(scope, receive, send)
             return
         try:
-            status, headers, body = await self._exchange(self.compute_for(scope["path"]), request)
+            status, headers, answer = await self._exchange(
+                self.compute_for(scope["path"]), _Request.of(scope, body)
+            )
         except (ComputeUnavailable, ConnectionError, asyncio.IncompleteReadError, ValueError):
             seconds = self.options.retry_after_seconds
             message = f"the computing process is starting again: try again in {seconds} s"
@@ -231,27 +242,7 @@ class Front:
             await busy(scope, receive, send)
             return
         await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
-
-    async def _read(self, scope: Scope, receive: Receive) -> _Request | None:
-        """The request to pass on, its body read whole (None: longer than the limit)."""
-        chunks, size = [], 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                break
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.options.max_body_bytes:
-                return None
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        target = scope.get("raw_path") or scope["path"].encode()
-        if scope.get("query_string"):
-            target += b"?" + scope["query_string"]
-        headers = [(k, v) for k, v in scope["headers"] if k.lower() not in _HOP]
-        return _Request(scope["method"], target, headers, b"".join(chunks))
+        await send({"type": "http.response.body", "body": answer})
 
     async def _exchange(
         self, compute: ComputeProcess, request: _Request
