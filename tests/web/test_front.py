@@ -89,6 +89,27 @@ def test_a_post_body_is_passed_on_and_the_front_s_edge_refuses_first(front) -> N
     assert big.status_code == 413 and big.json()["field"] == "body"
 
 
+def test_a_long_body_on_a_get_is_refused_before_it_is_passed_on(front) -> None:
+    """The edge reads the body of a POST only; the front counts any other request's body as
+    it arrives, so a chunked GET cannot carry megabytes to a compute process. The lesson process
+    is stopped meanwhile: the 413 can only be the front's (a request passed on would wait, and
+    the 10 s bound would end the test as a failure)."""
+    client, app = front
+
+    def chunks():
+        for _ in range(80):
+            yield b" " * 1024
+
+    pid = app.lesson.pid
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        big = client.request("GET", "/api/lesson", content=chunks(), timeout=10)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    assert big.status_code == 413 and big.json()["field"] == "body"
+    assert client.get("/api/lesson").status_code == 200  # and the next request is served
+
+
 def test_the_front_answers_while_the_compute_process_is_stopped(front) -> None:
     """The point of the split: /api/presets never waits for computation. Stopped, the model
     process answers nothing; the front still answers the fixed routes and the page, and the
