@@ -50,6 +50,7 @@ from starlette.types import ASGIApp
 from threadpoolctl import threadpool_limits
 
 import attnlab
+from attnlab.models.memory import keep_freed_memory
 from attnlab.web import (
     error_replies,
     export_routes,
@@ -117,6 +118,7 @@ class _App(FastAPI):
 def create_app(options: ServerOptions | None = None) -> FastAPI:
     """The ASGI app: the page, its static files and the JSON API, sized by `options`."""
     options = options or ServerOptions()
+    keep_freed_memory()  # before any worker thread starts: see models/memory.py
     workers = Workers(options)
 
     @asynccontextmanager
