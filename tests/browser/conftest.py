@@ -1,6 +1,7 @@
 """Browser fixtures: the app under uvicorn in a thread, Debian's Chromium through Playwright.
 
-One server and one browser per session; a fresh context (its own URL state, viewport and
+One server and one browser per session (and `attnlab serve` itself, per module, for the modules
+that time what a learner waits for); a fresh context (its own URL state, viewport and
 reduced-motion setting) per test. Every test fails on a console error or an uncaught page error.
 Skips, with the reason, where Chromium or Playwright is missing. Never `playwright install`.
 """
@@ -11,8 +12,12 @@ import importlib.util
 import os
 import shutil
 import socket
+import subprocess
+import sys
+import tempfile
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +34,7 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+_direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # no proxy for loopback
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
@@ -70,6 +76,40 @@ def base_url() -> Iterator[str]:
     server.should_exit = True
     thread.join(timeout=5)
     sock.close()
+
+
+@pytest.fixture(scope="module")
+def served_url() -> Iterator[str]:
+    """`attnlab serve` itself in a child process (its front, its model and lesson processes,
+    their settings): for what is timed end to end, as a learner would run it."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()  # serve binds it again; nothing else on this machine asks for a port meanwhile
+    cmd = [sys.executable, "-m", "attnlab", "serve", "--port", str(port)]
+    log = tempfile.TemporaryFile()  # its messages, read if it fails (a pipe can fill and block)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            _direct.open(f"{url}/api/presets", timeout=1).close()
+            break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                proc.wait()
+                log.seek(0)
+                pytest.fail(f"attnlab serve did not start: {log.read().decode(errors='replace')}")
+            time.sleep(0.1)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    log.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,14 @@
 """SmolLM2 on the Real model page, in Chromium: chosen by the `Model` select, the causal triangle
 greyed with masked cells reading 0, the GQA line, RoPE's plot with its legend, the next tokens,
 all the API's numbers; at 2,048 tokens (the text built once) a head switch is timed in the page
-with performance.now() and reported, not asserted."""
+with performance.now() and reported, not asserted. The pages come from `attnlab serve` itself in
+a child process (its front and compute processes, as a learner runs it), not from the in-thread
+test server."""
 
 from __future__ import annotations
 
 import json
+import statistics
 import urllib.parse
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,12 @@ from test_model_page import api, expect, weights_table
 from attnlab.words.numfmt import num, percent
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("smollm2")]
+
+
+@pytest.fixture(scope="module")
+def base_url(served_url: str) -> str:
+    return served_url
+
 
 TEXT = "The river bank was muddy after the long rain today, so"
 
@@ -86,30 +95,41 @@ def test_smollm2_at_2048_tokens_head_switch_timed(
     page.screenshot(path=str(artifacts / "smollm2-2048-page.png"), full_page=True)
     times, clicks = [], []
     # from the click event to the moment the page has the head on screen (its beats, table and
-    # matrix drawn): what a learner waits. Playwright's own locator time (it computes the
-    # accessible name of 2,000 buttons before it clicks) is measured apart, as "with locator".
+    # matrix drawn): what a learner waits. The button is found by CSS and the wait polls one
+    # number: Playwright's role locators compute the accessible names of 2,000 buttons in the
+    # page, on the same 2 cores as the page and the server (they made the wait ~100 ms longer).
+    # "with locator" is the time of Playwright's whole click and wait, for comparison.
     page.evaluate(
         "() => document.addEventListener('click', (e) => { window.__click = e.timeStamp; }, true)"
     )
-    for head in (1, 2, 3):
-        page.evaluate("() => { window.__t0 = performance.now(); }")
-        page.get_by_role("button", name=f"layer 0 head {head}", exact=True).click()
+    for head in range(1, 7):
+        button = page.locator(f'.rm-heads button[data-layer="0"][data-head="{head}"]')
+        page.evaluate("() => { window.__click = null; window.__t0 = performance.now(); }")
+        button.click()
+        page.wait_for_function(
+            "() => window.__click !== null && Number(document.getElementById('real-model')"
+            ".dataset.shownAt) > window.__click",
+            polling=50,
+        )
+        shown = page.locator("#real-model").evaluate("(el) => Number(el.dataset.shownAt)")
+        clicks.append(shown - page.evaluate("() => window.__click"))
+        times.append(page.evaluate("() => performance.now() - window.__t0"))
+        expect()(button).to_have_accessible_name(f"layer 0 head {head}")
         expect()(weights_table(page).locator("caption")).to_contain_text(f"layer 0, head {head}")
         expect()(
             page.get_by_role("img", name=f"Attention matrix of layer 0, head {head}", exact=False)
         ).to_be_visible()
         expect()(page.get_by_role("status", name="Model status")).to_be_empty()
-        times.append(page.evaluate("() => performance.now() - window.__t0"))
-        shown = page.locator("#real-model").evaluate("(el) => Number(el.dataset.shownAt)")
-        clicks.append(shown - page.evaluate("() => window.__click"))
-        assert clicks[-1] > 0, "the head on screen was shown after its click"
+        page.wait_for_timeout(300)  # a learner looks before the next click: the page settles
     report = {
         "head_switch_ms": [round(x) for x in clicks],
+        "median_ms": round(statistics.median(clicks)),
         "with_locator_ms": [round(x) for x in times],
     }
     (artifacts / "smollm2-2048-head-switch.json").write_text(json.dumps(report))
     print(
-        f"head switch at 2,048 tokens in the page: {report['head_switch_ms']} ms from the click "
+        f"head switch at 2,048 tokens in the page: {report['head_switch_ms']} ms from the click, "
+        f"median {report['median_ms']} ms "
         f"({report['with_locator_ms']} ms with Playwright's locator)"
     )
     page.locator(".rm-matrix").screenshot(path=str(artifacts / "smollm2-2048-matrix.png"))
