@@ -97,8 +97,8 @@ def test_smollm2_at_2048_tokens_head_switch_timed(
     # from the click event to the moment the page has the head on screen (its beats, table and
     # matrix drawn): what a learner waits. The button is found by CSS and the wait polls one
     # number: Playwright's role locators compute the accessible names of 2,000 buttons in the
-    # page, on the same 2 cores as the page and the server (they made the wait ~100 ms longer).
-    # "with locator" is the time of Playwright's whole click and wait, for comparison.
+    # page, on the same 2 cores as the page and the server (one run each: 410-774 ms with them
+    # running, 366-513 ms without). "with locator" is Playwright's whole click and wait.
     page.evaluate(
         "() => document.addEventListener('click', (e) => { window.__click = e.timeStamp; }, true)"
     )
