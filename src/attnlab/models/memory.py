@@ -12,9 +12,11 @@ process and is reused.
 It also keeps every thread started after it on one arena (M_ARENA_MAX = 1, as MALLOC_ARENA_MAX
 would). glibc gives each new thread an arena of its own, and memory freed in one arena is reused
 by that arena's threads only. A server computes each request on whichever worker thread is free,
-so a head of a 2,048-token text (three 16 MB arrays) landed on fresh pages each time: in the
-`attnlab serve` model process 4,300-4,750 page faults and 90-113 ms of system time per head,
-against 55-75 ms for the arithmetic (tests/models/test_memory.py counts them).
+so every worker faulted in pages of its own for the heads it computed, and kept its own freed
+memory: in the `attnlab serve` model process the first heads of a 2,048-token text (three 16 MB
+arrays each) cost 4,300-4,750 page faults and 90-113 ms of system time apiece, against 55-75 ms
+for the arithmetic; with one arena, none once the first two were computed
+(tests/models/test_memory.py counts them).
 
 It affects the whole process (PyTorch in the same process gains too), runs once, does nothing
 outside glibc, and is skipped when ATTNLAB_MALLOC=default is set. The server calls it before it
