@@ -12,17 +12,15 @@ import importlib.util
 import os
 import shutil
 import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from child_server import child_server, free_port
 
 CHROMIUM_FLAGS = [
     "--headless=new",
@@ -34,7 +32,6 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-_direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # no proxy for loopback
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
@@ -82,34 +79,11 @@ def base_url() -> Iterator[str]:
 def served_url() -> Iterator[str]:
     """`attnlab serve` itself in a child process (its front, its model and lesson processes,
     their settings): for what is timed end to end, as a learner would run it."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()  # serve binds it again; nothing else on this machine asks for a port meanwhile
-    cmd = [sys.executable, "-m", "attnlab", "serve", "--port", str(port)]
-    log = tempfile.TemporaryFile()  # its messages, read if it fails (a pipe can fill and block)
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            _direct.open(f"{url}/api/presets", timeout=1).close()
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                proc.wait()
-                log.seek(0)
-                pytest.fail(f"attnlab serve did not start: {log.read().decode(errors='replace')}")
-            time.sleep(0.1)
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    log.close()
+    cmd = [sys.executable, "-m", "attnlab", "serve", "--port", str(port)]
+    with child_server(cmd, f"{url}/api/presets", name="attnlab serve", start_seconds=30):
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -13,17 +13,15 @@ the list must stay empty.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+from child_server import child_server, free_port
 
 pytestmark = pytest.mark.browser
 
@@ -39,12 +37,6 @@ CELLS = [
         "maps = attnlab.show(e / e.sum(-1, keepdims=True), tokens, source='NumPy')\nmaps"
     ),
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +57,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "language": "python",
     }
     nbformat.write(nb, root / "work" / "widgets.ipynb")
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "PYTHONPATH": SRC,
@@ -81,29 +73,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--allow-root", f"--ServerApp.root_dir={root / 'work'}",
         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]  # fmt: skip
-    log = open(root / "lab.log", "wb")  # closed once the server stops
-    proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120  # a busy machine
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/api/status", timeout=2):
-                break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                proc.wait()
-                log.close()
-                pytest.fail("JupyterLab did not start:\n" + (root / "lab.log").read_text()[-3000:])
-            time.sleep(0.25)
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    log.close()
+    with child_server(args, f"{url}/api/status", name="JupyterLab", start_seconds=120, env=env):
+        yield url
 
 
 def _kernel_print(page: Any, code: str) -> str:
