@@ -6,20 +6,23 @@ thin strip, about half of the full square at 2,048 tokens. Peak memory is a few 
 arrays, never (h, n, n).
 
 Each block is the lesson's `attend` (core/attention.py) step for step, with nothing kept that the
-forward pass does not read:
+forward pass does not read. Grouped-query attention makes it one product per key/value head: the
+g query heads that share keys stack their rows, (g · nb, d_k) against the same Kᵀ.
 
     1. Score:    s = (Q / √d_k) Kᵀ             = QKᵀ / √d_k, exactly so when √d_k is a power
                                                of two (8 for SmolLM2's d_k = 64)
-                 s = lowest where key j > query i (the causal mask: the most negative finite
-                 number, whose exp() is 0 as that of -inf is, and whose product with a weight
-                 of 0 is 0, where -inf would make NaN)
-    2. Softmax:  e = exp(s − max s),  Z = Σⱼ e  the stable softmax, left unnormalised
+                 s = −max/2 where key j > query i (the causal mask, in the block's last nb
+                 columns only: keys before r0 are visible to every row of the block). It is
+                 below every score (_plain bounds them by max/4), its exp() is 0 as that of
+                 -inf is, and its product with a weight of 0 is 0, where -inf would make NaN
+    2. Softmax:  d = s − max s (in place),  e = exp(d),  Z = Σⱼ e   the stable softmax, left
+                                               unnormalised
     3. Blend:    z = (e V) / Z                 = softmax(s) V, divided after the product: d_v
                                                numbers per row instead of r1
     4. Read:     the per-row diagnostics of w = e / Z (core/diagnostics.py), without forming w:
                  top1 = 1 / Z (the top entry of e is exp(0) = 1), first = e₀ / Z, itself and
                  previous from two diagonals of e, and the entropy
-                 H = log Z + max s − Σⱼ eⱼ sⱼ / Z   (log wⱼ = sⱼ − max s − log Z).
+                 H = log Z − Σⱼ eⱼ dⱼ / Z       (log wⱼ = dⱼ − log Z).
 
 `attend` stays the one path a learner sees: `ModelTrace.head` recomputes a head's whole Trace
 through it from what this layer keeps, and tests/models/test_causal_blocks.py checks the blocks
@@ -45,9 +48,9 @@ import numpy as np
 
 from attnlab.core.attention import attend
 from attnlab.core.diagnostics import HeadStats, trace_stats
-from attnlab.core.grouped import kv_heads
+from attnlab.core.grouped import group_size, kv_heads
 from attnlab.models.layer_keep import LayerKeep
-from attnlab.types import FloatArray
+from attnlab.types import BoolArray, FloatArray
 
 __all__ = ["BLOCK_ROWS", "THREADS", "attend_causal"]
 
@@ -78,18 +81,21 @@ def attend_causal(
     The blocks run on `threads` threads (NumPy releases the GIL inside each array operation);
     each writes its own rows of the outputs, and the sums are added in one order."""
     h, n = q.shape[0], q.shape[1]
-    index = kv_heads(h, k.shape[0])  # (h,) the key/value head of each query head
-    k_h, v_h = (k, v) if k.shape[0] == h else (k[index], v[index])  # (h, n, d_k), (h, n, d_v)
+    h_kv = k.shape[0]
+    g = group_size(h, h_kv)  # query heads per key/value head
     out = np.empty((h, n, v.shape[-1]), dtype=np.result_type(q, v))  # (h, n, d_v)
     sums = np.zeros((len(_SUMS), h))  # (5, h) Σ over rows
     if _plain(q, k, v):
         q_s = q / q.dtype.type(math.sqrt(q.shape[-1]))  # (h, n, d_k) Q / √d_k
+        q_g = q_s.reshape(h_kv, g, n, q.shape[-1])  # (h_kv, g, n, d_k) by key/value head
 
         def one(r0: int) -> FloatArray:
-            out[:, r0 : r0 + block], part = _block(q_s, k_h, v_h, r0, min(n, r0 + block))
+            out[:, r0 : r0 + block], part = _block(q_g, k, v, r0, min(n, r0 + block))
             return part
 
     else:
+        index = kv_heads(h, h_kv)  # (h,) the key/value head of each query head
+        k_h, v_h = k[index], v[index]  # (h, n, d_k), (h, n, d_v)
 
         def one(r0: int) -> FloatArray:
             out[:, r0 : r0 + block], part = _block_by_attend(
@@ -167,33 +173,44 @@ def _pool() -> ThreadPoolExecutor:
 
 
 def _plain(q: FloatArray, k: FloatArray, v: FloatArray) -> bool:
-    """True when every input is finite and no entry of QKᵀ can overflow q's dtype:
-    |qᵢ · kⱼ| ≤ d_k · max|q| · max|k|, kept under half the largest number for the rounding."""
+    """True when every input is finite and every entry of QKᵀ is under a quarter of q's dtype's
+    largest number: |qᵢ · kⱼ| ≤ d_k · max|q| · max|k|. The mask's −max/2 is then below every
+    score, and it minus the row's top score stays finite."""
     if not (np.isfinite(v).all() and np.issubdtype(q.dtype, np.floating)):
         return False
     with np.errstate(over="ignore", invalid="ignore"):
         bound = q.shape[-1] * float(np.abs(q).max()) * float(np.abs(k).max())
-    return math.isfinite(bound) and bound < float(np.finfo(q.dtype).max) / 2
+    return math.isfinite(bound) and bound < float(np.finfo(q.dtype).max) / 4
+
+
+@cache
+def _above_diagonal(nb: int) -> BoolArray:
+    """(nb, nb) True where key j > query i among a block's own keys: what the mask hides."""
+    i = np.arange(nb)
+    above: BoolArray = i[None, :] > i[:, None]
+    return above
 
 
 def _block(
-    q_s: FloatArray, k_h: FloatArray, v_h: FloatArray, r0: int, r1: int
+    q_g: FloatArray, k: FloatArray, v: FloatArray, r0: int, r1: int
 ) -> tuple[FloatArray, FloatArray]:
     """Query rows r0..r1 against keys 0..r1 (steps 1–4 above), the queries already divided by
-    √d_k: their outputs (h, nb, d_v) and the (5, h) sums over their rows of `_SUMS`."""
-    s = q_s[:, r0:r1] @ np.swapaxes(k_h[:, :r1], -1, -2)  # (h, nb, r1) QKᵀ/√d_k
-    keys, rows = np.arange(r1), np.arange(r0, r1)
-    lowest = np.finfo(s.dtype).min  # below any score (_plain bounds them), exp() of it is 0
-    np.copyto(s, lowest, where=keys[None, :] > rows[:, None])  # (h, nb, r1) key j > query i
-    peak = np.maximum.reduce(s, axis=-1, keepdims=True)  # (h, nb, 1) max s
-    with np.errstate(over="ignore"):  # lowest − peak may round to -inf: its exp is 0 too
-        e = np.subtract(s, peak)  # (h, nb, r1) ≤ 0
-    np.exp(e, out=e)  # (h, nb, r1) in [0, 1], exactly 1 at the top key, 0 where masked
+    √d_k and grouped by key/value head, q_g (h_kv, g, n, d_k) over k, v (h_kv, n, d): their
+    outputs (h, nb, d_v) and the (5, h) sums over their rows of `_SUMS`."""
+    h_kv, g, _, d_k = q_g.shape
+    h, nb = h_kv * g, r1 - r0
+    rows = q_g[:, :, r0:r1].reshape(h_kv, g * nb, d_k)  # (h_kv, g·nb, d_k) a group's rows
+    s = rows @ np.swapaxes(k[:, :r1], -1, -2)  # (h_kv, g·nb, r1) QKᵀ/√d_k
+    d = s.reshape(h, nb, r1)  # (h, nb, r1) the same numbers, head by head
+    hidden = np.finfo(s.dtype).min / 2  # below every score (_plain), its exp() is 0
+    np.copyto(d[:, :, r0:], hidden, where=_above_diagonal(nb))  # key j > query i
+    d -= np.maximum.reduce(d, axis=-1, keepdims=True)  # (h, nb, r1) s − max s ≤ 0
+    e = np.exp(d)  # (h, nb, r1) in [0, 1], exactly 1 at the top key, 0 where masked
     z = np.add.reduce(e, axis=-1)  # (h, nb) Z
-    blended = e @ v_h[:, :r1]  # (h, nb, d_v) e V
+    blended = (e.reshape(h_kv, g * nb, r1) @ v[:, :r1]).reshape(h, nb, -1)  # (h, nb, d_v) e V
     blended /= z[..., None]  # (h, nb, d_v) softmax(s) V
-    expected = np.einsum("hij,hij->hi", e, s)  # (h, nb) Σⱼ eⱼ sⱼ, 0 · lowest = 0 where masked
-    entropy = np.log(z) + peak[..., 0] - expected / z  # (h, nb) nats
+    expected = np.einsum("hij,hij->hi", e, d)  # (h, nb) Σⱼ eⱼ dⱼ, 0 where masked
+    entropy = np.log(z) - expected / z  # (h, nb) nats
     itself = np.diagonal(e, offset=r0, axis1=-2, axis2=-1)  # (h, nb) eᵢᵢ: key r0 + i
     previous = np.diagonal(e, offset=r0 - 1, axis1=-2, axis2=-1)  # (h, nb or nb − 1)
     prev_z = z if r0 > 0 else z[:, 1:]  # row 0 of the text has no previous token
