@@ -1,7 +1,5 @@
 """Blocked causal attention: the same outputs and diagnostics as one whole masked `attend`."""
 
-import os
-
 import numpy as np
 import pytest
 
@@ -69,40 +67,3 @@ def test_threads_give_the_same_numbers_as_one() -> None:
     np.testing.assert_array_equal(z1, z2)
     for name in FIELDS:
         np.testing.assert_array_equal(getattr(s1, name), getattr(s2, name))
-
-
-_OVERLAP = """
-import json
-import threadpoolctl
-from attnlab.models.causal_blocks import _one_blas_thread
-
-def blas():
-    return {i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"}
-
-before = blas()
-_one_blas_thread.__enter__()  # pass A
-_one_blas_thread.__enter__()  # pass B
-inside = blas()
-_one_blas_thread.__exit__(None, None, None)  # A leaves first
-after_a = blas()
-_one_blas_thread.__exit__(None, None, None)
-print(json.dumps([sorted(before), sorted(inside), sorted(after_a), sorted(blas())]))
-"""
-
-
-def test_blas_keeps_one_thread_until_the_last_pass_is_out() -> None:
-    """Two passes on two threads leave in any order: the limit stays while one is inside and
-    the process gets its own BLAS threads back after the last. In a fresh interpreter: BLAS's
-    limit is the process's, and this one's live servers may still be computing."""
-    pytest.importorskip("threadpoolctl")
-    import json
-    import subprocess
-    import sys
-
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": "2"}
-    out = subprocess.run([sys.executable, "-c", _OVERLAP], capture_output=True, text=True, env=env)
-    assert out.returncode == 0, out.stderr
-    before, inside, after_a, after = json.loads(out.stdout)
-    assert before == [2] and inside == [1]
-    assert after_a == [1], "B still runs its blocks"
-    assert after == before

@@ -8,7 +8,8 @@ import pytest
 
 from attnlab.core.diagnostics import head_stats
 from attnlab.errors import FocusError, TooLongError
-from attnlab.models import Model, ModelSummary
+from attnlab.models import Model, ModelSummary, llama
+from attnlab.models.threads import THREADS
 
 TEXT = "The river bank was muddy after the rain."
 
@@ -115,9 +116,27 @@ FIXTURE = Path(__file__).parents[1] / "fixtures" / "smollm2_reference.npz"
 
 def test_matches_the_stored_transformers_reference(smollm2) -> None:  # type: ignore[no-untyped-def]
     """Without torch: transformers' numbers saved by scripts/make_smollm2_fixture.py."""
+    _check_reference(smollm2)
+
+
+def test_rows_in_halves_match_the_stored_reference(smollm2, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The row halves a long text's layers run in, made to run on the fixture's short texts."""
+    if THREADS < 2:
+        pytest.skip("one core: the rows are never split")
+    monkeypatch.setattr(llama, "ROWS_SPLIT_FROM", 2)
+    assert llama.row_parts(5) == (slice(0, 2), slice(2, 5))
+    _check_reference(smollm2)
+
+
+def test_short_texts_run_whole_and_long_ones_in_halves() -> None:
+    assert llama.row_parts(llama.ROWS_SPLIT_FROM - 1) == (slice(0, llama.ROWS_SPLIT_FROM - 1),)
+    assert len(llama.row_parts(llama.ROWS_SPLIT_FROM)) == (2 if THREADS > 1 else 1)
+
+
+def _check_reference(model) -> None:  # type: ignore[no-untyped-def]
     ref = np.load(FIXTURE)
     for i, text in enumerate(ref["texts"]):
-        t = smollm2.trace(str(text))
+        t = model.trace(str(text))
         assert t.token_ids == tuple(ref[f"ids_{i}"])
         for layer, key in ((0, "first"), (29, "last")):
             mine = np.stack([t.head(layer, h).weights for h in range(t.n_heads)])  # (9, n, n)

@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+from attnlab.models.llama import ROWS_SPLIT_FROM
+
 torch = pytest.importorskip("torch")
 
 LONG = (
@@ -14,7 +16,7 @@ TEXTS = (
     "The capital of France is",
     "<|im_start|>user\nWhat is 12 + 345?<|im_end|>\n",
     "a",
-    LONG * 10,  # about 300 tokens
+    LONG * 16,  # about 480 tokens: over ROWS_SPLIT_FROM, so its layers run in row halves
 )
 
 
@@ -29,6 +31,8 @@ def _reference(model, ids: tuple[int, ...]):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("text", TEXTS, ids=lambda t: f"{len(t)}chars")
 def test_attentions_to_1e_4_and_logits_to_1e_3(smollm2, smollm2_reference, text: str) -> None:  # type: ignore[no-untyped-def]
     t = smollm2.trace(text)
+    if text.startswith(LONG):
+        assert t.n >= ROWS_SPLIT_FROM, "the long text must take the row halves' path"
     attentions, logits = _reference(smollm2_reference, t.token_ids)
     assert attentions.shape == t.attentions.shape
     assert np.abs(t.attentions - attentions).max() < 1e-4

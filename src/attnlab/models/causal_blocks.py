@@ -37,12 +37,8 @@ It returns what layer_keep.py's `attend_layer` returns: the outputs (h, n, d_v),
 from __future__ import annotations
 
 import math
-import os
-import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
-from typing import Any
 
 import numpy as np
 
@@ -50,19 +46,16 @@ from attnlab.core.attention import attend
 from attnlab.core.diagnostics import HeadStats, trace_stats
 from attnlab.core.grouped import group_size, kv_heads
 from attnlab.models.layer_keep import LayerKeep
+from attnlab.models.threads import THREADS, each, one_blas_thread
 from attnlab.types import BoolArray, FloatArray
 
-__all__ = ["BLOCK_ROWS", "THREADS", "attend_causal"]
+__all__ = ["BLOCK_ROWS", "attend_causal"]
 
 BLOCK_ROWS = 128
 """Query rows per block: (9, 128, 2,048) float32 scores are 9 MB, the strip above the diagonal
 that a block computes and masks is a sixteenth of the work at 2,048 tokens, and 512 tokens make
 four blocks that two threads share evenly (rows 1 + 4 and 2 + 3). Measured on the SmolLM2 pass:
 512 tokens 1.39-1.45 s with 128 rows, 1.63 s with 256; 2,048 tokens 8.4-9.0 s, 9.3-9.4 s."""
-
-THREADS = min(2, os.cpu_count() or 1)
-"""Threads that share a layer's blocks: NumPy runs the softmax's exp() and the reductions on one
-core each, so the blocks themselves are spread over the cores, BLAS on one thread meanwhile."""
 
 _SUMS = ("entropy", "first", "top1", "itself", "previous")
 """What a block adds up over its rows, per head, in this order (the rows of its (5, h) sums)."""
@@ -105,8 +98,8 @@ def attend_causal(
 
     starts = range(0, n, block)[::-1]  # the longest rows first, so that the threads end together
     if threads > 1 and n > block:
-        with _one_blas_thread:  # our threads are the parallelism: BLAS's own would contend
-            parts = list(_pool().map(one, starts))
+        with one_blas_thread:  # our threads are the parallelism: BLAS's own would contend
+            parts = each(one, starts)
     else:
         parts = list(map(one, starts))
     for part in parts:
@@ -122,54 +115,6 @@ def attend_causal(
     )
     out.flags.writeable = False
     return out, LayerKeep(q, k, v, "causal"), stats
-
-
-@cache
-def _blas() -> Any:
-    """threadpoolctl's controller of the BLAS libraries loaded now (found once: a search of the
-    loaded libraries costs milliseconds), or None without threadpoolctl."""
-    try:
-        from threadpoolctl import ThreadpoolController
-    except ImportError:
-        return None
-    return ThreadpoolController()
-
-
-class _OneBlasThread:
-    """One BLAS thread per call while block threads run, for every pass at once: the first pass
-    in sets the limit, the last one out gives the old one back (threadpoolctl's limits are the
-    process's, so two passes restoring in their own order would leave the wrong one).
-
-    Two block threads each calling OpenBLAS with its two threads made four on two cores: the
-    SmolLM2 pass at 2,048 tokens took 12.5-13.4 s that way, 9.7-10.1 s on one block thread,
-    8.7-9.2 s like this. Without threadpoolctl installed BLAS keeps its threads."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._inside = 0
-        self._limit: Any = None
-
-    def __enter__(self) -> None:
-        with self._lock:
-            self._inside += 1
-            if self._inside == 1 and (controller := _blas()) is not None:
-                self._limit = controller.limit(limits=1, user_api="blas")
-
-    def __exit__(self, *exc: object) -> None:
-        with self._lock:
-            self._inside -= 1
-            if self._inside == 0 and self._limit is not None:
-                self._limit.restore_original_limits()
-                self._limit = None
-
-
-_one_blas_thread = _OneBlasThread()
-
-
-@cache
-def _pool() -> ThreadPoolExecutor:
-    """The threads the blocks of every layer share, made once per process."""
-    return ThreadPoolExecutor(THREADS, thread_name_prefix="attnlab-causal")
 
 
 def _plain(q: FloatArray, k: FloatArray, v: FloatArray) -> bool:
