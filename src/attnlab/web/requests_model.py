@@ -104,7 +104,12 @@ class MatrixQuery(HeadQuery):
 
     pool: Blank[Pool] = Field("max", description="how a long text's blocks are pooled")
     specials: Blank[Specials] = Field(
-        "show", description="[CLS] and [SEP]: shown, hidden, or hidden with rows renormalised"
+        "show",
+        description=(
+            "the model's special tokens ([CLS] and [SEP] for a BERT encoder, the tokenizer's "
+            "control tokens such as <|im_start|> for a Llama-family decoder): shown, hidden, or "
+            "hidden with rows renormalised"
+        ),
     )
 
 
