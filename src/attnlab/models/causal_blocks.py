@@ -55,7 +55,9 @@ BLOCK_ROWS = 128
 """Query rows per block: (9, 128, 2,048) float32 scores are 9 MB, the strip above the diagonal
 that a block computes and masks is a sixteenth of the work at 2,048 tokens, and 512 tokens make
 four blocks that two threads share evenly (rows 1 + 4 and 2 + 3). Measured on the SmolLM2 pass:
-512 tokens 1.39-1.45 s with 128 rows, 1.63 s with 256; 2,048 tokens 8.4-9.0 s, 9.3-9.4 s."""
+512 tokens 1.39-1.45 s with 128 rows, 1.63 s with 256; 2,048 tokens 8.4-9.0 s, 9.3-9.4 s. With one
+product per key/value head (medians of five interleaved 512-token passes): 1.89 s with 64 rows,
+1.85 s with 128, 2.08 s with 256."""
 
 _SUMS = ("entropy", "first", "top1", "itself", "previous")
 """What a block adds up over its rows, per head, in this order (the rows of its (5, h) sums)."""
