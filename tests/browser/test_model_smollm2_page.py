@@ -67,9 +67,12 @@ def test_smollm2_at_12_tokens(new_page, base_url, artifacts: Path) -> None:
     expect()(page.locator(".rm-decoder .rm-note")).to_contain_text(
         f"the score is {num(dec['score_used'])}"
     )
+    # the focus is the last token here: one table, not the same prediction twice
+    last_token = t["window"]["all_tokens"][-1]
+    expect()(page.locator(".rm-next table")).to_have_count(1)
     last = page.get_by_role(
-        "table", name=f"Next token after “{t['window']['all_tokens'][-1]}” (position 11)"
-    ).last  # the focus is the last token here: both tables name it
+        "table", name=f"Next token after “{last_token}” (position 11, the last token)"
+    )
     expect()(last.locator("tbody td")).to_have_text(
         [percent(x["probability"]) for x in dec["next_after_last"]]
     )
@@ -78,6 +81,12 @@ def test_smollm2_at_12_tokens(new_page, base_url, artifacts: Path) -> None:
     page.screenshot(path=str(artifacts / "smollm2-12-page.png"), full_page=True)
     page.locator(".rm-decoder").screenshot(path=str(artifacts / "smollm2-12-rope.png"))
     page.locator(".rm-matrix").screenshot(path=str(artifacts / "smollm2-12-matrix.png"))
+    # following an earlier token: its prediction, then the last token's
+    page.locator('.rm-tokens button[data-index="2"]').click()
+    expect()(page.locator(".rm-next table")).to_have_count(2)
+    focus_token = t["window"]["all_tokens"][2]
+    for name in (f"“{focus_token}” (position 2)", f"“{last_token}” (position 11)"):
+        expect()(page.get_by_role("table", name=f"Next token after {name}")).to_be_visible()
 
 
 def test_smollm2_at_2048_tokens_head_switch_timed(

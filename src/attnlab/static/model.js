@@ -130,16 +130,35 @@ function build(model, commit, pickHead) {
   return ui;
 }
 
-const stripImages = new WeakMap();
+const stripPixels = new WeakMap(); // strip shape -> its ImageData, kept for the animation's frames
+const stripCanvases = new Map(); // strip length -> one scratch canvas, shared by every strip
+const rgbOf = new Map(); // "#rrggbb" -> [r, g, b]: a strip's colours repeat across strips
 let exportMenus = 0;
 
 /** A vector's first numbers as the seed writes them: [1.37, -1.04, …]. */
 const shortList = (xs) => `[${xs.map((x) => num(x)).join(", ")}, …]`;
 
+/** The pixels of a strip, one per entry (its colours parsed once per colour). */
+function stripImage(colors) {
+  const data = new ImageData(colors.length, 1);
+  colors.forEach((c, k) => {
+    let rgb = rgbOf.get(c);
+    if (!rgb) {
+      rgb = [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16));
+      rgbOf.set(c, rgb);
+    }
+    data.data.set(rgb, 4 * k);
+    data.data[4 * k + 3] = 255;
+  });
+  return data;
+}
+
 /**
  * Paint the layout's "strip" shapes (a vector, one colour per entry) over what draw.js painted:
  * each strip is a one-pixel-high image scaled to its box, one drawImage instead of 384 rects.
- * Faded in from its `at` like draw.js's shapes.
+ * The image goes through one scratch canvas per length (drawImage copies it at once): a new
+ * canvas for each of a head's 17 strips cost more than drawing them. Faded in from its `at`
+ * like draw.js's shapes.
  */
 function paintStrips(ctx, shapes, t) {
   ctx.imageSmoothingEnabled = false;
@@ -147,22 +166,21 @@ function paintStrips(ctx, shapes, t) {
     if (s.kind !== "strip" || !s.colors.length) continue;
     const alpha = t >= 1 ? 1 : Math.min(1, Math.max(0, (t - (s.at ?? 0)) / 0.12));
     if (alpha <= 0) continue;
-    let image = stripImages.get(s);
-    if (!image) {
-      image = document.createElement("canvas");
-      image.width = s.colors.length;
-      image.height = 1;
-      const g = image.getContext("2d");
-      const data = g.createImageData(s.colors.length, 1);
-      s.colors.forEach((c, k) => {
-        for (let i = 0; i < 3; i++) data.data[4 * k + i] = parseInt(c.slice(1 + 2 * i, 3 + 2 * i), 16);
-        data.data[4 * k + 3] = 255;
-      });
-      g.putImageData(data, 0, 0);
-      stripImages.set(s, image);
+    let pixels = stripPixels.get(s);
+    if (!pixels) {
+      pixels = stripImage(s.colors);
+      stripPixels.set(s, pixels);
     }
+    let scratch = stripCanvases.get(pixels.width);
+    if (!scratch) {
+      scratch = document.createElement("canvas");
+      scratch.width = pixels.width;
+      scratch.height = 1;
+      stripCanvases.set(pixels.width, scratch);
+    }
+    scratch.getContext("2d").putImageData(pixels, 0, 0);
     ctx.globalAlpha = alpha;
-    ctx.drawImage(image, 0, 0, image.width, 1, s.x, s.y, s.w, s.h);
+    ctx.drawImage(scratch, 0, 0, pixels.width, 1, s.x, s.y, s.w, s.h);
   }
   ctx.globalAlpha = 1;
 }
@@ -219,12 +237,15 @@ function render({ model, el }) {
   el.replaceChildren(ui.root);
 
   // --- the picture ---------------------------------------------------------------------------
+  /** Fit the canvas to its column and the beat; true when that changed its size and painted. */
   function resize() {
     const width = Math.max(300, Math.floor(ui.canvasWrap.clientWidth) || 300);
     const n = trace?.tokens.length ?? 6;
     const room = Math.floor(doc.defaultView.innerHeight * 0.78); // .rm-picture's max-height
     const height = Math.max(240, pictureHeight(n, width, steps.beats()[beat()]?.key ?? "tokens", room));
-    if (fitCanvas(ui.canvas, size, width, height)) paint();
+    if (!fitCanvas(ui.canvas, size, width, height)) return false;
+    paint();
+    return true;
   }
 
   function paint() {
@@ -432,8 +453,7 @@ function render({ model, el }) {
     ui.pieces.textContent = trace.word?.note ?? "";
     showBeat();
     motion.t = 1;
-    resize();
-    paint();
+    if (!resize()) paint(); // a new size paints already: once is enough
     showFocusRow();
   }
 

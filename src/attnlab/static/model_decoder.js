@@ -47,10 +47,14 @@ export function decoderPanel(model, id) {
     paintSVG(ui.plot, ropePlot(scores, dec.distance, size, words()).shapes, size);
     ui.plot.setAttribute("aria-label", say(words(), "model.rope.plot_name", { token, key: dec.key_token }));
     ui.note.textContent = say(words(), "model.rope.note", { token, key: dec.key_token, distance: dec.distance, value: num(dec.score_used) });
-    ui.next.replaceChildren(
-      nextTable(dec.next_after_focus, say(words(), "model.next.after", { token, position: dec.focus })),
-      nextTable(dec.next_after_last, say(words(), "model.next.after", { token: all[dec.last], position: dec.last })),
-    );
+    // following the last token, both predictions are the same one: a single table says so
+    const tables = dec.focus === dec.last
+      ? [nextTable(dec.next_after_last, say(words(), "model.next.after_last", { token, position: dec.last }))]
+      : [
+        nextTable(dec.next_after_focus, say(words(), "model.next.after", { token, position: dec.focus })),
+        nextTable(dec.next_after_last, say(words(), "model.next.after", { token: all[dec.last], position: dec.last })),
+      ];
+    ui.next.replaceChildren(...tables);
   }
   return { el, show };
 }

@@ -291,6 +291,7 @@ _MODEL = {
         "in this text, {distance}, the score is {value}, the one the head used."
     ),
     "model.next.after": "Next token after “{token}” (position {position})",
+    "model.next.after_last": "Next token after “{token}” (position {position}, the last token)",
     "model.next.token": "token",
     "model.next.probability": "probability",
     "model.name.smollm2": "SmolLM2-135M-Instruct",
