@@ -31,8 +31,8 @@ export function heat(w) {
   const x = Math.min(1, Math.max(0, w)) * (SCALE.length - 1);
   const i = Math.min(SCALE.length - 2, Math.floor(x));
   const f = x - i;
-  const a = hex(SCALE[i]);
-  const b = hex(SCALE[i + 1]);
+  const a = rgb(SCALE[i]);
+  const b = rgb(SCALE[i + 1]);
   const mix = a.map((c, k) => Math.round(c + (b[k] - c) * f));
   return "#" + mix.map((c) => c.toString(16).padStart(2, "0")).join("");
 }
@@ -43,18 +43,18 @@ export function inkOn(w) {
   return contrast(background, 1) >= contrast(background, 0) ? "#ffffff" : "#000000";
 }
 
+/** A #rrggbb colour as its [r, g, b], 0 to 255 each. @param {string} color */
+export function rgb(color) {
+  return [1, 3, 5].map((k) => parseInt(color.slice(k, k + 2), 16));
+}
+
 /** WCAG relative luminance of a #rrggbb colour. @param {string} color */
 export function luminance(color) {
-  const [r, g, b] = hex(color).map((c) => c / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = rgb(color).map((c) => c / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
 /** WCAG contrast ratio of two luminances. @param {number} a @param {number} b */
 export function contrast(a, b) {
   return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-}
-
-/** @param {string} h */
-function hex(h) {
-  return [1, 3, 5].map((k) => parseInt(h.slice(k, k + 2), 16));
 }

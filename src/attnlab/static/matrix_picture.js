@@ -10,7 +10,7 @@
 //   log     log₁₀ of the weight from 10⁻⁴ to 1, so small weights differ from zero.
 // Masked cells (a decoder's later keys) are grey, never a colour of the scale.
 
-import { COLORS, heat } from "./colors.js";
+import { COLORS, heat, rgb } from "./colors.js";
 
 export const SCALES = ["linear", "row", "log"];
 export const LOG_FLOOR = 1e-4;
@@ -23,8 +23,7 @@ function heatLUT() {
   if (lut) return lut;
   lut = new Uint8ClampedArray(LUT_SIZE * 3);
   for (let k = 0; k < LUT_SIZE; k++) {
-    const c = heat(k / (LUT_SIZE - 1));
-    for (let i = 0; i < 3; i++) lut[3 * k + i] = parseInt(c.slice(1 + 2 * i, 3 + 2 * i), 16);
+    lut.set(rgb(heat(k / (LUT_SIZE - 1))), 3 * k);
   }
   return lut;
 }
@@ -59,7 +58,7 @@ export function cellMasked(r, c, edges, total, causal, kept = null) {
 export function matrixPixels(values, cells, { scale = "linear", rowMax = null, causal = false, edges = null, shown = cells, kept = null } = {}) {
   const table = heatLUT();
   const out = new Uint8ClampedArray(cells * cells * 4);
-  const grey = [1, 3, 5].map((k) => parseInt(MASKED.slice(k, k + 2), 16));
+  const grey = rgb(MASKED);
   const e = edges ?? Array.from({ length: cells }, (_, i) => i);
   const top = LUT_SIZE - 1;
   let open = 0; // this row's unmasked cells come first: cellMasked grows with c, and with r it moves right

@@ -11,7 +11,7 @@
 // (model_compare.js). It touches only `el` and computes no attention: every number shown is the
 // API's, formatted by format.js. Text goes in with textContent only.
 
-import { heat, inkOn } from "./colors.js";
+import { heat, inkOn, rgb } from "./colors.js";
 import { fillWords, h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
 import { exportMenu } from "./export_menu.js";
@@ -142,12 +142,12 @@ const shortList = (xs) => `[${xs.map((x) => num(x)).join(", ")}, …]`;
 function stripImage(colors) {
   const data = new ImageData(colors.length, 1);
   colors.forEach((c, k) => {
-    let rgb = rgbOf.get(c);
-    if (!rgb) {
-      rgb = [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16));
-      rgbOf.set(c, rgb);
+    let channels = rgbOf.get(c);
+    if (!channels) {
+      channels = rgb(c);
+      rgbOf.set(c, channels);
     }
-    data.data.set(rgb, 4 * k);
+    data.data.set(channels, 4 * k);
     data.data[4 * k + 3] = 255;
   });
   return data;

@@ -13,7 +13,7 @@
 // (words/captions.py); the subtitles and column headings are the page's words (model.canvas.*,
 // words/page.py), templates filled with the trace's tokens and numbers.
 
-import { COLORS, heat, inkOn } from "./colors.js";
+import { COLORS, heat, inkOn, rgb } from "./colors.js";
 import { num } from "./format.js";
 import { argmax, beatKeys } from "./layout.js";
 import { LEGEND_HEIGHT, MASKED, legendShapes } from "./matrix_picture.js";
@@ -54,7 +54,7 @@ export function reachOf(a) {
 
 /** #rrggbb mixed with white: f = 0 white, 1 the colour. */
 function tint(color, f) {
-  const c = [1, 3, 5].map((k) => parseInt(color.slice(k, k + 2), 16));
+  const c = rgb(color);
   const g = Math.min(1, Math.max(0, f));
   return "#" + c.map((v) => Math.round(255 + (v - 255) * g).toString(16).padStart(2, "0")).join("");
 }
