@@ -188,3 +188,26 @@ def test_what_a_query_head_reads_is_its_row_of_expanded_without_a_copy() -> None
         k, v = keep.read_by(h)
         assert np.array_equal(k, keys[h]) and np.array_equal(v, values[h])
         assert np.shares_memory(k, keep.keys) and np.shares_memory(v, keep.values)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_head_nbytes_is_what_recomputing_a_head_allocates(dtype) -> None:
+    """The server touches this much memory per kept head (web/model_routes.py): it must be the
+    head's size, not a guess that leaves the first heads on fresh pages."""
+    import tracemalloc
+
+    n, rng = 600, np.random.default_rng(1)
+    q, k, v = (rng.normal(size=(h, n, D)).astype(dtype) for h in (H, H_KV, H_KV))
+    tokens = tuple(f"t{i}" for i in range(n))
+    _, keep, s = attend_layer(q, k, v, tokens=tokens, mask="causal")
+    hidden = np.zeros((2, n, 12))
+    mt = ModelTrace("gqa", tokens, tuple(range(n)), hidden, (keep,), HeadStats.stack([s]))
+    tracemalloc.start()
+    try:
+        head = mt.head(0, 4)
+        kept, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert head.weights.dtype == dtype
+    assert mt.head_nbytes == pytest.approx(kept, rel=0.05)
+    assert mt.head_nbytes == pytest.approx(peak, rel=0.05)

@@ -95,6 +95,13 @@ class ModelTrace:
     def causal(self) -> bool:
         return self.layers[0].mask == "causal"
 
+    @property
+    def head_nbytes(self) -> int:
+        """About the most `head` holds at once (within 5% of tracemalloc's peak): three n × n
+        arrays of the queries' dtype (QKᵀ, the scores, the weights) and two n × n boolean ones
+        (the mask and a temporary as large). 2,048 tokens in float32: 59 MB."""
+        return self.n * self.n * (3 * self.layers[0].queries.dtype.itemsize + 2)
+
     def kv_head(self, head: int) -> int:
         """The key/value head query head `head` reads: head // (n_heads / n_kv_heads)."""
         return kv_head(head, n_heads=self.n_heads, n_kv_heads=self.n_kv_heads)
