@@ -35,3 +35,24 @@ for (const [name, causal, kept] of [["causal", true, null], ["causal with specia
     }
   });
 }
+
+test("uint16 codes give the very pixels their weights give, on every scale", () => {
+  // packed.js: value = code × step, stored as float32; the picture may read the codes instead
+  const cells = 64;
+  const step = 1 / 65535;
+  let seed = 11;
+  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const codes = Uint16Array.from({ length: cells * cells }, (_, i) => (i < 70 ? [0, 1, 2, 6, 7, 65534, 65535][i % 7] : Math.floor(65536 * random() ** 6)));
+  const values = Float32Array.from(codes, (c) => c * step);
+  const rowMax = Float32Array.from({ length: cells }, (_, r) => Math.max(...values.slice(r * cells, (r + 1) * cells)));
+  const edges = Array.from({ length: cells }, (_, i) => i);
+  for (const scale of ["linear", "row", "log"]) {
+    for (const causal of [true, false]) {
+      const opts = { scale, rowMax, causal, edges, shown: cells };
+      const fromValues = matrixPixels(values, cells, opts);
+      const fromCodes = matrixPixels(values, cells, { ...opts, codes, step });
+      assert.deepEqual([...fromCodes], [...fromValues], `${scale}, causal ${causal}`);
+      assert.deepEqual([...fromCodes], expected(values, cells, opts), `${scale} by the rule`);
+    }
+  }
+});

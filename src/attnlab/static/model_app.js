@@ -18,6 +18,13 @@ import { createModel } from "./widget_model.js";
 const P = "model."; // the URL keys of this view; app.js keeps them when it writes the lesson's
 const DEFAULTS = { name: "minilm", text: "by the river bank", layer: 0, head: 0, focus: null, beat: 0, word: "bank", a: "by the river bank", b: "at the savings bank" };
 const FULL_GRID_MAX = 40; // up to this many tokens the grid shows whole matrices, beyond it focus rows
+/**
+ * How long another head or focus of the text on screen may take before the status says so. Most
+ * answer sooner (a 2,048-token head in about 0.2 s): a status shown and cleared at once only
+ * flickers, and each time it re-lays and repaints the whole view, at 2,048 tokens 45 ms of the
+ * page's main thread right after the click, on the cores the server is computing the head on.
+ */
+export const STATUS_DELAY_MS = 400;
 
 /**
  * The model view's state in a URL query; anything unreadable falls back to the default.
@@ -83,6 +90,7 @@ function host(el, wanted, page, isActive) {
   let asked = 0;
   let askedCompare = 0;
   let everLoaded = false;
+  let statusTimer = 0; // the delayed status of the request on its way (STATUS_DELAY_MS)
   const state = () => Object.fromEntries([...KEYS, "beat", "word", "a", "b"].map((k) => [k, model.get(k)]));
   const writeURL = () => {
     if (!isActive()) return;
@@ -145,7 +153,10 @@ function host(el, wanted, page, isActive) {
     const needGrid = !sameText || (grid.kind === "focus" && grid.focus !== request.focus);
     q.set("grid", needGrid ? "focus" : "none");
     const words = model.get("words");
-    model.put("status", everLoaded ? say(words, "model.running") : say(words, "model.loading", { model: modelName(words, request.name) }));
+    clearTimeout(statusTimer);
+    if (!everLoaded) model.put("status", say(words, "model.loading", { model: modelName(words, request.name) }));
+    else if (sameText) statusTimer = setTimeout(() => model.put("status", say(words, "model.running")), STATUS_DELAY_MS);
+    else model.put("status", say(words, "model.running")); // a new text: a whole pass
     const started = performance.now();
     const sameHead = sameText && good.layer === request.layer && good.head === request.head;
     const matrixAnswer = sameHead ? null : getJSON(`/api/model/matrix?${new URLSearchParams({ ...Object.fromEntries(["text", "layer", "head"].map((k) => [k, String(request[k])])), model: request.name, pool: model.get("pool"), specials: model.get("specials") })}`);
@@ -154,6 +165,7 @@ function host(el, wanted, page, isActive) {
     const rowAsked = sameText && Number.isInteger(request.focus) ? { index: request.focus, ticket: ++askedRow, answer: getJSON(`/api/model/row?${new URLSearchParams({ model: request.name, text: request.text, layer: String(request.layer), head: String(request.head), row: String(request.focus) })}`) } : null;
     const answer = await getJSON(`/api/model/trace?${q}`);
     if (ticket !== asked) return; // a newer request is on its way
+    clearTimeout(statusTimer);
     model.put("status", "");
     if (answer.ok) {
       everLoaded = true;

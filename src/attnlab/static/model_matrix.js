@@ -88,7 +88,7 @@ export function matrixPanel(model, id, commit) {
     const m = model.get("matrix");
     const trace = model.get("trace");
     if (!m || !trace) return;
-    if (!decoded || decoded.matrix !== m) decoded = { matrix: m, values: unpack(m.weights).values, rowMax: unpack(m.row_max).values };
+    if (!decoded || decoded.matrix !== m) decoded = { matrix: m, ...unpack(m.weights), rowMax: unpack(m.row_max).values };
     const all = trace.window.all_tokens;
     const scale = model.get("matrix_scale") ?? "log";
     const width = Math.max(260, Math.floor(ui.wrap.clientWidth || 600));
@@ -99,7 +99,7 @@ export function matrixPanel(model, id, commit) {
     if (!ctx) return;
     const outlines = laid.shapes.filter((sh) => sh.kind === "rect" && sh.stroke && !sh.fill && sh.role === "focus-row");
     draw(ctx, [{ kind: "rect", x: 0, y: 0, w: width, h: laid.height, fill: "#ffffff" }, ...laid.shapes.filter((sh) => !outlines.includes(sh))], 1, size);
-    const pixels = matrixPixels(decoded.values, m.cells, { scale, rowMax: decoded.rowMax, causal: m.causal, edges: m.edges, shown: m.shown, kept: m.kept });
+    const pixels = matrixPixels(decoded.values, m.cells, { scale, rowMax: decoded.rowMax, causal: m.causal, edges: m.edges, shown: m.shown, kept: m.kept, codes: decoded.codes, step: m.weights.scale });
     const image = new OffscreenCanvas(m.cells, m.cells);
     image.getContext("2d").putImageData(new ImageData(pixels, m.cells, m.cells), 0, 0);
     ctx.save();

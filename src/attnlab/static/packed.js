@@ -12,9 +12,10 @@ function bytes(b64) {
 }
 
 /**
- * A packed array as one flat Float32Array (row-major) and its shape.
+ * A packed array as one flat Float32Array (row-major) and its shape; a uint16 one also gives
+ * its codes (value = code × scale).
  * @param {{dtype: string, shape: number[], data: string, scale: number | null}} p
- * @returns {{values: Float32Array, shape: number[]}}
+ * @returns {{values: Float32Array, shape: number[], codes?: Uint16Array}}
  */
 export function unpack(p) {
   const raw = bytes(p.data);
@@ -23,7 +24,7 @@ export function unpack(p) {
   const codes = new Uint16Array(raw.buffer, 0, raw.length / 2);
   const values = new Float32Array(codes.length);
   for (let i = 0; i < codes.length; i++) values[i] = codes[i] * p.scale;
-  return { values, shape: p.shape };
+  return { values, shape: p.shape, codes };
 }
 
 /** A packed array as nested plain arrays (rows of rows), the shape the layouts read. */
