@@ -194,7 +194,7 @@ def _forward(name: str, text: str, workers: Workers) -> ModelTrace:
             mt = model.trace(text)
         # the heads _HEADS keeps, and the one computed before the oldest is dropped, on pages
         # the process has (models/memory.py): a long text's first head switches were 150-220 ms
-        # of page faults each, 50-90 ms after this
+        # of page faults each, 40-120 ms after this
         touch((_HEADS.size + 1) * mt.head_nbytes)
         return mt
 
