@@ -102,7 +102,7 @@ print(*faults)
 
 def test_the_first_heads_after_a_long_pass_do_not_fault_in_fresh_pages(smollm2_long_text) -> None:
     """On a small VM a fresh page costs 10-12 µs: the first head switches after a 2,048-token
-    pass took 150-220 ms of page faults each (1,000-2,600 faults a head) until the server had
+    pass took 190-214 ms each, mostly page faults (500-4,200 a head), until the server had
     filled its head cache once. The pass now ends by touching that memory (models/memory.py)."""
     run = [sys.executable, "-c", _FIRST_HEADS]
     out = subprocess.run(run, input=smollm2_long_text, capture_output=True, text=True)
