@@ -35,13 +35,56 @@ def _folder(module: str) -> str | None:
     return parts[1] if len(parts) > 1 and parts[0] == "attnlab" else None
 
 
+_STRING_IMPORTS = {"import_module", "__import__"}  # importlib.import_module("attnlab.x"), …
+
+
+def _package(path: Path) -> list[str]:
+    """The dotted package a module sits in: attnlab/models/trace.py is in attnlab.models."""
+    return ["attnlab", *path.parent.relative_to(ROOT).parts]
+
+
+def _from(node: ast.ImportFrom, package: list[str]) -> set[str]:
+    """What `from X import a, b` imports: X, and X.a when a is a module or a folder of X
+    (`from attnlab import export` imports attnlab.export); a relative X read from `package`."""
+    if node.level:
+        base = package[: len(package) - node.level + 1]
+        module = ".".join([*base, *([node.module] if node.module else [])])
+    else:
+        module = node.module or ""
+    found = {module}
+    folder = ROOT.joinpath(*module.split(".")[1:]) if module.split(".")[0] == "attnlab" else None
+    for alias in node.names:
+        if folder is not None and (
+            (folder / alias.name).is_dir() or (folder / f"{alias.name}.py").is_file()
+        ):
+            found.add(f"{module}.{alias.name}")
+    return found
+
+
+def _string_import(node: ast.Call) -> str | None:
+    """The module an import_module("attnlab.x") or __import__("attnlab.x") call names."""
+    f = node.func
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+    if name not in _STRING_IMPORTS or not node.args:
+        return None
+    first = node.args[0]
+    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
+
+
 def _imports(path: Path) -> set[str]:
+    return _imported(path.read_text(encoding="utf-8"), _package(path))
+
+
+def _imported(source: str, package: list[str]) -> set[str]:
+    """Every module `source` imports: import statements, relative ones, and string imports."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            found |= _from(node, package)
         elif isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
+        elif isinstance(node, ast.Call) and (named := _string_import(node)) is not None:
+            found.add(named)
     return found
 
 
@@ -67,6 +110,33 @@ def test_no_import_runs_upward_or_sideways() -> None:
             if RANKS.get(there, 99) >= RANKS[home]:
                 wrong.append(f"{path.relative_to(ROOT)} imports {module}")
     assert not wrong, wrong
+
+
+def test_the_walk_sees_every_way_to_import() -> None:
+    """A call-time import_module("attnlab.x") and `from attnlab import x` are imports too."""
+    source = (
+        "import attnlab.core.trace\n"
+        "from attnlab import export, AttnlabError\n"
+        "from attnlab.words import notes\n"
+        "from ..widget import show\n"
+        "from . import heads\n"
+        "def later():\n"
+        "    import_module('attnlab.web')\n"
+        "    importlib.import_module('attnlab.cli.main')\n"
+        "    __import__('attnlab.encode')\n"
+    )
+    found = _imported(source, ["attnlab", "models"])
+    assert {
+        "attnlab.core.trace", "attnlab.export", "attnlab.words.notes", "attnlab.widget",
+        "attnlab.models", "attnlab.models.heads", "attnlab.web", "attnlab.cli.main",
+        "attnlab.encode",
+    } <= found, found  # fmt: skip
+    assert "attnlab.AttnlabError" not in found  # a name of the package face, not a module
+    home = "models"
+    upward = sorted(m for m in found if (f := _folder(m)) not in (None, home)
+                    and RANKS.get(f, 99) >= RANKS[home])  # fmt: skip
+    assert upward == ["attnlab.cli.main", "attnlab.encode", "attnlab.export", "attnlab.web",
+                      "attnlab.widget", "attnlab.widget.show"]  # fmt: skip
 
 
 def test_no_two_modules_share_a_name() -> None:

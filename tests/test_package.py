@@ -10,7 +10,7 @@ def test_all_is_what_it_should_be() -> None:
         "UnknownHeadError",
         "UnknownModeError", "UnknownModelError", "UnknownWordError", "WeightsError", "attend",
         "causal_mask", "entropy_bits", "explain_lesson", "load_model", "merge_heads",
-        "self_attend", "show", "softmax", "split_heads",
+        "save", "self_attend", "show", "softmax", "split_heads",
     }  # fmt: skip
     for name in attnlab.__all__:
         assert hasattr(attnlab, name), name
@@ -28,10 +28,11 @@ def test_importing_attnlab_does_not_import_the_models_extra() -> None:
     import sys
 
     code = (
-        "import attnlab, sys; print('safetensors' in sys.modules, 'attnlab.models' in sys.modules)"
+        "import attnlab, sys; print('safetensors' in sys.modules, 'attnlab.models' in sys.modules,"
+        " 'attnlab.export' in sys.modules)"  # attnlab.save imports the exports when called
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "False"]
+    assert out.stdout.split() == ["False", "False", "False"]
 
 
 def test_the_console_script_names_a_callable_main() -> None:

@@ -31,6 +31,7 @@ from attnlab.lesson.toy import focus_index
 BAD = [None, "x", math.nan, math.inf, -math.inf, 10**400, -1, 1.5, True, [], object(), b"x",
        {"a": 1}, np.array([[np.nan, 1.0]]), np.array([[np.inf, 1.0]])]  # fmt: skip
 ONES = np.ones((2, 2))
+NOWHERE = "/nonexistent-folder/never"
 
 CALLS: dict[str, list[Callable[[object], object]]] = {
     "attend": [
@@ -70,6 +71,15 @@ CALLS: dict[str, list[Callable[[object], object]]] = {
         lambda b: LessonOptions(edits=b),  # type: ignore[arg-type]
     ],
     "load_model": [lambda b: load_model(b)],  # type: ignore[arg-type]
+    "save": [  # into NOWHERE: a bad value accepted would fail to write, and say so
+        lambda b: attnlab.save(b, NOWHERE + ".json"),  # type: ignore[arg-type]
+        lambda b: attnlab.save(explain_lesson(), b),  # type: ignore[arg-type]
+        lambda b: attnlab.save(explain_lesson(), NOWHERE + ".html", format=b),
+        lambda b: attnlab.save(explain_lesson(), NOWHERE + ".csv", table=b),
+        lambda b: attnlab.save(explain_lesson(), NOWHERE + ".html", beat=b),
+        lambda b: attnlab.save(explain_lesson(), NOWHERE + ".html", focus=b),
+        lambda b: attnlab.save(explain_lesson(), NOWHERE + ".csv", table="matrix", head=b),
+    ],
     "focus_index": [lambda b: focus_index(("by", "bank"), b), lambda b: focus_index(b, 0)],  # type: ignore[arg-type]
     "show": [
         lambda b: attnlab.show(b),
@@ -87,6 +97,7 @@ ACCEPTS = {  # (function, call number, value): the few bad-looking values that a
     ("LessonOptions", 2, None), ("LessonOptions", 2, 1.5), ("LessonOptions", 6, None),
     ("focus_index", 0, None), ("softmax", 1, -1), ("LessonOptions", 4, True),
     ("show", 4, None), ("show", 5, None),  # start on the default focus / beat
+    ("save", 2, None), ("save", 5, None), ("save", 5, -1),  # the suffix's format; a focus
 }  # fmt: skip
 NOT_FUNCTIONS = {"Trace", "Explanation", "LessonExplanation"}  # results, built by the functions
 

@@ -12,12 +12,13 @@ The package follows the data flow, one folder a stage:
 `explain_lesson(sentence, LessonOptions(...), focus=...)` is the toy's explanation;
 `load_model("minilm")` runs a real encoder (it needs the `models` extra, imported when called);
 `show(...)` is the notebook widget (the `notebook` extra) for either, or for attention weights
-from any library.
+from any library; `save(obj, path)` writes any of them to a file (.html, .json, .csv, .svg).
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attnlab.blas_spin  # noqa: F401  first: it sets an OpenBLAS variable before NumPy loads
@@ -43,7 +44,8 @@ from attnlab.lesson.options import LessonOptions
 from attnlab.words.explanation import Explanation
 
 if TYPE_CHECKING:
-    from attnlab.models import Model
+    from attnlab.core.attention_maps import AttentionMaps
+    from attnlab.models import Model, ModelTrace
     from attnlab.widget.show import Widget
 
 __all__ = [
@@ -69,6 +71,7 @@ __all__ = [
     "explain_lesson",
     "load_model",
     "merge_heads",
+    "save",
     "self_attend",
     "show",
     "softmax",
@@ -82,6 +85,21 @@ def load_model(name_or_path: str | os.PathLike[str] = "minilm") -> Model:
     from attnlab.models import load_model as load
 
     return load(name_or_path)
+
+
+def save(
+    obj: LessonExplanation | ModelTrace | AttentionMaps,
+    path: str | os.PathLike[str],
+    **options: Any,
+) -> Path:
+    """Write a lesson, a real model's trace or attention weights from elsewhere to `path`, in
+    the format its suffix names (or `format=`); returns the path. A lesson or a trace saves as
+    .html (one page that works offline), .json, .csv (every score and weight; one head's matrix
+    with `table="matrix"`) or .svg (one beat, needs `node`); weights from elsewhere as .csv or
+    .json. `options` (attnlab.export.save): format, table, beat, layer, head, focus."""
+    from attnlab.export import save as save_file  # the exports sit above every input: lazily
+
+    return save_file(obj, path, **options)
 
 
 def show(*args: Any, **kwargs: Any) -> Widget:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -118,6 +119,20 @@ def test_save_writes_the_exports_file_for_the_view_on_screen(tmp_path) -> None: 
     assert written.read_text() == expected.read_text()
     assert "<script" in written.read_text() and "https://" not in written.read_text()
     assert w.save(tmp_path / "weights.csv").read_text().startswith("layer,head,query_index")
-    maps = attnlab.show(np.full((1, 1, 2, 2), 0.5), ["a", "b"])
-    with pytest.raises(ExportError, match="got AttentionMaps"):
+    maps = attnlab.show(np.full((1, 2, 2, 2), 0.5), ["a", "b"], head=1)
+    with pytest.raises(ExportError, match=r"save them as \.csv or \.json"):
         maps.save(tmp_path / "maps.html")
+
+
+def test_save_writes_weights_handed_in_from_elsewhere(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Weights from a notebook (no Q, K or V) save as their numbers: the long form, the head on
+    screen's matrix, and JSON, the same files attnlab.save writes of the AttentionMaps."""
+    w = np.array([[[[0.25, 0.75], [1.0, 0.0]], [[0.5, 0.5], [0.125, 0.875]]]])  # (1, 2, 2, 2)
+    maps = attnlab.show(w, ["it", "ran"], head=1)
+    long = maps.save(tmp_path / "w.csv").read_text()
+    assert long == attnlab.save(maps.maps, tmp_path / "same.csv").read_text()
+    assert long.splitlines()[-1] == "0,1,1,ran,1,ran,,,0.875"
+    matrix = maps.save(tmp_path / "m.csv", table="matrix").read_text().splitlines()
+    assert matrix[1:] == ["it,0.5,0.5", "ran,0.125,0.875"]  # head 1, the head on screen
+    data = json.loads(maps.save(tmp_path / "w.json").read_text())
+    assert data["n_heads"] == 2 and data["weights"] == w.tolist()

@@ -1,4 +1,5 @@
-"""`save(obj, path)`: a lesson or a real model's trace, written in the format its suffix names.
+"""`save(obj, path)`: a lesson, a real model's trace or attention weights from elsewhere, written
+in the format its suffix names (attnlab.save is this function, at the package face).
 
     .html  one self-contained page (standalone.py): opens from file://, steps, follows any token
     .json  the trace (trace_files.py)
@@ -7,35 +8,42 @@
            (svg_picture.py), when `node` is on the PATH
 
 PNG and the GIF of the six beats need a canvas: they are saved from the page's or the notebook
-widget's Export menu; asking for one here says so.
+widget's Export menu; asking for one here says so. Attention weights handed in from elsewhere
+(AttentionMaps: no Q, K or V) save as .csv (the long form, scores empty, or one head's matrix)
+and .json (their labels and weights): the offline page and the SVG draw the beats that need
+the queries and keys, so those two formats are refused by name.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Literal
 
+from attnlab.core.attention_maps import AttentionMaps
 from attnlab.errors import ExportError
 from attnlab.export.standalone import standalone_html
 from attnlab.export.svg_picture import svg_picture
-from attnlab.export.tables import long_table_csv, matrix_csv
-from attnlab.export.trace_files import lesson_json, model_trace_json
-from attnlab.lesson.explain import LessonExplanation
+from attnlab.export.tables import long_table_csv, maps_long_csv, maps_matrix_csv, matrix_csv
+from attnlab.export.trace_files import lesson_json, maps_json, model_trace_json
+from attnlab.lesson.explain import LessonExplanation, explain_lesson
 from attnlab.models.model_trace import ModelTrace
 
-__all__ = ["FORMATS", "PICTURES", "ExportError", "export_text", "format_of", "save"]
+__all__ = ["FORMATS", "MAPS_FORMATS", "PICTURES", "ExportError", "export_text", "format_of", "save"]
 
 FORMATS = ("html", "json", "csv", "svg")
 """What `save` writes (svg through Node.js)."""
+MAPS_FORMATS = ("csv", "json")
+"""What `save` writes of weights from elsewhere (AttentionMaps): the numbers, not the beats."""
 PICTURES = ("png", "gif")
 """What only the page's (or the widget's) Export menu draws: they need a browser's canvas."""
 
-Saveable = LessonExplanation | ModelTrace
+Saveable = LessonExplanation | ModelTrace | AttentionMaps
 Table = Literal["long", "matrix"]
 
 
-def format_of(path: str | Path, format: str | None = None) -> str:
+def format_of(path: str | os.PathLike[str], format: str | None = None) -> str:
     """The format to write: `format` when given, else the path's suffix (without the dot)."""
     name = (format or Path(path).suffix.lstrip(".")).lower()
     if name in PICTURES:
@@ -62,15 +70,24 @@ def export_text(
     focus: str | int | None = None,
 ) -> str:
     """The file's text in `format` (one of FORMATS). `beat` is the step an HTML file opens at;
-    `layer`, `head` (and for a model `focus`) pick the head of a matrix CSV or an HTML file."""
-    if not isinstance(obj, LessonExplanation | ModelTrace):
+    `layer`, `head` pick the head of a matrix CSV or an HTML file, `focus` the token followed
+    (a lesson given one is explained again from it)."""
+    if not isinstance(obj, LessonExplanation | ModelTrace | AttentionMaps):
         raise ExportError(
-            f"save takes a LessonExplanation (attnlab.explain_lesson) or a ModelTrace "
-            f"(model.trace(text)), got {type(obj).__name__}",
+            f"save takes a LessonExplanation (attnlab.explain_lesson), a ModelTrace "
+            f"(model.trace(text)) or AttentionMaps (weights from elsewhere), got "
+            f"{type(obj).__name__}",
             field="obj",
         )
-    if table not in ("long", "matrix"):
-        raise ExportError(f"table must be 'long' or 'matrix', got {table!r}", field="table")
+    if not isinstance(table, str) or table not in ("long", "matrix"):
+        raise ExportError(f"table must be 'long' or 'matrix', got {table!r:.60}", field="table")
+    for name, i in (("beat", beat), ("layer", layer), ("head", head)):
+        if isinstance(i, bool) or not isinstance(i, int):
+            raise ExportError(f"{name} must be a whole number, got {i!r:.60}", field=name)
+    if isinstance(obj, LessonExplanation) and focus is not None:
+        obj = explain_lesson(obj.sentence, obj.options, focus=focus)  # the lesson, refocused
+    if isinstance(obj, AttentionMaps):
+        return _maps_text(obj, format, table=table, layer=layer, head=head)
     if format == "html":
         return standalone_html(obj, beat=beat, layer=layer, head=head, focus=focus)
     if format == "svg":
@@ -87,9 +104,25 @@ def export_text(
     return long_table_csv(obj)
 
 
+def _maps_text(maps: AttentionMaps, format: str, *, table: Table, layer: int, head: int) -> str:
+    """Weights from elsewhere as CSV or JSON; the formats that draw the beats are refused."""
+    if format not in MAPS_FORMATS:
+        raise ExportError(
+            f"attention weights from elsewhere ({maps.source or 'AttentionMaps'}) have no "
+            f"queries, keys or values for a .{format} file's beats: save them as "
+            f"{' or '.join('.' + f for f in MAPS_FORMATS)}",
+            field="format",
+        )
+    if format == "json":
+        return json.dumps(maps_json(maps), ensure_ascii=False)
+    if table == "matrix":
+        return maps_matrix_csv(maps, layer, head)  # a head outside the weights: UnknownHeadError
+    return maps_long_csv(maps)
+
+
 def save(
     obj: Saveable,
-    path: str | Path,
+    path: str | os.PathLike[str],
     *,
     format: str | None = None,
     table: Table = "long",
@@ -99,6 +132,10 @@ def save(
     focus: str | int | None = None,
 ) -> Path:
     """Write `obj` to `path` in the format its suffix names (or `format`); returns the path."""
+    if not isinstance(path, str | os.PathLike):
+        raise ExportError(f"path must be a file name, got {path!r:.60}", field="path")
+    if format is not None and not isinstance(format, str):
+        raise ExportError(f"format must be one of {', '.join(FORMATS)}, got {format!r:.60}")
     kind = format_of(path, format)
     text = export_text(obj, kind, table=table, beat=beat, layer=layer, head=head, focus=focus)
     out = Path(path)

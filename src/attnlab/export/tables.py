@@ -5,6 +5,8 @@ naming the two axes. The long form has one row per (layer, head, query, key) wit
 q·k, the score the softmax read (raw / √dₖ, or / T) and the weight. Numbers are written in full
 (Python's shortest round-trip form), a masked score as -inf, so reading the file back gives the
 trace's numbers exactly. The toy lesson is layer 0; its heads are the lesson's heads.
+Attention weights handed in from elsewhere (AttentionMaps) have the same columns with the two
+scores left empty: only the weights were given.
 """
 
 from __future__ import annotations
@@ -13,12 +15,21 @@ import csv
 import io
 from collections.abc import Iterator
 
+from attnlab.core.attention_maps import AttentionMaps
 from attnlab.core.trace import Trace
 from attnlab.lesson.explain import LessonExplanation
 from attnlab.models.model_trace import ModelTrace
+from attnlab.types import FloatArray
 from attnlab.words.page_export import CSV_HEADERS
 
-__all__ = ["CORNER", "long_rows", "long_table_csv", "matrix_csv"]
+__all__ = [
+    "CORNER",
+    "long_rows",
+    "long_table_csv",
+    "maps_long_csv",
+    "maps_matrix_csv",
+    "matrix_csv",
+]
 
 CORNER = "query \\ key"
 """The matrix CSV's top-left cell: rows are queries, columns keys."""
@@ -70,6 +81,29 @@ def long_table_csv(obj: LessonExplanation | ModelTrace) -> str:
 
 def matrix_csv(t: Trace) -> str:
     """One head's weights as a table: a header row of key tokens, then one row per query."""
-    rows = [[CORNER, *t.columns]]
-    rows += [[tok, *(_number(w) for w in t.weights[i])] for i, tok in enumerate(t.tokens)]
-    return _csv(rows)
+    return _matrix(t.weights, t.tokens, t.columns)
+
+
+def maps_long_csv(maps: AttentionMaps) -> str:
+    """Weights from elsewhere in the long form: the columns of `long_table_csv`, the raw score
+    and the score empty (they were never given)."""
+    w = maps.weights  # (L, H, n, m)
+    body = (
+        [str(layer), str(head), str(i), q, str(j), k, "", "", _number(w[layer, head, i, j])]
+        for layer in range(maps.n_layers)
+        for head in range(maps.n_heads)
+        for i, q in enumerate(maps.tokens)
+        for j, k in enumerate(maps.key_tokens)
+    )
+    return _csv([list(CSV_HEADERS), *body])
+
+
+def maps_matrix_csv(maps: AttentionMaps, layer: int, head: int) -> str:
+    """One head of weights from elsewhere as `matrix_csv`'s table."""
+    return _matrix(maps.head(layer, head), maps.tokens, maps.key_tokens)
+
+
+def _matrix(weights: FloatArray, rows: tuple[str, ...], columns: tuple[str, ...]) -> str:
+    out = [[CORNER, *columns]]
+    out += [[tok, *(_number(w) for w in weights[i])] for i, tok in enumerate(rows)]  # (n, m)
+    return _csv(out)

@@ -4,7 +4,8 @@ A lesson's file is `encode_lesson` (encode/lesson_json.py), the same contract th
 model's file names the model and its tokens, then holds each layer's heads as `encode_trace`
 (encode/trace_json.py: q, k, v, raw scores, scores, weights, outputs), without the layer input
 repeated in every head: `hidden_states` holds it once, (layers + 1, n, d_model).
-`decode_trace` reads any head back.
+`decode_trace` reads any head back. Attention weights handed in from elsewhere (AttentionMaps)
+are their labels and the (layers, heads, n, m) weights, `decode_array` reads them back.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from attnlab.core.attention_maps import AttentionMaps
 from attnlab.encode.arrays import encode_array
 from attnlab.encode.lesson_json import encode_lesson
 from attnlab.encode.trace_json import encode_trace
 from attnlab.lesson.explain import LessonExplanation
 from attnlab.models.model_trace import ModelTrace
 
-__all__ = ["lesson_json", "model_trace_json"]
+__all__ = ["lesson_json", "maps_json", "model_trace_json"]
 
 
 def lesson_json(ex: LessonExplanation) -> dict[str, Any]:
@@ -47,4 +49,16 @@ def model_trace_json(mt: ModelTrace) -> dict[str, Any]:
             }
             for layer in range(mt.n_layers)
         ],
+    }
+
+
+def maps_json(maps: AttentionMaps) -> dict[str, Any]:
+    """Weights from elsewhere: where they came from, their labels and every head's weights."""
+    return {
+        "source": maps.source,
+        "tokens": list(maps.tokens),
+        "key_tokens": list(maps.key_tokens),
+        "n_layers": maps.n_layers,
+        "n_heads": maps.n_heads,
+        "weights": encode_array(maps.weights),  # (L, H, n, m)
     }

@@ -10,9 +10,6 @@ each option did. Every host reads these fields; nothing is recomputed in an enco
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from importlib import import_module
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -64,13 +61,6 @@ class LessonExplanation(Explanation):
             return None
         moved: FloatArray = np.linalg.norm(self.trace.outputs - self.right_axis.outputs, axis=-1)
         return moved  # (n,)
-
-    def save(self, path: str | Path, **options: Any) -> Path:
-        """Write this lesson to `path` in the format its suffix names (.html, .json, .csv);
-        `options` as attnlab.export.save's (format, table, beat, head). Returns the path."""
-        saving = import_module("attnlab.export")  # a rank above the lesson: found when called
-        written: Path = saving.save(self, path, **options)
-        return written
 
     @property
     def answer(self) -> int:

@@ -18,9 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from importlib import import_module
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -154,13 +151,6 @@ class ModelTrace:
     def maps(self) -> AttentionMaps:
         """The weights as an AttentionMaps, the weights-only type hosts share with other sources."""
         return AttentionMaps(self.attentions, self.tokens, self.tokens, self.model)
-
-    def save(self, path: str | Path, **options: Any) -> Path:
-        """Write this pass to `path` in the format its suffix names (.html, .json, .csv);
-        `options` as attnlab.export.save's (format, table, beat, layer, head, focus)."""
-        saving = import_module("attnlab.export")  # a rank above the models: found when called
-        written: Path = saving.save(self, path, **options)
-        return written
 
     def focus_index(self, focus: str | int | None = None) -> int:
         """The row of `focus`: a token (first match, case-insensitive, "##" optional), a word

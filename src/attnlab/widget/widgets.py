@@ -23,6 +23,7 @@ from typing import Any
 import anywidget
 import traitlets as t
 
+import attnlab
 from attnlab.core.attention_maps import AttentionMaps
 from attnlab.encode.bundle import view_module
 from attnlab.encode.lesson_json import encode_lesson
@@ -30,7 +31,6 @@ from attnlab.encode.model_json import encode_comparison
 from attnlab.encode.model_views_json import encode_differences
 from attnlab.encode.page_json import encode_lab, encode_presets
 from attnlab.errors import AttnlabError, FocusError, UnknownHeadError
-from attnlab.export import save
 from attnlab.lesson.explain import LessonExplanation, explain_lesson
 from attnlab.models import Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
@@ -76,12 +76,13 @@ class _View(anywidget.AnyWidget):
         self._quiet = False
 
     def save(self, path: str | Path, **options: Any) -> Path:
-        """Write what the widget shows to `path` with the exports' `save` (attnlab.export):
-        .html one self-contained page opening at this step and head, .json, .csv. `options`
-        are save's (format, table, ...); the step, layer, head and focus default to the view's."""
-        return save(self._saveable(), path, **{**self._where(), **options})
+        """Write what the widget shows to `path` with `attnlab.save`: .html one self-contained
+        page opening at this step and head, .json, .csv (weights from elsewhere: .csv, .json).
+        `options` are save's (format, table, ...); the step, layer, head and focus default to
+        the view's."""
+        return attnlab.save(self._saveable(), path, **{**self._where(), **options})
 
-    def _saveable(self) -> Any:
+    def _saveable(self) -> LessonExplanation | ModelTrace | AttentionMaps:
         raise NotImplementedError
 
     def _where(self) -> dict[str, Any]:
@@ -347,7 +348,7 @@ class MapsWidget(_HeadsView):
         return self._maps
 
     def _saveable(self) -> AttentionMaps:
-        return self._maps  # the exports' save says what it takes, and these weights are not
+        return self._maps  # saved as .csv or .json: the beats of .html and .svg need Q and K
 
     def _sizes(self) -> tuple[int, int, int]:
         return self._maps.n_layers, self._maps.n_heads, self._maps.n
