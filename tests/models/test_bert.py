@@ -62,8 +62,12 @@ def test_an_empty_text_is_refused(minilm, text: str) -> None:
 def test_the_limit_is_512_tokens_with_cls_and_sep(minilm) -> None:
     assert MAX_TOKENS == 512 == minilm.config.max_positions
     assert minilm.trace("bank " * (MAX_TOKENS - 2)).n == 512
-    with pytest.raises(TooLongError, match=r"513 tokens long.*the limit is 512"):
+    with pytest.raises(
+        TooLongError, match=r"513 tokens long.*the limit is 512: shorten it by 1 token$"
+    ):
         minilm.trace("bank " * (MAX_TOKENS - 1))
+    with pytest.raises(TooLongError, match=r"514 tokens long.*shorten it by 2 tokens$"):
+        minilm.trace("bank " * MAX_TOKENS)
 
 
 @pytest.mark.parametrize(("layer", "head", "message"), [(6, 0, "layer 6 is outside 0..5"),

@@ -107,7 +107,10 @@ def test_a_head_switch_reads_the_next_tokens_kept_for_the_text(smollm2, monkeypa
 
 
 def test_a_text_over_2048_tokens_is_refused_with_the_limit(smollm2) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(TooLongError, match=r"2049 tokens long; the limit for smollm2 is 2048"):
+    with pytest.raises(
+        TooLongError,
+        match=r"2049 tokens long; the limit for smollm2 is 2048 tokens: shorten it by 1 token$",
+    ):
         smollm2.trace(" 1" * 1024 + "1")
 
 

@@ -1,6 +1,6 @@
 """words/grammar.py: possessives and the names of repeated tokens."""
 
-from attnlab.words.grammar import possessive, token_names
+from attnlab.words.grammar import counted, possessive, token_names
 
 
 def test_possessives_read_as_english() -> None:
@@ -24,3 +24,10 @@ def test_a_repeated_token_is_named_by_its_place() -> None:
         "the₂",
         "bank₂",
     )
+
+
+def test_a_count_agrees_with_its_noun() -> None:
+    assert counted(1, "token") == "1 token"  # not "1 tokens" (shorten it by 1 token)
+    assert counted(2, "token") == "2 tokens"
+    assert counted(0, "token") == "0 tokens"
+    assert counted(1600, "head") == "1600 heads"

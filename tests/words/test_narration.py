@@ -131,3 +131,10 @@ def test_causal_asymmetry_is_blamed_on_the_mask() -> None:
     t = texts(causal=True)["parallel"]
     assert "river → bank is 0, because the mask hides bank from river" in t
     assert "because each row is its own budget" in texts()["parallel"]
+
+
+def test_one_token_comes_in_not_one_tokens() -> None:
+    one = attend(np.ones((1, 2)), np.ones((1, 2)), np.ones((1, 2)), tokens=("bank",))
+    assert narrate(one, 0)[0].text.startswith("1 token comes in: bank.")
+    two = attend(np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)), tokens=("river", "bank"))
+    assert narrate(two, 1)[0].text.startswith("2 tokens come in: river, bank.")

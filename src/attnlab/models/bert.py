@@ -37,6 +37,7 @@ from attnlab.models.model_trace import ModelTrace
 from attnlab.models.nn import gelu, layer_norm
 from attnlab.models.workspace import Workspace
 from attnlab.types import FloatArray
+from attnlab.words.grammar import counted
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -125,8 +126,8 @@ class BertEncoder:
         n = len(enc.ids)
         if n > self.max_tokens:
             raise TooLongError(
-                f"the text is {n} tokens long with [CLS] and [SEP]; "
-                f"the limit is {self.max_tokens}: shorten it by {n - self.max_tokens} tokens"
+                f"the text is {n} tokens long with [CLS] and [SEP]; the limit is "
+                f"{self.max_tokens}: shorten it by {counted(n - self.max_tokens, 'token')}"
             )
         return tuple(enc.tokens), tuple(enc.ids)
 

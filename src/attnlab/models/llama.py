@@ -47,6 +47,7 @@ from attnlab.models.memory import keep_freed_memory
 from attnlab.models.nn_decoder import rms_norm, swiglu
 from attnlab.models.threads import THREADS, each, one_blas_thread
 from attnlab.types import FloatArray
+from attnlab.words.grammar import counted
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -132,7 +133,7 @@ class LlamaDecoder:
         if n > self.max_tokens:
             raise TooLongError(
                 f"the text is {n} tokens long; the limit for {self.name} is {self.max_tokens} "
-                f"tokens: shorten it by {n - self.max_tokens} tokens"
+                f"tokens: shorten it by {counted(n - self.max_tokens, 'token')}"
             )
         return readable(self.tokenizer, enc.ids), tuple(enc.ids)
 

@@ -2,7 +2,8 @@
 
 `possessive` puts 's on a token and quotes it where a bare 's would read as a typo ("the's");
 `and_list` joins names the way a sentence does ("a, b and c"); `token_names` tells repeated
-tokens apart by their place ("b₁", "b₂"), the one style for a word that occurs twice.
+tokens apart by their place ("b₁", "b₂"), the one style for a word that occurs twice; `counted`
+writes a count with its noun in agreement ("1 token", "2 tokens").
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-__all__ = ["GRAMMAR_WORDS", "and_list", "possessive", "token_names"]
+__all__ = ["GRAMMAR_WORDS", "and_list", "counted", "possessive", "token_names"]
 
 _SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -58,3 +59,8 @@ def _names(tokens: tuple[str, ...]) -> tuple[str, ...]:
 def and_list(names: Sequence[str]) -> str:
     """ "a", "a and b", "a, b and c"."""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def counted(n: int, noun: str) -> str:
+    """ "1 token", "2 tokens": a count and its regular noun, in agreement."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")

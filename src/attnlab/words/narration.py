@@ -14,7 +14,7 @@ import numpy as np
 
 from attnlab.core.trace import Trace
 from attnlab.types import BoolArray
-from attnlab.words.grammar import and_list, possessive, token_names
+from attnlab.words.grammar import and_list, counted, possessive, token_names
 from attnlab.words.numfmt import num, percent, vec
 
 BEATS: tuple[tuple[str, str], ...] = (
@@ -79,7 +79,7 @@ def _tokens(trace: Trace, focus: int) -> str:
     n, who = trace.n, token_names(trace.tokens)[focus]
     shown = trace.tokens if n <= 2 * LIST_AT_MOST else (*trace.tokens[:4], "…", *trace.tokens[-3:])
     words = ", ".join(shown)
-    text = f"{n} tokens come in: {words}."
+    text = f"{counted(n, 'token')} {'comes' if n == 1 else 'come'} in: {words}."
     if trace.embeddings is not None:
         width = trace.embeddings.shape[1]
         text += f" Each one is a vector of {width} numbers"
