@@ -155,6 +155,29 @@ def test_the_default_focus_skips_the_models_own_special_tokens() -> None:
     assert replace(mt, special=("t6", "t5")).focus_index() == 4
 
 
+@pytest.mark.parametrize(
+    ("text", "word"), [("It works ✅", " works"), ("Done ✅", "Done"), ("Done ✅ now", " now")]
+)
+def test_the_default_focus_is_a_word_not_an_emojis_escaped_byte(smollm2, text, word) -> None:  # type: ignore[no-untyped-def]
+    """SmolLM2's byte-level pieces of ✅ read ' \\xe2', '\\x9c', '\\x85': the letters of an
+    escape are not a word, and the default focus followed '\\x85' after "It works ✅"."""
+    mt = smollm2.trace(text)
+    assert mt.tokens[mt.focus_index()] == word, mt.tokens
+
+
+@pytest.mark.parametrize(("text", "word"), [("It works ✅", "works"), ("Done ✅", "done")])
+def test_minilms_default_focus_skips_an_emojis_unknown_token(minilm, text, word) -> None:  # type: ignore[no-untyped-def]
+    mt = minilm.trace(text)
+    assert "[UNK]" in mt.tokens and mt.tokens[mt.focus_index()] == word
+
+
+def test_the_default_focus_of_escaped_bytes_alone_is_the_last_token() -> None:
+    mt, _ = gqa_trace()
+    tokens = ("\\xe2", "\\x9c", "\\x85", "!", "\\xe6", "\\x97", "\\xa5", "t7")[:N]
+    assert replace(mt, tokens=tokens).focus_index() == N - 1  # no word at all: the last piece
+    assert replace(mt, tokens=(*TOKENS[:3], *tokens[3:])).focus_index() == 2  # t2
+
+
 def test_repr_is_a_short_summary_not_the_arrays(minilm) -> None:
     """`repr(model.trace(...))` printed the hidden states (260,468 characters at 100 words)."""
     from attnlab.lesson.explain import explain_lesson

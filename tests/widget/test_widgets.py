@@ -136,3 +136,11 @@ def test_save_writes_weights_handed_in_from_elsewhere(tmp_path) -> None:  # type
     assert matrix[1:] == ["it,0.5,0.5", "ran,0.125,0.875"]  # head 1, the head on screen
     data = json.loads(maps.save(tmp_path / "w.json").read_text())
     assert data["n_heads"] == 2 and data["weights"] == w.tolist()
+
+
+def test_the_default_focus_of_weights_from_elsewhere_is_a_word_not_an_escaped_byte() -> None:
+    """A byte-level tokenizer's pieces of ✅ read '\\xe2', '\\x9c', '\\x85' (their letters are an
+    escape's), and the widget followed '\\x85' after "It works ✅"."""
+    tokens = ["It", " works", " \\xe2", "\\x9c", "\\x85"]
+    w = attnlab.show(np.full((1, 1, 5, 5), 0.2), tokens)
+    assert w.focus == 1

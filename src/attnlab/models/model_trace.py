@@ -16,6 +16,7 @@ Row i, column j means token i (the query) attends to token j (the key).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -36,6 +37,24 @@ SPECIAL = ("[CLS]", "[SEP]", "[PAD]", "[MASK]", "[UNK]")
 """BERT's special tokens; another tokenizer's model passes its own as `special`."""
 KEPT_ROWS = 8
 """How many focuses' `rows` a trace keeps: 2.2 MB each for SmolLM2 at 2,048 tokens."""
+
+
+_ESCAPED_BYTE = re.compile(r"\\x[0-9a-f]{2}")
+"""Part of a UTF-8 character, as a byte-level token shows it (gguf_tokenizer.readable): \\x85."""
+
+
+def word_like(token: str) -> bool:
+    """Whether `token` holds a letter or a digit of its own: the x and 85 of an escaped byte
+    (SmolLM2 cuts ✅ into ' \\xe2', '\\x9c', '\\x85') are not the text's."""
+    return any(c.isalnum() for c in _ESCAPED_BYTE.sub("", token))
+
+
+def last_word(tokens: tuple[str, ...], special: tuple[str, ...] = ()) -> int:
+    """The default focus: the last token that is not special and is `word_like`, else the last
+    token that is not special, else 0."""
+    pieces = [i for i, t in enumerate(tokens) if t not in special]
+    words = [i for i in pieces if word_like(tokens[i])]
+    return (words or pieces or [0])[-1]
 
 
 @dataclass(frozen=True)
@@ -154,14 +173,11 @@ class ModelTrace:
 
     def focus_index(self, focus: str | int | None = None) -> int:
         """The row of `focus`: a token (first match, case-insensitive, "##" optional), a word
-        made of pieces (its last piece: pieces.py), an index, or None for the last word: the
-        last token that is not special and holds a letter or a digit ("bank" in "by the river
-        bank >"), else the last token that is not special.
+        made of pieces (its last piece: pieces.py), an index, or None for the last word
+        (`last_word`: "bank" in "by the river bank >", " works" in "It works ✅").
         Spaces around a token are ignored: a byte-level BPE token reads " bank"."""
         if focus is None:
-            pieces = [i for i, t in enumerate(self.tokens) if t not in self.special]
-            words = [i for i in pieces if any(c.isalnum() for c in self.tokens[i])]
-            return (words or pieces or [0])[-1]
+            return last_word(self.tokens, self.special)
         if isinstance(focus, bool) or not isinstance(focus, int | str):
             raise FocusError(f"a focus is a token or an index, got {focus!r}")
         index = as_index(focus)

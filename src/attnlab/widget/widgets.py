@@ -34,6 +34,7 @@ from attnlab.errors import AttnlabError, FocusError, UnknownHeadError
 from attnlab.lesson.explain import LessonExplanation, explain_lesson
 from attnlab.models import Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
+from attnlab.models.model_trace import last_word
 from attnlab.widget import payloads
 from attnlab.widget.styles import widget_css
 from attnlab.words.weights_only import text_is_fixed
@@ -169,12 +170,9 @@ class LessonWidget(_View):
 
 
 def _last_word(tokens: tuple[str, ...]) -> int:
-    """The last token holding a letter or a digit that is not a [SPECIAL] or <special> one."""
-    for j in range(len(tokens) - 1, -1, -1):
-        tok = tokens[j]
-        if not re.fullmatch(r"\[[A-Z]+\]|<[^>]*>", tok) and re.search(r"\w", tok):
-            return j
-    return len(tokens) - 1
+    """The trace's default focus (model_trace.last_word), a [SPECIAL] or <special> one skipped."""
+    special = tuple(t for t in tokens if re.fullmatch(r"\[[A-Z]+\]|<[^>]*>", t))
+    return last_word(tokens, special)
 
 
 def _text_of(mt: ModelTrace) -> str:
