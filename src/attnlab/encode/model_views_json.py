@@ -14,10 +14,10 @@ from attnlab.core.trace import Trace
 from attnlab.encode.model_json import PLACES
 from attnlab.models.compare import Comparison
 from attnlab.models.masking import Masking
-from attnlab.models.model_trace import ModelTrace
+from attnlab.models.model_trace import ModelTrace, word_like
 from attnlab.models.pieces import split_words
 from attnlab.types import FloatArray
-from attnlab.words.model_views import mask_note, pieces_note
+from attnlab.words.model_views import PieceWhy, mask_note, pieces_note
 
 __all__ = [
     "encode_differences",
@@ -56,14 +56,15 @@ def encode_lesson_heads(traces: tuple[Trace, ...], name: str) -> dict[str, Any]:
 
 
 def encode_word(mt: ModelTrace, focus: int) -> dict[str, Any] | None:
-    """The word the focus token belongs to when it has several pieces, else None."""
+    """The word the focus token belongs to when it has several pieces, else None; its token
+    and note name the piece followed, the focus (the steps' token)."""
     for w in split_words(mt.tokens, mt.special):
         if focus in w.pieces and len(w.pieces) > 1:
             pieces = [mt.tokens[j] for j in w.pieces]
-            return {
-                "text": w.text, "pieces": list(w.pieces), "token": w.token,
-                "note": pieces_note(w.text, pieces, mt.tokens[w.token]),
-            }  # fmt: skip
+            word_like_last = [j for j in w.pieces if word_like(mt.tokens[j])][-1:] == [focus]
+            why: PieceWhy = "last" if focus == w.token else "word" if word_like_last else "chosen"
+            note = pieces_note(w.text, pieces, mt.tokens[focus], why=why)
+            return {"text": w.text, "pieces": list(w.pieces), "token": focus, "note": note}
     return None
 
 

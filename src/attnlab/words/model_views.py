@@ -9,6 +9,7 @@ that carry measured numbers (numfmt's rule), which the API sends with the number
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from attnlab.words.numfmt import num
 
@@ -16,6 +17,7 @@ __all__ = [
     "MASK_COLUMNS",
     "MODEL_VIEW_VALUES",
     "MODEL_VIEW_WORDS",
+    "PieceWhy",
     "mask_note",
     "pieces_note",
 ]
@@ -124,12 +126,23 @@ MODEL_VIEW_VALUES: Mapping[str, str] = {
 }
 
 
-def pieces_note(word: str, pieces: Sequence[str], token: str) -> str:
-    """How a word of several pieces is followed (models/pieces.py's PIECE_RULE)."""
+PieceWhy = Literal["last", "word", "chosen"]
+"""Why the page follows the piece it does: the word's last, its last word-like one, or chosen."""
+
+
+def pieces_note(word: str, pieces: Sequence[str], token: str, *, why: PieceWhy = "last") -> str:
+    """How a word of several pieces is followed: by `token`, the piece the steps follow. `why`:
+    its last piece (models/pieces.py's PIECE_RULE), the last that holds a letter or a digit
+    (" door" of "door.": the default focus is the last word-like token), or a piece chosen."""
+    followed = {
+        "last": f"its last piece, {token}.",
+        "word": f"its piece “{token}”, the last one that holds a letter or a digit.",
+        "chosen": f"the piece chosen, “{token}”.",
+    }[why]
     return (
-        f"“{word}” is {len(pieces)} pieces ({' '.join(pieces)}): the page follows its last "
-        f"piece, {token}. One head's row is one query's own scores and softmax; an average of "
-        "the pieces' rows would be a row no head computed."
+        f"“{word}” is {len(pieces)} pieces ({' '.join(pieces)}): the page follows {followed} "
+        "One head's row is one query's own scores and softmax; an average of the pieces' rows "
+        "would be a row no head computed."
     )
 
 

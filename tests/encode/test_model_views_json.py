@@ -1,0 +1,31 @@
+"""encode/model_views_json.py: the focus's word, when it has several pieces, and its note."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attnlab.encode.model_views_json import encode_word
+from attnlab.models.heads import explain_head
+
+
+def test_the_pieces_note_names_the_piece_the_steps_follow(smollm2: Any) -> None:
+    """SmolLM2 reads "door." as " door" + ".": the steps follow " door" (the last piece that
+    is a word), and the note said "the page follows its last piece, ."."""
+    mt = smollm2.trace("He shut the door.")
+    steps = explain_head(mt, layer=0, head=0)  # the default focus, as the page's steps
+    word = encode_word(mt, steps.focus)
+    assert word is not None and word["text"] == "door." and word["pieces"] == [3, 4]
+    assert mt.tokens[steps.focus] == " door" and word["token"] == steps.focus
+    assert "its last piece, ." not in word["note"]
+    assert "the page follows its piece “ door”" in word["note"], word["note"]
+
+
+def test_a_word_followed_by_its_last_piece_says_so(minilm: Any) -> None:
+    mt = minilm.trace("by the riverbank")
+    word = encode_word(mt, mt.focus_index())
+    assert word is not None and word["token"] == 4 == mt.focus_index()
+    assert "the page follows its last piece, ##bank." in word["note"]
+    assert encode_word(mt, 2) is None  # "the" is one piece
+    river = encode_word(mt, 3)  # a piece the learner picked
+    assert river is not None and river["token"] == 3
+    assert "the page follows the piece chosen, “river”." in river["note"], river["note"]
