@@ -8,7 +8,16 @@ import re
 from pathlib import Path
 
 import pytest
-from test_model_page import api, api_error, button, expect, open_model, trace, weights_table
+from test_model_page import (
+    api,
+    api_error,
+    button,
+    expect,
+    narration,
+    open_model,
+    trace,
+    weights_table,
+)
 
 from attnlab.words.numfmt import num
 
@@ -68,6 +77,20 @@ def test_a_word_made_of_pieces_is_followed_and_said(new_page, base_url) -> None:
     assert "follows its last piece, ##bank" in t["word"]["note"]
     page.get_by_role("button", name="the", exact=True).click()
     expect()(page.locator(".rm-pieces")).to_be_hidden()
+
+
+@pytest.mark.usefixtures("smollm2")
+def test_the_pieces_note_names_the_piece_the_steps_follow(new_page, base_url) -> None:
+    """SmolLM2 reads "door." as " door" + ".": the steps, the table and the RoPE panel follow
+    " door", and the note said "the page follows its last piece, ."."""
+    text = "He shut the door."
+    page = open_model(new_page(), "?view=model&model.name=smollm2&model.text=He+shut+the+door.")
+    t = trace(base_url, model="smollm2", text=text)
+    assert t["tokens"][t["focus"]] == " door" and t["word"]["token"] == t["focus"]
+    expect()(page.locator(".rm-pieces")).to_have_text(t["word"]["note"])
+    expect()(page.locator(".rm-pieces")).to_contain_text("the page follows its piece “ door”")
+    expect()(page.locator(".rm-pieces")).not_to_contain_text("its last piece, .")
+    expect()(narration(page).locator(".beat-text")).to_contain_text("door")
 
 
 def test_compare_picks_the_occurrence_and_shows_a_minus_b(new_page, base_url) -> None:
