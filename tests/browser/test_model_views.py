@@ -84,8 +84,8 @@ def test_the_pieces_note_names_the_piece_the_steps_follow(new_page, base_url) ->
     """SmolLM2 reads "door." as " door" + ".": the steps, the table and the RoPE panel follow
     " door", and the note said "the page follows its last piece, ."."""
     text = "He shut the door."
+    t = trace(base_url, model="smollm2", text=text)  # first: the weights load before the page
     page = open_model(new_page(), "?view=model&model.name=smollm2&model.text=He+shut+the+door.")
-    t = trace(base_url, model="smollm2", text=text)
     assert t["tokens"][t["focus"]] == " door" and t["word"]["token"] == t["focus"]
     expect()(page.locator(".rm-pieces")).to_have_text(t["word"]["note"])
     expect()(page.locator(".rm-pieces")).to_contain_text("the page follows its piece “ door”")
