@@ -18,7 +18,6 @@ from any library; `save(obj, path)` writes any of them to a file (.html, .json, 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attnlab.blas_spin  # noqa: F401  first: it sets an OpenBLAS variable before NumPy loads
@@ -44,6 +43,8 @@ from attnlab.lesson.options import LessonOptions
 from attnlab.words.explanation import Explanation
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from attnlab.core.attention_maps import AttentionMaps
     from attnlab.models import Model, ModelTrace
     from attnlab.widget.show import Widget
