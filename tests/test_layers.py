@@ -5,7 +5,9 @@ the inputs that produce traces (the toy lesson, the real models), the encodings,
 (files of what they show), the hosts that serve or save them (the web app, whose Export menu
 asks for export.standalone's offline page; the notebook widget, which saves through the
 exports), and the CLI.
-A module may import its own folder or a lower rank, never a higher one nor a sibling of its rank.
+A module may import its own folder or a lower rank, never a higher one nor a sibling of its rank;
+a call-time `import_module("attnlab.x")`, `from attnlab import x` and a relative import count
+too. The package face (attnlab/__init__.py) is the top and imports the rest lazily.
 """
 
 from __future__ import annotations
