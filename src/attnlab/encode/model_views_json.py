@@ -1,5 +1,6 @@
-"""The JSON form of the Real model's extra views: a layer's heads for the head view, a masking
-run layer by layer, a word's pieces, and Compare contexts' shared keys with A − B.
+"""The JSON form of the Real model's extra views: a layer's heads for the head view and a
+masking run layer by layer (a word's pieces are head_json.py's, Compare's shared keys
+model_json.py's).
 
 Weights round to model_json.PLACES decimals like the heads grid; every number is finite.
 """
@@ -12,19 +13,15 @@ import numpy as np
 
 from attnlab.core.trace import Trace
 from attnlab.encode.model_json import PLACES
-from attnlab.models.compare import Comparison
 from attnlab.models.masking import Masking
 from attnlab.models.model_trace import ModelTrace
-from attnlab.models.pieces import split_words
 from attnlab.types import FloatArray
-from attnlab.words.model_views import mask_note, pieces_note
+from attnlab.words.model_views import mask_note
 
 __all__ = [
-    "encode_differences",
     "encode_layer_heads",
     "encode_lesson_heads",
     "encode_masking",
-    "encode_word",
 ]
 
 
@@ -55,18 +52,6 @@ def encode_lesson_heads(traces: tuple[Trace, ...], name: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def encode_word(mt: ModelTrace, focus: int) -> dict[str, Any] | None:
-    """The word the focus token belongs to when it has several pieces, else None."""
-    for w in split_words(mt.tokens, mt.special):
-        if focus in w.pieces and len(w.pieces) > 1:
-            pieces = [mt.tokens[j] for j in w.pieces]
-            return {
-                "text": w.text, "pieces": list(w.pieces), "token": w.token,
-                "note": pieces_note(w.text, pieces, mt.tokens[w.token]),
-            }  # fmt: skip
-    return None
-
-
 def encode_masking(m: Masking, *, mask_name: str) -> dict[str, Any]:
     """The masking run layer by layer: row and vector distances beside the plain run."""
     target = m.target
@@ -92,15 +77,4 @@ def encode_masking(m: Masking, *, mask_name: str) -> dict[str, Any]:
         "l2": _round(m.l2),  # (L + 1,)
         "labels": ["in"] + [str(i) for i in range(layers)],
         "note": note,
-    }
-
-
-def encode_differences(c: Comparison) -> dict[str, Any]:
-    """The keys both sentences share and A − B on them, per layer and head."""
-    d = c.difference  # (L, H, S)
-    return {
-        "tokens": [c.a.tokens[i] for i, _ in c.shared],
-        "a": [i for i, _ in c.shared],
-        "b": [j for _, j in c.shared],
-        "difference": _round(d),
     }

@@ -1,11 +1,13 @@
 """What the model view reads, built in Python: there is no server in a notebook.
 
 The web page's host (static/model_app.js) asks /api/model/info and /api/model/trace; the widget
-puts the same dicts on its model as traits: "info" (sizes), "trace" (one head's explanation, the
-lesson's contract) and "grid" (every head at a glance). For a real model's `ModelTrace` these
-are the routes' own encoders (encode/model_json.py). For weights handed in alone
-(`AttentionMaps`) the trace carries the weights and no Q, K or V; its narration says which beats
-need them (words/weights_only.py). `plain` makes any of them JSON the widget can send.
+puts the same answers on its model as traits: "info" (sizes), "trace" (one head's explanation)
+and "grid" (every head at a glance). For a real model's `ModelTrace` these are the one head view
+(models/head_view.py) through the one encoder (encode/head_json.py) the routes use, so the
+widget's answer is the page's. For weights handed in alone (`AttentionMaps`) the trace carries
+the weights and no Q, K or V; its narration says which beats need them (words/weights_only.py).
+`plain` makes any of them JSON the widget can send; `words_for` picks the words for what is
+shown (words/model_help.py).
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ import numpy as np
 
 from attnlab.core.attention_maps import AttentionMaps
 from attnlab.core.softmax import entropy_bits
-from attnlab.encode.model_json import GRIDS, PLACES, encode_grid, encode_head
+from attnlab.encode.head_json import PLACES, encode_head_view, encode_info
+from attnlab.encode.model_json import GRIDS
 from attnlab.encode.packed import pack_float32, pack_uint16
-from attnlab.models import KNOWN_MODELS, MAX_TOKENS, ModelTrace
+from attnlab.models import ModelTrace
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
-from attnlab.models.heads import explain_head
+from attnlab.models.head_view import FULL_GRID_AT, Grid, head_view, summary_of
+from attnlab.words.model_help import model_words
 from attnlab.words.numfmt import num
 from attnlab.words.weights_only import MAPS_WORDS, WEIGHTS_BEATS, narrate_weights
 
@@ -30,14 +34,13 @@ __all__ = [
     "maps_grid",
     "maps_head",
     "maps_info",
-    "model_grid",
-    "model_head",
+    "model_answer",
     "model_info",
     "plain",
     "words_for",
 ]
 
-FULL_GRID_MAX = 40
+FULL_GRID_MAX = FULL_GRID_AT
 """Up to this many tokens the grid holds whole matrices; beyond it the focus rows (model_app.js)."""
 
 
@@ -56,28 +59,25 @@ def plain(value: dict[str, Any]) -> dict[str, Any]:
 
 
 def model_info(mt: ModelTrace) -> dict[str, Any]:
-    """What /api/model/info answers, for the model behind `mt`."""
-    known = KNOWN_MODELS.get(mt.model)
-    return {
-        "model": mt.model, "description": known.description if known else mt.model,
-        "n_layers": mt.n_layers, "n_heads": mt.n_heads,
-        "d_model": int(mt.hidden_states.shape[-1]), "d_k": int(mt.layers[0].queries.shape[-1]),
-        "max_tokens": MAX_TOKENS, "max_text_chars": None,
-        "known_models": [mt.model], "grids": list(GRIDS),
-        "compare_defaults": {"word": DEFAULT_WORD, "a": DEFAULT_A, "b": DEFAULT_B},
-    }  # fmt: skip
+    """What /api/model/info answers, for the model behind `mt` (its summary)."""
+    return encode_info(
+        summary_of(mt), known_models=[mt.model], grids=GRIDS, max_text_chars=None,
+        compare_defaults=(DEFAULT_WORD, DEFAULT_A, DEFAULT_B),
+    ).model_dump(mode="json")  # fmt: skip
 
 
-def model_head(mt: ModelTrace, *, layer: int, head: int, focus: int | None) -> dict[str, Any]:
-    """/api/model/trace's answer without its grid: one head's six beats for `focus`."""
-    ex = explain_head(mt, layer=layer, head=head, focus=focus)
-    return plain(encode_head(mt, ex, layer=layer, head=head))
-
-
-def model_grid(mt: ModelTrace, focus: int) -> dict[str, Any] | None:
-    """Every head: whole matrices for a short text, the focus rows for a long one."""
-    grid = encode_grid(mt, focus, "full" if mt.n <= FULL_GRID_MAX else "focus")
-    return None if grid is None else plain(grid)
+def model_answer(
+    mt: ModelTrace, *, layer: int, head: int, focus: int | None, grid: bool = True
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """/api/model/trace's answer split as the page's host splits it: (the head, the grid), the
+    grid of whole matrices for a short text and of focus rows for a long one (None: not asked)."""
+    kind: Grid = ("full" if mt.n <= FULL_GRID_MAX else "focus") if grid else "none"
+    answer = encode_head_view(head_view(mt, layer=layer, head=head, focus=focus, grid=kind))
+    held = answer.grid
+    return (
+        answer.model_dump(mode="json", exclude={"grid"}),
+        None if held is None else held.model_dump(mode="json"),
+    )
 
 
 def maps_info(maps: AttentionMaps) -> dict[str, Any]:
@@ -144,6 +144,13 @@ def maps_grid(maps: AttentionMaps, focus: int) -> dict[str, Any]:
     return plain(out)
 
 
-def words_for(words: dict[str, str]) -> dict[str, str]:
-    """The page's words and the weights-only words, one dict."""
-    return {**words, **MAPS_WORDS}
+def words_for(
+    words: dict[str, str], *, causal: bool = False, special: tuple[str, ...] = (),
+    tokens: tuple[str, ...] = (), source: str | None = None, weights_only: bool = False,
+) -> dict[str, str]:  # fmt: skip
+    """The page's words and the weights-only words, one dict, with the help and intro of the
+    model or weights shown (words/model_help.py)."""
+    return model_words(
+        {**words, **MAPS_WORDS}, causal=causal, special=special, tokens=tokens, source=source,
+        weights_only=weights_only,
+    )  # fmt: skip
