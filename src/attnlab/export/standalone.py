@@ -70,7 +70,7 @@ def lesson_data(ex: LessonExplanation, *, beat: int = 0) -> dict[str, Any]:
             except AttnlabError:  # an option that does not combine with this mode
                 continue
             lessons[f"{mode}|{focus}"] = encode_lesson(other)
-    sentence = " ".join(ex.trace.tokens)
+    sentence = ex.sentence  # as it was typed: the text box shows the text traced
     return {
         "kind": "lesson",
         "state": {
