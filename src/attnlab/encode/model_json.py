@@ -1,6 +1,6 @@
-"""The JSON form of a real model's other answers: one head's matrix as a picture, a row on
-demand and two contexts compared, built as their declared answers (answers_model.py); one head's
-explanation with its grid is encode/head_json.py's.
+"""The JSON form of a real model's other answers: one head's matrix as a picture
+(models/matrix_view.py), a row on demand and two contexts compared, built as their declared
+answers (answers_model.py); one head's explanation with its grid is encode/head_json.py's.
 
 Arrays cross compactly (packed.py): a row as float32 bytes, weights for pictures as uint16
 codes. `encode_head` and `encode_decoder` are head_json's answer read back as plain JSON, for
@@ -10,12 +10,10 @@ the CLI's --json and the SVG picture.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from attnlab.core.pooling import Pool, edges, pool
 from attnlab.core.trace import Trace
 from attnlab.encode.answers_model import (
     CompareSide,
@@ -29,9 +27,9 @@ from attnlab.encode.head_json import PLACES, STATS, encode_head_view, float32, u
 from attnlab.models.compare import Comparison
 from attnlab.models.head_view import FULL_GRID_AT, GRID_ROWS_AT, Grid, view_of
 from attnlab.models.heads import HeadSummary
+from attnlab.models.matrix_view import PICTURE_SIDE, SPECIALS, MatrixView, Specials
 from attnlab.models.model_trace import ModelTrace
 from attnlab.models.pieces import Word
-from attnlab.models.specials import without_specials
 from attnlab.types import FloatArray
 from attnlab.words.explanation import Explanation
 
@@ -54,10 +52,6 @@ __all__ = [
 ]
 
 GRIDS: tuple[Grid, ...] = ("focus", "full", "none")
-Specials = Literal["show", "hide", "renormalise"]
-SPECIALS: tuple[Specials, ...] = ("show", "hide", "renormalise")
-PICTURE_SIDE = 512
-"""A head's matrix crosses as at most this many cells a side: 512² uint16 codes are 512 KiB."""
 _EXTRAS = {"gqa", "decoder", "grid", "word", "text", "spans"}
 
 
@@ -81,28 +75,16 @@ def _plain(mt: ModelTrace, layer: int, head: int, focus: int) -> Explanation:
     return Explanation.of(mt.head(layer, head), focus)
 
 
-def encode_matrix(
-    mt: ModelTrace, t: Trace, *, layer: int, head: int, how: Pool, specials: Specials,
-    side: int = PICTURE_SIDE,
-) -> MatrixAnswer:  # fmt: skip
-    """One head's whole matrix as a picture: uint16 codes of at most side × side cells."""
-    w = t.weights  # (n, n)
-    kept: npt.NDArray[np.intp] = np.arange(t.n, dtype=np.intp)
-    hidden: FloatArray | None = None
-    if specials != "show":
-        w, kept, hidden = without_specials(
-            w, t.tokens, mt.special, renormalise=specials == "renormalise"
-        )
-    k = int(kept.shape[0])
-    cells = pool(w, side, how)  # (r, r)
-    r = int(cells.shape[0])
+def encode_matrix(m: MatrixView) -> MatrixAnswer:
+    """One head's whole matrix as a picture: uint16 codes of its pooled cells."""
+    r = int(m.cells.shape[0])
     return MatrixAnswer(
-        layer=layer, head=head, n=t.n, shown=k, cells=r, pool=how, pooled=r < k,
-        factor=math.ceil(k / r), specials=specials, kept=kept.tolist(),
-        edges=edges(k, r).tolist(), causal=mt.causal,
-        hidden_mean=round(float(hidden.mean()), PLACES) if hidden is not None else None,
-        row_max=float32(cells.max(axis=-1)),  # (r,) for a per-row colour scale
-        weights=uint16(cells),  # (r, r)
+        layer=m.layer, head=m.head, n=m.n, shown=m.shown, cells=r, pool=m.how,
+        pooled=r < m.shown, factor=math.ceil(m.shown / r), specials=m.specials,
+        kept=m.kept.tolist(), edges=m.edges.tolist(), causal=m.causal,
+        hidden_mean=round(float(m.hidden.mean()), PLACES) if m.hidden is not None else None,
+        row_max=float32(m.cells.max(axis=-1)),  # (r,) for a per-row colour scale
+        weights=uint16(m.cells),  # (r, r)
     )  # fmt: skip
 
 

@@ -43,6 +43,7 @@ from attnlab.errors import (
 from attnlab.models import KNOWN_MODELS, Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.head_view import head_view, model_summary
+from attnlab.models.matrix_view import matrix_view
 from attnlab.models.memory import touch
 from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
 from attnlab.web.requests_model import (
@@ -256,9 +257,10 @@ async def model_trace(params: Annotated[ModelTraceQuery, Query()], request: Requ
 
 def _matrix(params: MatrixQuery, workers: Workers) -> Response:
     mt, t = _head(params, workers)
-    return json_answer(encode_matrix(
+    view = matrix_view(
         mt, t, layer=params.layer, head=params.head, how=params.pool, specials=params.specials
-    ))  # fmt: skip
+    )
+    return json_answer(encode_matrix(view))
 
 
 @router.get("/matrix", response_model=MatrixAnswer, responses=BUSY_RESPONSES)
