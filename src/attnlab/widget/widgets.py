@@ -249,7 +249,7 @@ class ModelWidget(_HeadsView):
         self._say_model()
         with self._own():
             self.layer, self.head = layer, head
-            self.focus = trace.focus_index(focus) if focus is not None else _last_word(trace.tokens)
+            self.focus = trace.focus_index(focus)  # None: the last word, as the page follows
         self._good_text = self.text
         self._refresh(grid=True)
         self._compare({})  # the Compare contexts panel's first answer, as the page asks it
@@ -304,7 +304,7 @@ class ModelWidget(_HeadsView):
         self._mt, self._good_text, self.error = mt, self.text, None
         self._say_model()
         with self._own():
-            self.focus = _last_word(mt.tokens)
+            self.focus = mt.focus_index(None)
         self._refresh(grid=True)
 
     def _compare(self, change: dict[str, Any]) -> None:
