@@ -3,8 +3,8 @@
 answers (answers_model.py); one head's explanation with its grid is encode/head_json.py's.
 
 Arrays cross compactly (packed.py): a row as float32 bytes, weights for pictures as uint16
-codes. `encode_head` and `encode_decoder` are head_json's answer read back as plain JSON, for
-the CLI's --json and the SVG picture.
+codes. `encode_head` is head_json's answer of an explanation already made, read back as plain
+JSON, for the CLI's --json and the SVG picture.
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ __all__ = [
     "Grid",
     "Specials",
     "encode_comparison",
-    "encode_decoder",
     "encode_head",
     "encode_matrix",
     "encode_row",
@@ -61,18 +60,6 @@ def encode_head(mt: ModelTrace, ex: Explanation, *, layer: int, head: int) -> di
     v = view_of(mt, ex, layer=layer, head=head, grid="none")
     out: dict[str, Any] = encode_head_view(v).model_dump(mode="json", exclude=_EXTRAS)
     return out
-
-
-def encode_decoder(mt: ModelTrace, layer: int, head: int, focus: int) -> dict[str, Any] | None:
-    """A decoder's RoPE panel and next tokens as /api/model/trace's "decoder"; None for an
-    encoder."""
-    v = view_of(mt, _plain(mt, layer, head, focus), layer=layer, head=head, grid="none")
-    answer = encode_head_view(v).decoder
-    return None if answer is None else answer.model_dump(mode="json")
-
-
-def _plain(mt: ModelTrace, layer: int, head: int, focus: int) -> Explanation:
-    return Explanation.of(mt.head(layer, head), focus)
 
 
 def encode_matrix(m: MatrixView) -> MatrixAnswer:
