@@ -53,3 +53,9 @@ def test_a_long_model_text_is_refused(minilm_trace) -> None:
     long = load_model("minilm").trace(" ".join(["bank"] * MODEL_TOKENS_AT_MOST))
     with pytest.raises(ExportError, match=f"up to {MODEL_TOKENS_AT_MOST} tokens"):
         standalone_html(long)
+
+
+def test_a_lesson_files_text_box_holds_the_sentence_as_typed() -> None:
+    data = _data(standalone_html(explain_lesson("By the river bank")))
+    assert data["state"]["sentence"] == "By the river bank"
+    assert data["presets"]["presets"][0]["sentence"] == "By the river bank"

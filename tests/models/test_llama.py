@@ -90,8 +90,8 @@ def test_next_tokens_after_an_earlier_position(bank) -> None:  # type: ignore[no
 def test_a_head_switch_reads_the_next_tokens_kept_for_the_text(smollm2, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # the next tokens depend on the text, not the head: the decoder panel of every head asked
     # for them again, two d_model × vocab products (~35 ms at 2,048 tokens) per head switch
-    from attnlab.encode.model_json import encode_decoder
     from attnlab.models.decoder_trace import DecoderTrace
+    from attnlab.models.head_view import rope_view
 
     t = smollm2.trace(TEXT)
     calls: list[int] = []
@@ -99,10 +99,11 @@ def test_a_head_switch_reads_the_next_tokens_kept_for_the_text(smollm2, monkeypa
     monkeypatch.setattr(
         DecoderTrace, "logits", lambda self, pos: calls.append(pos) or logits(self, pos)
     )
-    first = [encode_decoder(t, 0, head, 3) for head in (0, 1, 2)]
+    first = [rope_view(t, 0, head, 3) for head in (0, 1, 2)]
     assert sorted(calls) == [3, t.n - 1]  # once per position, for three heads
-    after, last = first[0]["next_after_focus"], first[0]["next_after_last"]
-    assert after == first[2]["next_after_focus"] and after != last
+    assert first[0] is not None and first[2] is not None
+    after, last = first[0].next_after_focus, first[0].next_after_last
+    assert after == first[2].next_after_focus and after != last
     assert t.next_tokens(3, 5) is t.next_tokens(3, 5) and len(calls) == 2
 
 

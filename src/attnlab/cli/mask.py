@@ -49,7 +49,8 @@ def _mask(args: argparse.Namespace) -> int:
     mask = mask_of(model)
     name = mask[0] if mask else ""
     if args.json:
-        print(json.dumps(encode_masking(m, mask_name=name), ensure_ascii=False))
+        print(json.dumps(encode_masking(m, mask_name=name).model_dump(mode="json"),
+                         ensure_ascii=False))  # fmt: skip
         return 0
     sys.stdout.write(render_masking(m, mask_name=name))
     return 0

@@ -5,9 +5,11 @@ view it renders, every import inlined) and the numbers the view can ask for, pre
 
     a lesson   the exported sentence under each normalization (Scaled, No √dₖ, Uniform) with
                each of its tokens followed, every other lab option as exported
-    a model    one text and the token followed: every layer's every head (encode_head, its layer
-               input kept once per layer in "embeddings") and the heads grid; at most
-               MODEL_TOKENS_AT_MOST tokens, so the file stays small
+    a model    one text and the token followed: every layer's every head (the page's answer:
+               models/head_view.py through encode/head_json.py, its layer input kept once per
+               layer in "embeddings") and the heads grid, the model's info and words
+               (words/model_help.py); at most MODEL_TOKENS_AT_MOST tokens, so the file stays
+               small
 
 Stepping, the token followed (a lesson), the normalization (a lesson), the layer and head (a
 model) work in the file; asking for anything else (another sentence or text) says, in the
@@ -24,17 +26,16 @@ from importlib.resources import files
 from typing import Any
 
 from attnlab.core.positions import KINDS
-from attnlab.encode.arrays import encode_array
 from attnlab.encode.bundle import host_script
+from attnlab.encode.head_json import encode_grid_view, encode_head_view, encode_info
 from attnlab.encode.lesson_json import encode_lesson
-from attnlab.encode.model_json import encode_grid, encode_head
 from attnlab.errors import AttnlabError, ExportError
 from attnlab.lesson.explain import LessonExplanation, explain_lesson
 from attnlab.lesson.toy import MAX_TOKENS, VOCABULARY
-from attnlab.models.heads import explain_head
+from attnlab.models.head_view import head_view, summary_of, text_of
 from attnlab.models.model_trace import ModelTrace
-from attnlab.models.registry import KNOWN_MODELS
 from attnlab.types import AXES, MODES
+from attnlab.words.model_help import model_words
 from attnlab.words.page import BEAT_TITLES, MODE_CHOICES, PAGE_WORDS
 
 __all__ = ["MODEL_TOKENS_AT_MOST", "STYLES", "standalone_html"]
@@ -69,7 +70,7 @@ def lesson_data(ex: LessonExplanation, *, beat: int = 0) -> dict[str, Any]:
             except AttnlabError:  # an option that does not combine with this mode
                 continue
             lessons[f"{mode}|{focus}"] = encode_lesson(other)
-    sentence = " ".join(ex.trace.tokens)
+    sentence = ex.sentence  # as it was typed: the text box shows the text traced
     return {
         "kind": "lesson",
         "state": {
@@ -104,17 +105,18 @@ def model_data(
         )
     f = mt.focus_index(focus)
     mt.head(layer, head)  # a layer or head outside the model is refused here, by name
-    heads = {}
+    heads, embeddings = {}, []
     for li in range(mt.n_layers):
         for hi in range(mt.n_heads):
-            ex = explain_head(mt, layer=li, head=hi, focus=f)
-            one = encode_head(mt, ex, layer=li, head=hi)
-            del one["embeddings"]  # the layer's input, the same for its every head: kept once
-            heads[f"{li}|{hi}"] = one
-    known = KNOWN_MODELS.get(mt.model)
-    text = " ".join(t for t in mt.tokens if t not in mt.special).replace(" ##", "")
-    name_key = f"model.name.{mt.model}"
-    shown = PAGE_WORDS.get(name_key, mt.model)
+            one = encode_head_view(head_view(mt, layer=li, head=hi, focus=f, grid="none"))
+            if hi == 0:  # the layer's input, the same for its every head: kept once
+                kept = one.embeddings
+                embeddings.append(None if kept is None else kept.model_dump(mode="json"))
+            heads[f"{li}|{hi}"] = one.model_dump(mode="json", exclude={"grid", "embeddings"})
+    s = summary_of(mt)
+    text = text_of(mt)
+    shown = PAGE_WORDS.get(f"model.name.{mt.model}", mt.model)
+    full = head_view(mt, layer=layer, head=head, focus=f, grid="full").grid
     return {
         "kind": "model",
         "state": {
@@ -125,26 +127,20 @@ def model_data(
             "focus": f,
             "beat": beat,
         },
-        "info": {
-            "model": mt.model,
-            "description": known.description if known else mt.model,
-            "n_layers": mt.n_layers,
-            "n_heads": mt.n_heads,
-            "d_model": int(mt.hidden_states.shape[-1]),
-            "d_k": int(mt.layers[0].queries.shape[-1]),
-            "max_tokens": mt.n,
-            "max_text_chars": len(text),
-            "known_models": [mt.model],
-            "grids": ["full"],
-            "compare_defaults": None,
-        },
+        "info": encode_info(
+            s,
+            known_models=[mt.model],
+            grids=["full"],
+            max_text_chars=len(text),
+            compare_defaults=None,
+        ).model_dump(mode="json"),
         "choices": _choices(),
-        "words": dict(PAGE_WORDS),
+        "words": model_words(PAGE_WORDS, causal=s.causal, special=s.special, tokens=mt.tokens),
         "held": PAGE_WORDS["standalone.this_text"],
         "note": PAGE_WORDS["standalone.model_note"].format(model=shown, token=mt.tokens[f]),
         "heads": heads,
-        "embeddings": [encode_array(mt.hidden_states[li]) for li in range(mt.n_layers)],
-        "grid": encode_grid(mt, f, "full"),
+        "embeddings": embeddings,
+        "grid": None if full is None else encode_grid_view(full, s).model_dump(mode="json"),
     }
 
 

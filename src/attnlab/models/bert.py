@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -33,8 +33,9 @@ from attnlab.errors import ArgumentTypeError, EmptySequenceError, TooLongError
 from attnlab.models.checkpoint import BertConfig, Checkpoint
 from attnlab.models.layer_keep import LayerKeep, attend_layer
 from attnlab.models.memory import keep_freed_memory
-from attnlab.models.model_trace import ModelTrace
+from attnlab.models.model_trace import SPECIAL, ModelTrace
 from attnlab.models.nn import gelu, layer_norm
+from attnlab.models.summary import ModelSummary
 from attnlab.models.workspace import Workspace
 from attnlab.types import FloatArray
 from attnlab.words.grammar import counted
@@ -114,6 +115,11 @@ class BertEncoder:
             f"d_model {c.d_model}, d_k {c.d_k})"
         )
 
+    @property
+    def summary(self) -> ModelSummary:
+        """The model's name, sizes, limits and special tokens, as its traces carry them."""
+        return ModelSummary.of(self, special=SPECIAL)
+
     def tokenize(self, text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """The tokens and ids of `text` as the tokenizer writes them, [CLS] … [SEP]."""
         if not isinstance(text, str):
@@ -134,7 +140,8 @@ class BertEncoder:
     def trace(self, text: str) -> ModelTrace:
         """Tokenize `text`, run every layer, keep every head's q, k, v and diagnostics."""
         tokens, ids = self.tokenize(text)
-        return self.trace_ids(ids, tokens)
+        spans = tuple((int(a), int(b)) for a, b in self.tokenizer.encode(text).offsets)
+        return replace(self.trace_ids(ids, tokens), text=text, spans=spans)
 
     @property
     def mask_token(self) -> tuple[str, int] | None:
@@ -164,6 +171,7 @@ class BertEncoder:
             hidden_states=np.stack(hidden),  # (L + 1, n, d)
             layers=tuple(kept),
             stats=HeadStats.stack(stats),  # (L, h)
+            summary=self.summary,
         )
 
     def embed(self, ids: np.ndarray) -> FloatArray:

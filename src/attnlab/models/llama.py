@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -45,6 +45,7 @@ from attnlab.models.layer_keep import LayerKeep
 from attnlab.models.llama_checkpoint import LOAD_THREADS, LlamaCheckpoint, LlamaConfig
 from attnlab.models.memory import keep_freed_memory
 from attnlab.models.nn_decoder import rms_norm, swiglu
+from attnlab.models.summary import ModelSummary
 from attnlab.models.threads import THREADS, each, one_blas_thread
 from attnlab.types import FloatArray
 from attnlab.words.grammar import counted
@@ -124,6 +125,11 @@ class LlamaDecoder:
             f"{c.n_kv_heads} key/value heads, d_model {c.d_model}, d_k {c.d_k})"
         )
 
+    @property
+    def summary(self) -> ModelSummary:
+        """The model's name, sizes, limits and special tokens, as its traces carry them."""
+        return ModelSummary.of(self, special=self.config.special)
+
     def tokenize(self, text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """The tokens of `text` as readable text (" bank") and their ids."""
         enc = self.tokenizer.encode(text, add_special_tokens=False)
@@ -140,7 +146,9 @@ class LlamaDecoder:
     def trace(self, text: str) -> DecoderTrace:
         """Tokenize `text`, run every layer, keep every head's q, k, v and diagnostics."""
         tokens, ids = self.tokenize(text)
-        return self.trace_ids(ids, tokens)
+        enc = self.tokenizer.encode(text, add_special_tokens=False)
+        spans = tuple((int(a), int(b)) for a, b in enc.offsets)
+        return replace(self.trace_ids(ids, tokens), text=text, spans=spans)
 
     def trace_ids(
         self, ids: tuple[int, ...], tokens: tuple[str, ...] | None = None
@@ -169,6 +177,7 @@ class LlamaDecoder:
             stats=HeadStats.stack(stats),  # (L, h)
             special=c.special,
             readout=self.readout,
+            summary=self.summary,
         )
 
     def layer(

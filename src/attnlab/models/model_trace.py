@@ -31,6 +31,7 @@ from attnlab.core.trace import Trace
 from attnlab.errors import FocusError, UnknownHeadError
 from attnlab.models.layer_keep import LayerKeep
 from attnlab.models.pieces import occurrences
+from attnlab.models.summary import ModelSummary
 from attnlab.types import FloatArray
 
 SPECIAL = ("[CLS]", "[SEP]", "[PAD]", "[MASK]", "[UNK]")
@@ -64,6 +65,8 @@ class ModelTrace:
     hidden_states (layers + 1, n, d_model): [0] is the embedding output, [l + 1] leaves layer l.
     layers[l]: that layer's q (h, n, d_k), k and v (h_kv, n, d_k) and mask kind.
     stats: (layers, heads) means over query rows, from the weights the pass computed.
+    summary, text, spans: the model's summary, and the text traced with each token's character
+    span in it ((0, 0) for a token the tokenizer added), when the pass began from a text.
     """
 
     model: str
@@ -73,6 +76,9 @@ class ModelTrace:
     layers: tuple[LayerKeep, ...]
     stats: HeadStats
     special: tuple[str, ...] = SPECIAL  # tokens the default focus skips
+    summary: ModelSummary | None = None  # the model's name, sizes and limits (summary.py)
+    text: str | None = None  # the text traced, when the pass began from one (trace(text))
+    spans: tuple[tuple[int, int], ...] | None = None  # each token's [start, end) in `text`
 
     def __post_init__(self) -> None:
         self.hidden_states.flags.writeable = False

@@ -12,10 +12,10 @@ means grouped-query attention; `causal` means each token sees only itself and ea
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from attnlab.models.model_trace import ModelTrace
+from attnlab.models.summary import ModelSummary
 
 __all__ = ["ArchConfig", "Model", "ModelSummary"]
 
@@ -53,27 +53,3 @@ class Model(Protocol):
     def max_tokens(self) -> int: ...  # the longest text `trace` accepts, special tokens included
     def tokenize(self, text: str) -> tuple[tuple[str, ...], tuple[int, ...]]: ...
     def trace(self, text: str) -> ModelTrace: ...
-
-
-@dataclass(frozen=True)
-class ModelSummary:
-    """A model in one line of numbers, as a host shows it (the API's model info)."""
-
-    name: str
-    architecture: str
-    n_layers: int
-    n_heads: int
-    n_kv_heads: int
-    d_model: int
-    d_k: int
-    max_tokens: int
-    causal: bool
-
-    @classmethod
-    def of(cls, model: Model) -> ModelSummary:
-        c = model.config
-        return cls(
-            name=model.name, architecture=c.architecture, n_layers=c.n_layers,
-            n_heads=c.n_heads, n_kv_heads=c.n_kv_heads, d_model=c.d_model, d_k=c.d_k,
-            max_tokens=model.max_tokens, causal=c.causal,
-        )  # fmt: skip

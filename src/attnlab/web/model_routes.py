@@ -10,10 +10,11 @@ Models are loaded once per process and the last few traces and heads are kept, s
 through the heads of one text runs the forward pass once, and a head's beats, picture and rows
 share one recomputation. A request names a known model ("minilm", "smollm2") or a folder the
 server was started with (`serve_folder`, `attnlab serve --model PATH`), never a path. Each
-handler hands a plain function to the app's worker pool (workers.py); it validates the
-encoder's dict into its declared answer and encodes it there. A forward pass over more than
-ServerOptions.heavy_tokens tokens that is not kept yet is heavy work: it takes a heavy slot, or
-answers 503 when they and their queue are full.
+handler hands a plain function to the app's worker pool (workers.py); it computes one head's
+view once (models/head_view.py) and encodes it there into its declared answer
+(encode/head_json.py), the same answer the widget and the offline file carry. A forward pass
+over more than ServerOptions.heavy_tokens tokens that is not kept yet is heavy work: it takes a
+heavy slot, or answers 503 when they and their queue are full.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import gc
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from dataclasses import replace
 from functools import lru_cache
 from typing import Annotated, Generic, TypeVar
 
@@ -29,17 +31,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from attnlab.core.trace import Trace
-from attnlab.encode.model_json import (
-    GRIDS,
-    encode_comparison,
-    encode_decoder,
-    encode_gqa,
-    encode_grid,
-    encode_head,
-    encode_matrix,
-    encode_row,
-)
-from attnlab.encode.model_views_json import encode_differences, encode_word
+from attnlab.encode.head_json import encode_head_view, encode_info
+from attnlab.encode.model_json import GRIDS, encode_comparison, encode_matrix, encode_row
 from attnlab.errors import (
     AttnlabError,
     EmptySequenceError,
@@ -49,7 +42,8 @@ from attnlab.errors import (
 )
 from attnlab.models import KNOWN_MODELS, Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
-from attnlab.models.heads import explain_head
+from attnlab.models.head_view import head_view, model_summary
+from attnlab.models.matrix_view import matrix_view
 from attnlab.models.memory import touch
 from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
 from attnlab.web.requests_model import (
@@ -73,7 +67,6 @@ from attnlab.web.schemas_model import (
 )
 from attnlab.web.turns import waiting
 from attnlab.web.workers import Workers, json_answer, workers_of
-from attnlab.words.explanation import Explanation
 
 __all__ = ["cached_model", "cached_trace", "loaded_model", "router", "serve_folder", "text_trace"]
 
@@ -233,16 +226,10 @@ def _index(value: int, field: str, size: int) -> int:
 
 def _info(params: ModelQuery) -> Response:
     model = cached_model(params.model)
-    c = model.config
-    return json_answer(ModelInfoAnswer.model_validate(
-        {
-            "model": params.model, "description": _description(params.model, model),
-            "n_layers": c.n_layers, "n_heads": c.n_heads, "d_model": c.d_model, "d_k": c.d_k,
-            "max_tokens": model.max_tokens, "max_text_chars": MAX_TEXT_CHARS,
-            "n_kv_heads": c.n_kv_heads, "causal": c.causal,
-            "known_models": list(model_names()), "grids": list(GRIDS),
-            "compare_defaults": {"word": DEFAULT_WORD, "a": DEFAULT_A, "b": DEFAULT_B},
-        }
+    summary = replace(model_summary(model), description=_description(params.model, model))
+    return json_answer(encode_info(
+        summary, known_models=model_names(), grids=GRIDS, max_text_chars=MAX_TEXT_CHARS,
+        compare_defaults=(DEFAULT_WORD, DEFAULT_A, DEFAULT_B),
     ))  # fmt: skip
 
 
@@ -254,19 +241,11 @@ async def model_info(params: Annotated[ModelQuery, Query()], request: Request) -
 
 def _trace_answer(params: ModelTraceQuery, workers: Workers) -> Response:
     mt, t = _head(params, workers)
-    layer, head = params.layer, params.head
-    if (params.mode, params.axis) == ("scaled", "keys"):
-        ex = Explanation.of(t, mt.focus_index(params.focus))  # the kept head, as the model ran it
-    else:
-        ex = explain_head(
-            mt, layer=layer, head=head, focus=params.focus, mode=params.mode, axis=params.axis
-        )
-    out = encode_head(mt, ex, layer=layer, head=head)
-    out["gqa"] = encode_gqa(mt, layer, head, ex.focus)
-    out["decoder"] = encode_decoder(mt, layer, head, ex.focus)
-    out["grid"] = encode_grid(mt, ex.focus, params.grid)
-    out["word"] = encode_word(mt, ex.focus)  # the focus's word, when it has several pieces
-    return json_answer(ModelTraceAnswer.model_validate(out))
+    view = head_view(
+        mt, layer=params.layer, head=params.head, focus=params.focus, mode=params.mode,
+        axis=params.axis, grid=params.grid, kept=t,
+    )  # fmt: skip
+    return json_answer(encode_head_view(view))
 
 
 @router.get("/trace", response_model=ModelTraceAnswer, responses=BUSY_RESPONSES)
@@ -278,10 +257,10 @@ async def model_trace(params: Annotated[ModelTraceQuery, Query()], request: Requ
 
 def _matrix(params: MatrixQuery, workers: Workers) -> Response:
     mt, t = _head(params, workers)
-    out = encode_matrix(
+    view = matrix_view(
         mt, t, layer=params.layer, head=params.head, how=params.pool, specials=params.specials
     )
-    return json_answer(MatrixAnswer.model_validate(out))
+    return json_answer(encode_matrix(view))
 
 
 @router.get("/matrix", response_model=MatrixAnswer, responses=BUSY_RESPONSES)
@@ -294,8 +273,7 @@ async def model_matrix(params: Annotated[MatrixQuery, Query()], request: Request
 def _row(params: RowQuery, workers: Workers) -> Response:
     mt, t = _head(params, workers)
     row = _index(params.row, "row", mt.n)
-    out = encode_row(t, row, layer=params.layer, head=params.head)
-    return json_answer(RowAnswer.model_validate(out))
+    return json_answer(encode_row(t, row, layer=params.layer, head=params.head))
 
 
 @router.get("/row", response_model=RowAnswer, responses=BUSY_RESPONSES)
@@ -315,9 +293,7 @@ def _compare(params: CompareQuery, workers: Workers) -> Response:
     except FocusError as exc:
         field = "word" if " is not a token of text " in str(exc) else _occurrence_field(str(exc))
         raise AttnlabError(str(exc), field=field) from None
-    out = encode_comparison(result)
-    out["shared"] = encode_differences(result)  # A − B on the keys both texts hold
-    return json_answer(ComparisonAnswer.model_validate(out))
+    return json_answer(encode_comparison(result))  # with A − B on the keys both texts hold
 
 
 def _occurrence_field(message: str) -> str:

@@ -1,70 +1,18 @@
-"""The declared JSON contract of the Real model's extra views: what encode/model_views_json.py
-writes for `/api/model/heads` and `/api/model/mask`, a word's pieces in `/api/model/trace`, and
-Compare contexts' shared keys."""
+"""The declared JSON contract of the Real model's extra views, as the web's routes and /openapi.json
+name it: the answer models live in encode/answers_model_views.py, beside their encoder."""
 
-from __future__ import annotations
+from attnlab.encode.answers_model_views import (
+    HeadsAnswer,
+    MaskAnswer,
+    MaskTarget,
+    SharedKeys,
+    WordPieces,
+)
 
-from typing import Literal
-
-from pydantic import Field, FiniteFloat
-
-from attnlab.web.schemas_trace import Answer
-
-__all__ = ["HeadsAnswer", "MaskAnswer", "SharedKeys", "WordPieces"]
-
-
-class HeadsAnswer(Answer):
-    """`/api/model/heads`: every head of a layer whole, for the head view."""
-
-    source: Literal["model", "lesson"]
-    name: str
-    tokens: list[str]
-    layer: int
-    n_layers: int
-    n_heads: int
-    heads: list[list[list[FiniteFloat]]] = Field(description="(heads, query, key)")
-    mean_heads: list[list[FiniteFloat]] = Field(description="(query, key): this layer's mean")
-    mean_layers: list[list[FiniteFloat]] = Field(description="(query, key): every head's mean")
-
-
-class MaskTarget(Answer):
-    text: str
-    pieces: list[int]
-
-
-class MaskAnswer(Answer):
-    """`/api/model/mask`: one word masked or dropped, the focus's distances layer by layer."""
-
-    how: Literal["mask", "drop", "none"]
-    tokens: list[str]
-    edited_tokens: list[str]
-    focus: int
-    edited_focus: int
-    target: MaskTarget | None
-    layers: int
-    heads: int
-    tv: list[list[FiniteFloat]] = Field(description="(layers, heads) total variation, 0..1")
-    tv_mean: list[FiniteFloat] = Field(description="(layers,) tv averaged over heads")
-    target_weight: list[list[FiniteFloat]] = Field(description="(layers, heads)")
-    cosine_distance: list[FiniteFloat] = Field(description="(layers + 1,) 1 - cosine")
-    l2: list[FiniteFloat] = Field(description="(layers + 1,)")
-    labels: list[str]
-    note: str
-
-
-class WordPieces(Answer):
-    """The word the focus token is a piece of, when it has several pieces."""
-
-    text: str
-    pieces: list[int]
-    token: int = Field(description="the piece followed: the last")
-    note: str
-
-
-class SharedKeys(Answer):
-    """The keys both sentences hold, and A − B on them per layer and head."""
-
-    tokens: list[str]
-    a: list[int]
-    b: list[int]
-    difference: list[list[list[FiniteFloat]]] = Field(description="(layers, heads, shared)")
+__all__ = [
+    "HeadsAnswer",
+    "MaskAnswer",
+    "MaskTarget",
+    "SharedKeys",
+    "WordPieces",
+]

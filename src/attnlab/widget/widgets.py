@@ -28,12 +28,12 @@ from attnlab.core.attention_maps import AttentionMaps
 from attnlab.encode.bundle import view_module
 from attnlab.encode.lesson_json import encode_lesson
 from attnlab.encode.model_json import encode_comparison
-from attnlab.encode.model_views_json import encode_differences
 from attnlab.encode.page_json import encode_lab, encode_presets
 from attnlab.errors import AttnlabError, FocusError, UnknownHeadError
 from attnlab.lesson.explain import LessonExplanation, explain_lesson
 from attnlab.models import Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
+from attnlab.models.head_view import summary_of, text_of
 from attnlab.models.model_trace import last_word
 from attnlab.widget import payloads
 from attnlab.widget.styles import widget_css
@@ -175,20 +175,6 @@ def _last_word(tokens: tuple[str, ...]) -> int:
     return last_word(tokens, special)
 
 
-def _text_of(mt: ModelTrace) -> str:
-    """The text a trace's tokens spell (WordPiece's ## joined, byte-level spaces restored)."""
-    out = ""
-    for tok in mt.tokens:
-        if tok in mt.special:
-            continue
-        if tok.startswith("##"):
-            out += tok[2:]
-        else:
-            piece = tok.replace("Ġ", " ").replace("▁", " ")
-            out += piece if piece.startswith(" ") or not out else " " + piece
-    return out.strip()
-
-
 class _HeadsView(_View):
     """A model's layers × heads: the grid, one head's six beats, the weights table."""
 
@@ -257,11 +243,12 @@ class ModelWidget(_HeadsView):
                  layer: int = 0, head: int = 0, focus: int | str | None = None,
                  beat: int = 0) -> None:  # fmt: skip
         self._mt, self._model = trace, model
-        super().__init__(view="model", name=trace.model, text=text or _text_of(trace),
+        super().__init__(view="model", name=trace.model, text=text or text_of(trace),
                          info=payloads.model_info(trace), beat=beat)  # fmt: skip
+        self._say_model()
         with self._own():
             self.layer, self.head = layer, head
-            self.focus = trace.focus_index(focus) if focus is not None else _last_word(trace.tokens)
+            self.focus = trace.focus_index(focus)  # None: the last word, as the page follows
         self._good_text = self.text
         self._refresh(grid=True)
         self._compare({})  # the Compare contexts panel's first answer, as the page asks it
@@ -278,11 +265,21 @@ class ModelWidget(_HeadsView):
     def _sizes(self) -> tuple[int, int, int]:
         return self._mt.n_layers, self._mt.n_heads, self._mt.n
 
+    def _say_model(self) -> None:
+        """The page's words with this model's help and intro (words/model_help.py)."""
+        s = summary_of(self._mt)
+        self.words = payloads.words_for(
+            encode_presets()["words"], causal=s.causal, special=s.special, tokens=self._mt.tokens
+        )
+
     def _refresh(self, *, grid: bool) -> None:
-        mt = self._mt
-        self.trace = payloads.model_head(mt, layer=self.layer, head=self.head, focus=self.focus)
-        if grid or self.grid is None:
-            self.grid = payloads.model_grid(mt, self.focus if self.focus is not None else 0)
+        want = grid or self.grid is None
+        head, held = payloads.model_answer(
+            self._mt, layer=self.layer, head=self.head, focus=self.focus, grid=want
+        )
+        self.trace = head
+        if want:
+            self.grid = held
 
     def _loaded(self) -> Model:
         if self._model is None:
@@ -304,8 +301,9 @@ class ModelWidget(_HeadsView):
                 self.text = self._good_text
             return
         self._mt, self._good_text, self.error = mt, self.text, None
+        self._say_model()
         with self._own():
-            self.focus = _last_word(mt.tokens)
+            self.focus = mt.focus_index(None)
         self._refresh(grid=True)
 
     def _compare(self, change: dict[str, Any]) -> None:
@@ -313,8 +311,7 @@ class ModelWidget(_HeadsView):
             model = self._loaded()
             result = compare(model.trace(self.a), model.trace(self.b), self.word)
             # /api/model/compare's answer: the comparison and A − B on the keys both texts hold
-            out = encode_comparison(result) | {"shared": encode_differences(result)}
-            self.compare = payloads.plain(out)
+            self.compare = encode_comparison(result).model_dump(mode="json")
             self.compareError = None
         except AttnlabError as exc:
             field = "word" if isinstance(exc, FocusError) else exc.field
@@ -328,12 +325,17 @@ class MapsWidget(_HeadsView):
     def __init__(self, maps: AttentionMaps, *, layer: int = 0, head: int = 0,
                  focus: int | None = None, beat: int = 5) -> None:  # fmt: skip
         self._maps = maps
+        named = maps.source
         source = maps.source or "elsewhere"
         if not maps.source:
             maps = replace(maps, source=source)
             self._maps = maps
         super().__init__(view="model", name=source, text=" ".join(maps.tokens),
                          info=payloads.maps_info(maps), beat=beat)  # fmt: skip
+        self.words = payloads.words_for(
+            encode_presets()["words"], tokens=maps.tokens + maps.key_tokens, source=named,
+            weights_only=True,
+        )  # fmt: skip
         with self._own():
             self.layer, self.head = layer, head
             self.focus = _last_word(maps.tokens) if focus is None else focus

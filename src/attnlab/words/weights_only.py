@@ -10,11 +10,19 @@ the model view reads for such weights; `narrate_weights` writes the six beats fo
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from attnlab.words.narration import BEATS
 from attnlab.words.numfmt import num
 
-__all__ = ["MAPS_WORDS", "NEEDS_QKV", "WEIGHTS_BEATS", "narrate_weights", "text_is_fixed"]
+__all__ = [
+    "MAPS_WORDS",
+    "NEEDS_QKV",
+    "WEIGHTS_BEATS",
+    "narrate_weights",
+    "pair_words",
+    "text_is_fixed",
+]
 
 WEIGHTS_BEATS = ("parallel",)
 """The beats drawn from the weights alone; the others need Q, K and V."""
@@ -47,6 +55,18 @@ def narrate_weights(
         f"“{tokens[focus]}” gives the most to “{key_tokens[top]}” ({num(row[top])})."
     )
     return [(k, t, parallel if k in WEIGHTS_BEATS else NEEDS_QKV) for k, t in BEATS]
+
+
+def pair_words(
+    tokens: Sequence[str], key_tokens: Sequence[str], w: Any, pair: tuple[int, int]
+) -> tuple[str, ...]:
+    """The Parallel beat's pair read both ways ("bank → river: 0.69", "river → bank: 0.12"),
+    one way when the queries and keys are different tokens (w is n × m, n != m)."""
+    i, j = pair
+    said = [f"{tokens[i]} → {key_tokens[j]}: {num(float(w[i, j]))}"]
+    if len(tokens) == len(key_tokens):
+        said.append(f"{tokens[j]} → {key_tokens[i]}: {num(float(w[j, i]))}")
+    return tuple(said)
 
 
 def text_is_fixed(source: str) -> str:

@@ -1,0 +1,49 @@
+"""A model in one line of numbers, as every host shows it: `ModelSummary`.
+
+One frozen object names the model and holds its sizes, the longest text it takes, whether it is
+causal (a decoder) and its tokenizer's special tokens, so the page's info, the widget's and the
+offline file's read the same numbers and the words shown (words/model_help.py) are chosen by it.
+A real model's trace carries its model's summary (`ModelTrace.summary`); a trace built by hand
+falls back to the sizes it holds (`summary_of`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from attnlab.models.protocol import Model
+
+__all__ = ["ModelSummary"]
+
+
+@dataclass(frozen=True)
+class ModelSummary:
+    """A model's name, sizes and limits; `special` are the tokens its tokenizer adds or
+    reserves ([CLS] and [SEP] for a BERT encoder, <|im_start|> … for a chat decoder)."""
+
+    name: str
+    architecture: str
+    n_layers: int
+    n_heads: int
+    n_kv_heads: int
+    d_model: int
+    d_k: int
+    max_tokens: int
+    causal: bool
+    special: tuple[str, ...] = ()
+    description: str = ""
+
+    @classmethod
+    def of(
+        cls, model: Model, *, special: tuple[str, ...] = (), description: str = ""
+    ) -> ModelSummary:
+        """The summary of a loaded model (protocol.py's `Model`)."""
+        c = model.config
+        return cls(
+            name=model.name, architecture=c.architecture, n_layers=c.n_layers,
+            n_heads=c.n_heads, n_kv_heads=c.n_kv_heads, d_model=c.d_model, d_k=c.d_k,
+            max_tokens=model.max_tokens, causal=c.causal, special=special,
+            description=description,
+        )  # fmt: skip
