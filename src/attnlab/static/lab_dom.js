@@ -1,5 +1,5 @@
 // The lab's DOM pieces, built with dom.js's h and s: cards, SVG plots from plots.js's geometry,
-// legends and heat tables. The panels ask the API with http.js's getJSON.
+// legends and heat tables. The panels ask their numbers of the host (model.services.ask).
 //
 // Text goes in with textContent only, never as markup. No numbers are computed here: the
 // plots draw the API's series and the tables print the API's weights, formatted by format.js.

@@ -5,7 +5,8 @@
 // stays. A good number goes into the model's "edits" and the host asks the API again; a refusal
 // from the API (a field among /api/lab's edit_params: set, set_q, ...) shows under the table.
 // Which vectors can be edited is the API's edit_params (parameter -> role), in the model's "lab";
-// their names and every sentence are the page's words (lab.edit.*).
+// their names and every sentence are the page's words (lab.edit.*). A panel: {el, update(state),
+// dispose()} (lab.js's state); it reads the edits and the error live from the model when it sends.
 
 import { h } from "./dom.js";
 import { decodeArray, num } from "./format.js";
@@ -56,12 +57,11 @@ function dragToChange(input, limit, done) {
 }
 
 /**
- * The Edit vectors card; show(data, trace) fills it from a lesson.
+ * The Edit vectors card.
  * @param {string} id a prefix for element ids
- * @param {{model: any, commit: (changes: Record<string, any>) => void, scope: any}} host `scope`
- *   (scope.js) holds the panel's model subscription for the view's cleanup
+ * @param {{model: any, commit: (changes: Record<string, any>) => void}} host
  */
-export function editPanel(id, { model, commit, scope }) {
+export function editPanel(id, { model, commit }) {
   const role = h("select", { id: `${id}-role` });
   const grid = h("div", { class: "edit-grid" });
   const reset = h("button", { type: "button", "data-words": "lab.edit.reset" });
@@ -165,9 +165,10 @@ export function editPanel(id, { model, commit, scope }) {
     commit({ edits: withEdit(model.get("edits"), param, tok, xs) });
   }
 
-  role.addEventListener("change", () => trace && show());
-  reset.addEventListener("click", () => commit({ edits: {} }));
-  scope.on(model, "change:error", showError);
+  const onRole = () => trace && show();
+  const onReset = () => commit({ edits: {} });
+  role.addEventListener("change", onRole);
+  reset.addEventListener("click", onReset);
 
   const el = card(`${id}-edit`, "lab.edit.title", "lab.edit.help", [
       h("fieldset", { class: "edit", "aria-labelledby": `${id}-edit-h` }, [
@@ -179,11 +180,17 @@ export function editPanel(id, { model, commit, scope }) {
     ], { wide: true }); // four columns of inputs need the row's width
   return {
     el,
-    /** @param {Record<string, any>} raw the /api/lesson answer @param {Record<string, any>} decoded */
-    show(raw, decoded) {
-      data = raw;
-      trace = decoded;
-      show();
+    keys: ["lesson", "words", "lab", "error"],
+    /** @param {Record<string, any>} state lab.js's state @param {string} [key] the model key that changed */
+    update(state, key) {
+      if (key === "error") return void showError(); // the inputs keep the learner's focus
+      data = state.raw;
+      trace = state.trace;
+      if (trace) show();
+    },
+    dispose() {
+      role.removeEventListener("change", onRole);
+      reset.removeEventListener("click", onReset);
     },
   };
 }
