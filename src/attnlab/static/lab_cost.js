@@ -9,6 +9,7 @@
 // the cached keys, both measured by the API; a third plot and a table show them side by side.
 // Every sentence is the page's words (lab.cost.*).
 
+import { PLOT } from "./colors.js";
 import { h } from "./dom.js";
 import { num } from "./format.js";
 import { card, figure, legend, svgPlot } from "./lab_dom.js";
@@ -39,8 +40,8 @@ export function kvCacheSpec(kv, labels) {
     x: { domain: [Math.min(...ns), Math.max(...ns)], log: true, label: labels.n },
     y: { domain: extent(ys, { log: true }), log: true, label: labels.time, format: seconds },
     series: [
-      { name: labels.recompute, color: "#d55e00", dots: true, points: kv.points.map((p) => [p.n, p.recompute_seconds]) },
-      { name: labels.cached, color: "#009e73", dots: true, dash: [5, 3], points: kv.points.map((p) => [p.n, p.cached_seconds]) },
+      { name: labels.recompute, color: PLOT.recompute, dots: true, points: kv.points.map((p) => [p.n, p.recompute_seconds]) },
+      { name: labels.cached, color: PLOT.cached, dots: true, dash: [5, 3], points: kv.points.map((p) => [p.n, p.cached_seconds]) },
     ],
   };
 }
@@ -102,13 +103,13 @@ export function costPanel(id, { model, ask }) {
       const ys = [...pts.map((p) => p[key]), ...curve.map((p) => p[key])];
       const series = [
         { name: say(words(), "lab.cost.measured_series", { what: label }), color, points: pts.map((p) => [p.n, p[key]]), dots: true, width: 1 },
-        { name: fit, color: "#5b5b70", dash: [5, 4], points: curve.map((p) => [p.n, p[key]]) },
+        { name: fit, color: PLOT.fit, dash: [5, 4], points: curve.map((p) => [p.n, p[key]]) },
       ];
       const name = say(words(), "lab.cost.plot", { what: label });
       const y = { domain: extent(ys, { log: true }), log: true, label, format };
       return figure(name, [svgPlot({ x, y, series }, size, name), legend(series)], size.width);
     };
-    plots.replaceChildren(one("seconds", say(words(), "lab.cost.time"), seconds, "#0072b2"), one("bytes", say(words(), "lab.cost.memory"), bytes, "#d55e00"));
+    plots.replaceChildren(one("seconds", say(words(), "lab.cost.time"), seconds, PLOT.time), one("bytes", say(words(), "lab.cost.memory"), bytes, PLOT.memory));
     if (data.kv_cache) plots.append(kvFigure(data.kv_cache));
   }
 

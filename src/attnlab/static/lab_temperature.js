@@ -8,9 +8,10 @@
 // No √dₖ is T = 1 on the slider and Uniform its T → ∞ end; moving the slider asks for mode
 // Scaled with that temperature.
 
+import { PLOT, SERIES } from "./colors.js";
 import { h } from "./dom.js";
 import { decodeArray, num } from "./format.js";
-import { card, figure, legend, SERIES, svgPlot } from "./lab_dom.js";
+import { card, figure, legend, svgPlot } from "./lab_dom.js";
 import { extent, fromLogFraction, logFraction } from "./plots.js";
 import { say } from "./words.js";
 
@@ -135,11 +136,11 @@ export function temperaturePanel(id, { commit, ask }) {
     plots.replaceChildren(
       hide ? h("p", { class: "lab-note" }, [say(words(), "lab.temperature.hidden")]) : figure(names[0], [svgPlot({ x, y: { domain: [0, 1], label: tw("weights_axis", { token: who }) }, series: keys, marks: lines }, size, names[0]), legend(keys)], size.width),
       figure(names[1], [
-        svgPlot({ x, y: { domain: [0, sweep.max_entropy_bits || 1], label: tw("entropy_axis") }, series: [{ name: tw("entropy_series"), color: "#0072b2", points: ts.map((T, k) => [T, ent[k]]) }], marks: lines }, size, names[1]),
+        svgPlot({ x, y: { domain: [0, sweep.max_entropy_bits || 1], label: tw("entropy_axis") }, series: [{ name: tw("entropy_series"), color: PLOT.entropy, points: ts.map((T, k) => [T, ent[k]]) }], marks: lines }, size, names[1]),
         h("figcaption", {}, [tw("entropy_caption")]),
       ], size.width),
       figure(names[2], [
-        svgPlot({ x, y: { domain: extent(jac, { zero: true }), label: tw("jacobian_axis") }, series: [{ name: tw("jacobian_series"), color: "#d55e00", points: ts.map((T, k) => [T, jac[k]]) }], marks: lines }, size, names[2]),
+        svgPlot({ x, y: { domain: extent(jac, { zero: true }), label: tw("jacobian_axis") }, series: [{ name: tw("jacobian_series"), color: PLOT.jacobian, points: ts.map((T, k) => [T, jac[k]]) }], marks: lines }, size, names[2]),
         h("figcaption", {}, [tw("jacobian_caption")]),
       ], size.width),
     );
