@@ -1,22 +1,32 @@
 // The lab's Temperature panel: the softmax divisor as a log-scale slider (the range and √dₖ are
 // /api/lab's "temperature", in the model's "lab"), the focus row's entropy, largest weight and
 // softmax-Jacobian size from the lesson's "saturation", and three small plots of the focus row
-// against T, asked of the host (`ask("sweep", ...)`: the page's API or the notebook's kernel).
+// against T (lab_sweep.js), asked of the host (`ask("sweep", ...)`: the page's API or the notebook's kernel).
 // Every sentence is the page's words (lab.temperature.*). A panel: {el, update(state), dispose()}
 // (lab.js's state).
 //
 // No √dₖ is T = 1 on the slider and Uniform its T → ∞ end; moving the slider asks for mode
 // Scaled with that temperature.
 
-import { PLOT, SERIES } from "./colors.js";
 import { h } from "./dom.js";
-import { decodeArray, num } from "./format.js";
-import { card, figure, legend, svgPlot } from "./lab_dom.js";
-import { extent, fromLogFraction, logFraction } from "./plots.js";
+import { num } from "./format.js";
+import { card } from "./lab_dom.js";
+import { sweepFigures } from "./lab_sweep.js";
+import { fromLogFraction, logFraction } from "./plots.js";
 import { say } from "./words.js";
 
 const STEPS = 400; // the slider's resolution
 const SLIDE_MS = 120;
+
+/** The marks under the slider: its ends, No √dₖ at T = 1 and √dₖ, each at its place. */
+function sliderMarks({ min, max, sqrt_d_k: root }, words) {
+  const all = [[min, num(min), ""], [1, "1", say(words, "lab.temperature.mark_unscaled")], [root, say(words, "lab.temperature.mark_sqrt", { t: num(root) }), ""], [max, num(max), say(words, "lab.temperature.mark_uniform")]];
+  return all.map(([t, text, more]) => {
+    const mark = h("span", { class: t === root ? "t-mark sqrt" : "t-mark" }, [text, h("span", { class: "more" }, [more ? ` ${more}` : ""])]);
+    mark.style.left = `${100 * logFraction(t, min, max)}%`;
+    return mark;
+  });
+}
 
 /**
  * The Temperature card.
@@ -50,17 +60,12 @@ export function temperaturePanel(id, { commit, ask }) {
   const current = () => (trace ? trace.divisor : range()?.sqrt_d_k ?? NaN);
   let marked = "";
 
-  /** The marks under the slider: its ends, No √dₖ at T = 1 and √dₖ. */
-  function showMarks({ min, max, sqrt_d_k: root }) {
-    const key = JSON.stringify([min, max, root, words()]);
+  /** The marks under the slider, drawn again only when the range or the words change. */
+  function showMarks(r) {
+    const key = JSON.stringify([r.min, r.max, r.sqrt_d_k, words()]);
     if (key === marked) return;
     marked = key;
-    const all = [[min, num(min), ""], [1, "1", say(words(), "lab.temperature.mark_unscaled")], [root, say(words(), "lab.temperature.mark_sqrt", { t: num(root) }), ""], [max, num(max), say(words(), "lab.temperature.mark_uniform")]];
-    marks.replaceChildren(...all.map(([t, text, more]) => {
-      const mark = h("span", { class: t === root ? "t-mark sqrt" : "t-mark" }, [text, h("span", { class: "more" }, [more ? ` ${more}` : ""])]);
-      mark.style.left = `${100 * logFraction(t, min, max)}%`;
-      return mark;
-    }));
+    marks.replaceChildren(...sliderMarks(r, words()));
   }
 
   function show() {
@@ -114,36 +119,7 @@ export function temperaturePanel(id, { commit, ask }) {
 
   function draw() {
     if (!sweep || !trace || !range()) return;
-    const ts = sweep.temperatures;
-    const t = current();
-    const root = range().sqrt_d_k;
-    const tw = (key, values) => say(words(), `lab.temperature.${key}`, values);
-    const lines = [{ x: root, label: tw("sqrt_mark") }];
-    if (Number.isFinite(t) && Math.abs(t - root) > 0.05) lines.push({ x: t, label: tw("now_mark") });
-    const x = { domain: [ts[0], ts[ts.length - 1]], log: true, label: tw("axis") };
-    const size = { width: 228, height: 176 };
-    const w = decodeArray(sweep.weights);
-    const keys = sweep.tokens.map((tok, j) => ({ name: tok, color: SERIES[j % SERIES.length], points: ts.map((T, k) => [T, w[k][j]]) }));
-    const who = sweep.tokens[sweep.focus];
-    const ent = decodeArray(sweep.entropy_bits);
-    const jac = decodeArray(sweep.jacobian_frobenius);
-    const names = [
-      tw("weights_plot", { token: who, t_min: num(ts[0]), t_max: num(ts[ts.length - 1]) }),
-      tw("entropy_plot", { token: who }),
-      tw("jacobian_plot", { token: who }),
-    ];
-    const hide = state.hiding; // no weights before a guess
-    plots.replaceChildren(
-      hide ? h("p", { class: "lab-note" }, [say(words(), "lab.temperature.hidden")]) : figure(names[0], [svgPlot({ x, y: { domain: [0, 1], label: tw("weights_axis", { token: who }) }, series: keys, marks: lines }, size, names[0]), legend(keys)], size.width),
-      figure(names[1], [
-        svgPlot({ x, y: { domain: [0, sweep.max_entropy_bits || 1], label: tw("entropy_axis") }, series: [{ name: tw("entropy_series"), color: PLOT.entropy, points: ts.map((T, k) => [T, ent[k]]) }], marks: lines }, size, names[1]),
-        h("figcaption", {}, [tw("entropy_caption")]),
-      ], size.width),
-      figure(names[2], [
-        svgPlot({ x, y: { domain: extent(jac, { zero: true }), label: tw("jacobian_axis") }, series: [{ name: tw("jacobian_series"), color: PLOT.jacobian, points: ts.map((T, k) => [T, jac[k]]) }], marks: lines }, size, names[2]),
-        h("figcaption", {}, [tw("jacobian_caption")]),
-      ], size.width),
-    );
+    plots.replaceChildren(...sweepFigures(sweep, { t: current(), root: range().sqrt_d_k, words: words(), hiding: state.hiding }));
   }
 
   slider.addEventListener("input", slide);

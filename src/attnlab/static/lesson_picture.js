@@ -1,21 +1,44 @@
 // The lesson's picture: the canvas of the beat on screen (layout.js lays the trace out, draw.js
 // paints it, a step animated by picture.js's motion) and the banner for a refusal that names
 // no control. Its size follows the room (a ResizeObserver), the beat's own height, and, while
-// presenting, the room present.css gives it (a small room draws the layout at PRESENT_MIN,
-// scaled down). A click reads a cell ("cell") and, while the lab asks, answers it ("guess").
+// presenting, the room present.css gives it (lesson_room.js: the room and what a click picks).
+// A click reads a cell ("cell") and, while the lab asks, answers it ("guess").
 // A panel: {el, keys, update(state, key), dispose()}, with resize(), animate(), shapes() for
 // the view (present.js, the step view and the Export menu).
 
 import { h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
 import { layout, layoutFitted } from "./layout.js";
+import { pictureHit, pictureRoom } from "./lesson_room.js";
 import { createMotion, fitCanvas } from "./picture.js";
 import { createScope } from "./scope.js";
 import { say } from "./words.js";
 
 const ANIMATION_MS = 1500;
-/** The least room the picture's layout is drawn in while presenting (CSS pixels); less is scaled. */
-const PRESENT_MIN = { width: 480, height: 380 };
+
+/** The height the beat on screen needs at `width` (never less than `height`). */
+function beatHeight(trace, width, height, beat, words) {
+  if (!trace) return height;
+  try {
+    return layoutFitted(trace, { width, height }, beat, trace.focus, words).height;
+  } catch {
+    return height;
+  }
+}
+
+/** The canvas says what it shows: its description, and its beat, focus and ray as data. */
+function annotate(canvas, out, focus) {
+  canvas.setAttribute("aria-label", out.description);
+  canvas.dataset.beat = out.beat;
+  canvas.dataset.focus = String(focus);
+  if (out.ray) {
+    canvas.dataset.rayFrom = String(out.ray.from);
+    canvas.dataset.rayTo = String(out.ray.to);
+  } else {
+    delete canvas.dataset.rayFrom;
+    delete canvas.dataset.rayTo;
+  }
+}
 
 /**
  * @param {{model: any, commit: (changes: Record<string, any>) => void, beat: () => number,
@@ -39,31 +62,21 @@ export function picturePanel({ model, commit, beat, presenting }) {
 
   const shapes = (box = size) => layout(state.trace, box, beat(), state.trace.focus, words());
 
-  /** The height the beat on screen needs at `width` (never less than `height`). */
-  function neededHeight(width, height) {
-    if (!state.trace) return height;
-    try {
-      return layoutFitted(state.trace, { width, height }, beat(), state.trace.focus, words()).height;
-    } catch {
-      return height;
-    }
-  }
+  const neededHeight = (width, height) => beatHeight(state.trace, width, height, beat(), words());
 
   function resize() {
+    const room = pictureRoom({
+      presenting: presenting(), box: { width: Math.floor(wrap.clientWidth), height: Math.floor(wrap.clientHeight) },
+      windowHeight: doc.defaultView?.innerHeight ?? 800, n: state.trace?.tokens.length ?? 4,
+    });
+    if (!room) return;
+    zoom = room.zoom;
     if (presenting()) {
-      const box = { width: Math.floor(wrap.clientWidth), height: Math.floor(wrap.clientHeight) };
-      if (box.width <= 0 || box.height <= 0) return;
-      zoom = Math.min(1, box.width / PRESENT_MIN.width, box.height / PRESENT_MIN.height);
-      if (fitCanvas(canvas, size, box.width, box.height, zoom)) paint();
+      if (fitCanvas(canvas, size, room.width, room.height, zoom)) paint();
       return;
     }
-    zoom = 1;
-    const width = Math.max(240, Math.floor(wrap.clientWidth));
-    const room = (doc.defaultView?.innerHeight ?? 800) - 280; // fit the picture under the controls
-    const n = state.trace?.tokens.length ?? 4; // a phone gets the height the sentence needs
-    const height = Math.round(width < 600 ? Math.max(380, 200 + n * 22) : Math.max(440, Math.min(width * 0.72, room)));
-    baseHeight = height;
-    if (fitCanvas(canvas, size, width, neededHeight(width, height))) paint();
+    baseHeight = room.height;
+    if (fitCanvas(canvas, size, room.width, neededHeight(room.width, room.height))) paint();
   }
 
   function paint() {
@@ -82,16 +95,7 @@ export function picturePanel({ model, commit, beat, presenting }) {
       }
       const out = shapes();
       draw(ctx, out.shapes, motion.t, size);
-      canvas.setAttribute("aria-label", out.description);
-      canvas.dataset.beat = out.beat;
-      canvas.dataset.focus = String(trace.focus);
-      if (out.ray) {
-        canvas.dataset.rayFrom = String(out.ray.from);
-        canvas.dataset.rayTo = String(out.ray.to);
-      } else {
-        delete canvas.dataset.rayFrom;
-        delete canvas.dataset.rayTo;
-      }
+      annotate(canvas, out, trace.focus);
     } catch (err) {
       drawMessage(ctx, say(state.words, "canvas.failed", { error: err instanceof Error ? err.message : String(err) }), size);
     }
@@ -109,12 +113,9 @@ export function picturePanel({ model, commit, beat, presenting }) {
     } catch {
       return;
     }
-    const hit = out.cells.find((c) => x >= c.x && x <= c.x + c.w && y >= c.y && y <= c.y + c.h);
-    if (hit) commit({ cell: [hit.i, hit.j] });
-    if (model.get("asking")) {
-      const label = out.labels.find((l) => (l.role === "col" || l.role === "token") && Math.abs(l.x - x) < 40 && Math.abs(l.y - y) < 16);
-      if (label) commit({ guess: label.index });
-    }
+    const hit = pictureHit(out, x, y);
+    if (hit.cell) commit({ cell: hit.cell });
+    if (model.get("asking") && hit.token !== null) commit({ guess: hit.token });
   }
 
   /** Say what went wrong where no control is named (or the lesson could not be read). */
