@@ -271,17 +271,22 @@ def test_the_lab_in_a_notebook_asks_the_kernel_for_its_sweep_and_cost(
     focus = toy.focus_index(run.trace.tokens, None)
     core = sweep(run.trace, focus, ts=temperatures())
     try:
-        page.goto(f"{lab}/lab/tree/lab.ipynb")
+        page.goto(f"{lab}/lab/tree/lab.ipynb?reset")  # not the workspace of the test before
         page.wait_for_function(
-            "() => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel"
+            "() => window.jupyterapp?.shell.currentWidget?.context?.path === 'lab.ipynb'"
+            " && window.jupyterapp.shell.currentWidget.sessionContext?.session?.kernel"
             "?.status === 'idle'",
             timeout=90_000,
         )
+        # this notebook's panel (JupyterLab may restore the first test's notebook beside it)
+        here = "#" + str(page.evaluate("() => window.jupyterapp.shell.currentWidget.id"))
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
         page.wait_for_function(
-            "() => document.querySelectorAll('.attnlab-nb').length === 1", timeout=90_000
+            "(here) => document.querySelectorAll(`${here} .attnlab-nb`).length === 1",
+            arg=here,
+            timeout=90_000,
         )
-        view = page.locator(".attnlab-nb")
+        view = page.locator(f"{here} .attnlab-nb")
         view.get_by_role("button", name="river", exact=True).first.wait_for()  # the lesson
         heading = page.get_by_role("heading", name="Temperature and saturation")
         panel = view.locator(".lab-card").filter(has=heading)
@@ -308,8 +313,9 @@ def test_the_lab_in_a_notebook_asks_the_kernel_for_its_sweep_and_cost(
         sat = cold.saturation
         line = panel.locator(".sat-line")
         page.wait_for_function(
-            "(want) => document.querySelector('.attnlab-nb .sat-line')?.textContent.includes(want)",
-            arg=f"entropy {num(float(sat.entropy_bits[focus]))} bits",
+            "([here, want]) => document.querySelector(`${here} .attnlab-nb .sat-line`)"
+            "?.textContent.includes(want)",
+            arg=[here, f"entropy {num(float(sat.entropy_bits[focus]))} bits"],
         )
         assert f"largest weight {num(float(sat.max_weight[focus]))}" in line.inner_text()
         assert weights.locator("text.mark", has_text="now").count() == 1  # T marked on the sweep
