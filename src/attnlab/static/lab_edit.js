@@ -56,6 +56,42 @@ function dragToChange(input, limit, done) {
   input.addEventListener("pointercancel", () => (drag = null));
 }
 
+/** The vectors a role edits: the word embeddings, or head 1's q, k, v (before RoPE turns them). */
+function editedVectors(which, data, trace) {
+  if (which === "embeddings") return decodeArray(data.positions?.word_embeddings ?? data.embeddings);
+  const rope = data.positions?.rope;
+  if (which === "queries") return decodeArray(rope ? rope.queries : data.queries);
+  if (which === "keys") return decodeArray(rope ? rope.keys : data.keys);
+  return trace.values;
+}
+
+/**
+ * One number of a vector, typed, dragged or stepped with the arrow keys; `edit(input, err)`
+ * sends it, `err` is where a refusal shows.
+ * @param {{id: string, tok: string, noun: string, dim: string, d: number, value: number,
+ *   edited: boolean, words: Record<string, string> | null, limit: () => number,
+ *   edit: (input: HTMLInputElement, err: HTMLElement) => void}} f
+ */
+function numberField({ id, tok, noun, dim, d, value, edited, words, limit, edit }) {
+  const input = h("input", {
+    type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false", size: 5,
+    value: num(value), "aria-label": say(words, "lab.edit.field", { token: tok, noun, dim }), "aria-describedby": id,
+    "data-token": tok, "data-d": d, class: edited ? "edited" : null, title: say(words, "lab.edit.drag"),
+  });
+  const err = h("span", { id, class: "field-error cell-error", role: "alert" });
+  input.addEventListener("change", () => edit(input, err));
+  dragToChange(input, limit, () => edit(input, err));
+  input.addEventListener("keydown", (e) => {
+    if (e.key !== "ArrowUp" && e.key !== "ArrowDown") return;
+    e.preventDefault();
+    const now = readEditNumber(input.value, limit(), words);
+    if (!now.ok) return;
+    input.value = num(now.value + (e.key === "ArrowUp" ? STEP : -STEP));
+    edit(input, err);
+  });
+  return { input, err };
+}
+
 /**
  * The Edit vectors card.
  * @param {string} id a prefix for element ids
@@ -76,35 +112,11 @@ export function editPanel(id, { model, commit }) {
   const params = () => model.get("lab")?.edit_params ?? {};
   const limit = () => model.get("lab")?.edit_limit ?? 0;
 
-  /** The vectors edited for a role: the word embeddings, or head 1's q, k, v (before RoPE turns them). */
-  function vectorsFor(param) {
-    const which = params()[param];
-    if (which === "embeddings") return decodeArray(data.positions?.word_embeddings ?? data.embeddings);
-    const rope = data.positions?.rope;
-    if (which === "queries") return decodeArray(rope ? rope.queries : data.queries);
-    if (which === "keys") return decodeArray(rope ? rope.keys : data.keys);
-    return trace.values;
-  }
+  const vectorsFor = (param) => editedVectors(params()[param], data, trace);
 
   function field(param, noun, tok, i, dim, d, value, edited) {
-    const errId = `${id}-err-${param}-${i}-${d}`;
-    const input = h("input", {
-      type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false", size: 5,
-      value: num(value), "aria-label": say(words(), "lab.edit.field", { token: tok, noun, dim }), "aria-describedby": errId,
-      "data-token": tok, "data-d": d, class: edited ? "edited" : null, title: say(words(), "lab.edit.drag"),
-    });
-    const err = h("span", { id: errId, class: "field-error cell-error", role: "alert" });
-    input.addEventListener("change", () => editOne(param, tok, i, d, input, err));
-    dragToChange(input, limit, () => editOne(param, tok, i, d, input, err));
-    input.addEventListener("keydown", (e) => {
-      if (e.key !== "ArrowUp" && e.key !== "ArrowDown") return;
-      e.preventDefault();
-      const now = readEditNumber(input.value, limit(), words());
-      if (!now.ok) return;
-      input.value = num(now.value + (e.key === "ArrowUp" ? STEP : -STEP));
-      editOne(param, tok, i, d, input, err);
-    });
-    return { input, err };
+    const edit = (input, err) => editOne(param, tok, i, d, input, err);
+    return numberField({ id: `${id}-err-${param}-${i}-${d}`, tok, noun, dim, d, value, edited, words: words(), limit, edit });
   }
 
   /** The role selector's options, one per edit parameter the API takes. */
