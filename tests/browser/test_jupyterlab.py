@@ -8,10 +8,16 @@ the new traits back in the kernel; it sets a trait from the kernel and sees the 
 re-running a cell and clearing the outputs leave no view behind (notebook.js counts the views
 whose cleanup has not run). Every request to a host other than 127.0.0.1 is blocked and listed:
 the list must stay empty.
+
+A second notebook shows the lesson with its lab (`show(..., lab=True)`): there is no API in
+JupyterLab, so the lab's temperature sweep and cost are answered by the kernel; the test moves
+the temperature, reads the kernel's trait and the sweep's plotted weights back, and finds the
+core's numbers, then measures the cost there.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -22,6 +28,10 @@ from urllib.parse import urlparse
 
 import pytest
 from child_server import child_server, free_port
+
+from attnlab import lesson as toy
+from attnlab.core.saturation import sweep, temperatures
+from attnlab.words.numfmt import num
 
 pytestmark = pytest.mark.browser
 
@@ -37,6 +47,12 @@ CELLS = [
         "maps = attnlab.show(e / e.sum(-1, keepdims=True), tokens, source='NumPy')\nmaps"
     ),
 ]
+
+LAB_CELL = (
+    "import attnlab\n"
+    "labbed = attnlab.show(attnlab.explain_lesson('by the river bank'), lab=True)\nlabbed"
+)
+STEPS = 400  # the Temperature slider's positions (lab_temperature.js)
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +73,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "language": "python",
     }
     nbformat.write(nb, root / "work" / "widgets.ipynb")
+    nb.cells = [nbformat.v4.new_code_cell(LAB_CELL)]
+    nbformat.write(nb, root / "work" / "lab.ipynb")
     port = free_port()
     env = {
         **os.environ,
@@ -199,6 +217,124 @@ def test_two_notebook_widgets_render_talk_to_the_kernel_and_leave_nothing(
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
         page.wait_for_function("() => document.querySelectorAll('.attnlab-nb').length === 0")
         page.wait_for_function("() => globalThis.attnlabLiveViews.count === 0")
+    finally:
+        page.close()
+        context.close()
+    assert outside == [], "requests left the machine"
+    assert [e for e in errors if "attnlab" in e.lower() or "render" in e.lower()] == []
+
+
+def _route_local(context: Any, outside: list[str]) -> None:
+    """Let requests to this machine through; list and abort every other."""
+
+    def route(r: Any) -> None:
+        host = urlparse(r.request.url).hostname
+        if r.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+
+
+def _plotted(figure: Any) -> dict[str, list[float]]:
+    """The values a lab plot draws, read back from its SVG: each series' y at its points, in
+    the y axis' units (the frame is the first rect; the weights' axis runs 0 to 1)."""
+    got = figure.evaluate(
+        """(fig) => {
+          const rect = fig.querySelector("svg rect");
+          const top = Number(rect.getAttribute("y"));
+          const bottom = top + Number(rect.getAttribute("height"));
+          return Object.fromEntries([...fig.querySelectorAll("svg path")].map((p) => [
+            p.querySelector("title")?.textContent ?? "",
+            (p.getAttribute("d").match(/-?[\\d.]+,-?[\\d.]+/g) ?? [])
+              .map((xy) => (bottom - Number(xy.split(",")[1])) / (bottom - top)),
+          ]));
+        }"""
+    )
+    return {str(k): [float(v) for v in vs] for k, vs in got.items()}
+
+
+def test_the_lab_in_a_notebook_asks_the_kernel_for_its_sweep_and_cost(
+    lab: str, browser: Any, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 2000}, reduced_motion="reduce")
+    outside: list[str] = []
+    _route_local(context, outside)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(30_000)
+    # the core's numbers for the same lesson: the focus row of head 1 per temperature
+    run = toy.compute("by the river bank")
+    focus = toy.focus_index(run.trace.tokens, None)
+    core = sweep(run.trace, focus, ts=temperatures())
+    try:
+        page.goto(f"{lab}/lab/tree/lab.ipynb?reset")  # not the workspace of the test before
+        page.wait_for_function(
+            "() => window.jupyterapp?.shell.currentWidget?.context?.path === 'lab.ipynb'"
+            " && window.jupyterapp.shell.currentWidget.sessionContext?.session?.kernel"
+            "?.status === 'idle'",
+            timeout=90_000,
+        )
+        # this notebook's panel (JupyterLab may restore the first test's notebook beside it)
+        here = "#" + str(page.evaluate("() => window.jupyterapp.shell.currentWidget.id"))
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.wait_for_function(
+            "(here) => document.querySelectorAll(`${here} .attnlab-nb`).length === 1",
+            arg=here,
+            timeout=90_000,
+        )
+        view = page.locator(f"{here} .attnlab-nb")
+        view.get_by_role("button", name="river", exact=True).first.wait_for()  # the lesson
+        heading = page.get_by_role("heading", name="Temperature and saturation")
+        panel = view.locator(".lab-card").filter(has=heading)
+        weights = panel.get_by_role("figure", name="weight on each key")
+        weights.wait_for()  # the sweep came: the kernel answered, there is no API here
+        plotted = _plotted(weights)
+        assert sorted(plotted) == sorted(run.trace.tokens)
+        for j, tok in enumerate(run.trace.tokens):
+            want = [float(w) for w in core.weights[:, j]]
+            assert len(plotted[tok]) == len(want)
+            assert max(abs(a - b) for a, b in zip(plotted[tok], want, strict=True)) < 1e-3
+
+        # move the temperature: the kernel's trait follows and its lesson is the core's
+        slider = panel.get_by_role("slider", name="Temperature")
+        slider.fill(str(round((math.log10(0.5) + 1) / 2 * STEPS)))
+        deadline = time.monotonic() + 20
+        got = ""
+        while time.monotonic() < deadline and not got.startswith("0.50"):
+            got = _kernel_print(page, "print(labbed.temperature, labbed.mode)")
+            time.sleep(0.2)
+        t, mode = got.split()
+        assert mode == "scaled" and abs(float(t) - 0.5) < 0.01
+        cold = toy.explain_lesson("by the river bank", toy.LessonOptions(temperature=float(t)))
+        sat = cold.saturation
+        line = panel.locator(".sat-line")
+        page.wait_for_function(
+            "([here, want]) => document.querySelector(`${here} .attnlab-nb .sat-line`)"
+            "?.textContent.includes(want)",
+            arg=[here, f"entropy {num(float(sat.entropy_bits[focus]))} bits"],
+        )
+        assert f"largest weight {num(float(sat.max_weight[focus]))}" in line.inner_text()
+        assert weights.locator("text.mark", has_text="now").count() == 1  # T marked on the sweep
+        assert _plotted(weights) == plotted  # the sweep is of the sentence, not of T
+
+        # the cost is measured by the kernel too
+        cost = view.get_by_role("region", name="Cost")
+        cost.get_by_role("button", name="Measure the cost").click()
+        cost.get_by_role("button", name="Measure again").wait_for(timeout=180_000)
+        status = cost.get_by_role("status").inner_text()
+        assert status.startswith("Measured") and "d = 64" in status, status
+        assert cost.get_by_role("figure").count() == 3  # time, memory, key/value cache
+        no_news = page.get_by_role("button", name="No", exact=True)
+        if no_news.count():
+            no_news.first.click()
+        panel.scroll_into_view_if_needed()
+        panel.screenshot(path=str(artifacts / "notebook-lab-temperature.png"))
+        cost.scroll_into_view_if_needed()
+        cost.screenshot(path=str(artifacts / "notebook-lab-cost.png"))
     finally:
         page.close()
         context.close()

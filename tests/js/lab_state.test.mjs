@@ -3,10 +3,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { LAB_DEFAULTS, LAB_KEYS, labParams, modelKey, readEditNumber, readLabURL, withEdit } from "../../src/attnlab/static/lab_state.js";
+import { ASK_ROUTES, askURL, LAB_DEFAULTS, LAB_KEYS, labParams, labViewState, modelKey, readEditNumber, readLabURL, withEdit } from "../../src/attnlab/static/lab_state.js";
 
 const PAGE = JSON.parse(readFileSync(new URL("./page.json", import.meta.url), "utf8"));
 const LAB = PAGE.lab; // /api/lab: the position kinds, head counts, edit parameters and limit
+const LESSONS = JSON.parse(readFileSync(new URL("./lessons.json", import.meta.url), "utf8"));
 
 test("a URL with every lab parameter reads back into the state and writes out the same", () => {
   const search = "temperature=0.5&positions=rope&causal=1&heads=2&shuffle=7&set=bank=1,0,0,1&set_q=river=2,0,0,0&predict=1";
@@ -57,4 +58,33 @@ test("readEditNumber refuses non-numbers, NaN and values beyond ±100 with words
   for (const [text, value] of [["0.5", 0.5], ["-1", -1], ["100", 100], ["−2.5", -2.5], [" 3 ", 3], [".5", 0.5], ["1e1", 10]]) {
     assert.deepEqual(readEditNumber(text, LAB.edit_limit, PAGE.words), { ok: true, value }, text);
   }
+});
+
+test("a lab question is the API's address on the page: the sweep with the lesson's lab options, the cost's sizes", () => {
+  assert.deepEqual(ASK_ROUTES, ["sweep", "cost"]);
+  const sweep = askURL("sweep", { sentence: "by the river bank", focus: 3, positions: "rope", causal: true, edits: { set: { bank: [1, 0, 0, 1] } } });
+  const [path, query] = sweep.split("?");
+  assert.equal(path, "/api/sweep");
+  assert.deepEqual([...new URLSearchParams(query)], [["sentence", "by the river bank"], ["focus", "3"], ["positions", "rope"], ["causal", "1"], ["set", "bank=1,0,0,1"]]);
+  // a temperature never goes with the sweep: it sweeps them all
+  assert.ok(!askURL("sweep", { sentence: "the bank", focus: 1, temperature: 0.5, mode: "scaled" }).includes("temperature"));
+  assert.equal(askURL("cost", { max_n: 256, kv_cache: false }), "/api/cost?max_n=256");
+  assert.equal(askURL("cost", { max_n: 2048, kv_cache: true }), "/api/cost?max_n=2048&kv_cache=true");
+  assert.throws(() => askURL("weights", {}), /unknown lab question "weights": expected one of sweep, cost/);
+});
+
+test("the lab's state: the cell read is the model's, or the focus row's answer; Predict first hides", () => {
+  const values = { lesson: LESSONS.river, predict: true, guess: null, cell: null, beat: "2" };
+  const state = labViewState((k) => values[k]);
+  assert.equal(state.trace.tokens.join(" "), "by the river bank");
+  assert.equal(state.hiding, true);
+  assert.equal(state.beat, 2);
+  assert.equal(state.softmaxBeat, LESSONS.river.narration.findIndex((b) => b.key === "softmax"));
+  assert.deepEqual(state.reading, [LESSONS.river.focus, LESSONS.river.predict.answer]);
+  const picked = labViewState((k) => ({ ...values, guess: 1, cell: [1, 2] })[k]);
+  assert.equal(picked.hiding, false);
+  assert.deepEqual(picked.reading, [1, 2]);
+  // a cell outside the sentence (left from a longer one) is not read
+  assert.deepEqual(labViewState((k) => ({ ...values, cell: [9, 0] })[k]).reading, state.reading);
+  assert.equal(labViewState(() => undefined).trace, null);
 });

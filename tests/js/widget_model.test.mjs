@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { createModel } from "../../src/attnlab/static/widget_model.js";
+import { createModel, kernelServices } from "../../src/attnlab/static/widget_model.js";
 
 test("the model: set marks a change for save_changes, put (the host's) does not", () => {
   const seen = [];
@@ -43,4 +43,39 @@ test("off removes one handler and leaves the others", () => {
   model.off("change:beat", a);
   model.set("beat", 1);
   assert.deepEqual(heard, ["b"]);
+});
+
+/** anywidget's model as far as kernelServices uses it: send, and on/off for "msg:custom". */
+function fakeKernelModel() {
+  const sent = [];
+  let handlers = [];
+  return {
+    sent,
+    listening: () => handlers.length,
+    send: (content) => sent.push(content),
+    on: (event, f) => event === "msg:custom" && handlers.push(f),
+    off: (event, f) => (handlers = handlers.filter((g) => g !== f)),
+    reply: (msg) => handlers.forEach((f) => f(msg, [])),
+  };
+}
+
+test("a lab question in a notebook is a custom message; the kernel's answer, by its id, resolves it", async () => {
+  const model = fakeKernelModel();
+  const kernel = kernelServices(model);
+  const first = kernel.services.ask("sweep", { sentence: "by the river bank", focus: 3 });
+  const second = kernel.services.ask("cost", { max_n: 64, kv_cache: false });
+  assert.deepEqual(model.sent, [
+    { ask: "sweep", id: 1, params: { sentence: "by the river bank", focus: 3 } },
+    { ask: "cost", id: 2, params: { max_n: 64, kv_cache: false } },
+  ]);
+  model.reply({ answer: 2, ok: false, error: { message: "max_n must be ...", field: "max_n" } });
+  model.reply({ something: "else" }); // another widget's message: not an answer
+  model.reply({ answer: 1, ok: true, body: { tokens: ["by"] } });
+  assert.deepEqual(await first, { ok: true, body: { tokens: ["by"] } });
+  assert.deepEqual(await second, { ok: false, error: { message: "max_n must be ...", field: "max_n" } });
+  // what still waits when the view closes is answered, and nothing listens any more
+  const third = kernel.services.ask("sweep", {});
+  kernel.dispose();
+  assert.equal(model.listening(), 0);
+  assert.deepEqual(await third, { ok: false, error: { message: "the view was closed", field: null } });
 });

@@ -14,11 +14,13 @@
 // URL otherwise (a step, a cell, a guess ask nothing), so a copied link reproduces what is on
 // screen. The host's own updates are put(), never set(): a set would be saved as the learner's
 // change with the next step. A 400 answer names the field at fault; the model keeps the last
-// good lesson and carries the message to the views.
+// good lesson and carries the message to the views. The views' services are the page's: getFile
+// (the Export menu's files) and ask(route, params), the lab's questions (lab_state.askURL) put
+// to the API.
 
 import { getFile, getJSON } from "./http.js";
 import lab from "./lab.js";
-import { LAB_DEFAULTS, LAB_KEYS, labParams, modelKey, readLabURL } from "./lab_state.js";
+import { askURL, LAB_DEFAULTS, LAB_KEYS, labParams, modelKey, readLabURL } from "./lab_state.js";
 import lesson from "./lesson.js";
 import { createModel } from "./widget_model.js";
 import { lessonHeadView } from "./lesson_heads.js";
@@ -112,7 +114,7 @@ async function start(el, labEl) {
       if (LESSON_KEYS.some((k) => changed.has(k))) load();
       else if (good) history.replaceState(null, "", url());
     },
-    { getFile },
+    { getFile, ask: (route, params) => getJSON(askURL(route, params)) },
   );
 
   async function load({ fallback = false } = {}) {

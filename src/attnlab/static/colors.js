@@ -1,5 +1,8 @@
-// The page's colours: the heat scale for weights and the marks for focus, ray and pair.
-// Pure (no DOM), shared by layout.js (the canvas) and lesson.js (the table).
+// The page's colours, each named once, by what it means: the marks of the canvas and the SVG
+// plots (COLORS), the plots' series (SERIES, PLOT), the heat scale for weights (heat) and the
+// colours the stylesheets use (CSS_COLORS: style.css's :root declares them as custom
+// properties, which tests/js/colors.test.mjs holds equal to these). No other view file writes
+// a colour literal. Pure (no DOM), shared by the layouts, the drawers and the lab's plots.
 
 export const COLORS = {
   ink: "#1d1d2b",
@@ -12,7 +15,57 @@ export const COLORS = {
   pair: "#d95f02",
   positive: "#1f7a74",
   negative: "#c4561a",
+  /** A masked cell on the lesson's canvas (layout_matrix.js). */
+  masked: "#dcdce3",
+  /** A weight that is not a number (heat). */
+  notANumber: "#bbbbbb",
+  /** The lab's SVG plots: the frame's fill (and a RoPE dial's face), the tick lines. */
+  plotPaper: "#fbfbfe",
+  plotRule: "#e6e6ef",
+  /** A RoPE dial's query before its rotation (lab_dom.ropeDials). */
+  ropeBefore: "#9a9ab0",
+  black: "#000000",
 };
+
+/** The Okabe–Ito palette (colour-blind safe) and three greys: one colour per plotted key. */
+export const SERIES = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#000000", "#999999", "#f0e442", "#6b6b80", "#3b3b4f", "#b0b0c0"];
+
+/** The lab's plotted quantities, each always its one colour (lab_temperature.js, lab_cost.js). */
+export const PLOT = Object.freeze({
+  time: SERIES[0], memory: SERIES[5], entropy: SERIES[0], jacobian: SERIES[5],
+  recompute: SERIES[5], cached: SERIES[2], fit: COLORS.muted,
+});
+
+/**
+ * The stylesheets' colours as custom properties: style.css's :root declares each (the page's
+ * and, scoped, the notebook's), lab.css and present.css use them by var(--name).
+ */
+export const CSS_COLORS = Object.freeze({
+  "--ink": COLORS.ink,
+  "--muted": COLORS.muted,
+  "--line": "#d6d6e2",
+  "--paper": COLORS.paper,
+  "--wash": "#f6f6fa",
+  "--violet": COLORS.violet,
+  "--violet-soft": COLORS.violetSoft,
+  "--violet-line": "#e0c9f5", // the line of lab changes' border
+  "--error": "#b3261e",
+  "--error-wash": "#fdf0ef", // behind an error or a mistaken reading
+  "--focus-ring": "#0b57d0",
+  "--control-line": "#9a9ab0", // a field's, a button's, a slider mark's border
+  "--hover": "#eeeef6",
+  "--primary-hover": "#34344a",
+  "--pending": COLORS.empty, // a table cell whose numbers come at a later step
+  "--pending-stripe": "#ebebf1",
+  "--masked-stripe": "#e4e4ea", // a masked cell of the lab's tables: two stripes and its ink
+  "--masked-stripe-dark": "#d2d2da",
+  "--masked-ink": "#6b6b80",
+  "--hidden": "#ececf2", // a weight hidden until the learner guesses
+  "--good": "#17643a",
+  "--warn": "#8a3c00",
+  "--on-dark": COLORS.paper, // text on a dark or coloured mark
+  "--shadow": "rgba(29, 29, 43, 0.25)", // the ink, a quarter opaque
+});
 
 // ColorBrewer's YlGnBu (Brewer & Harrower), marked colour-blind safe: pale yellow for a weight
 // near 0, deep blue near 1, so the key a token chose is the darkest cell. It holds no violet
@@ -27,7 +80,7 @@ const SCALE = [
  * @returns {string}
  */
 export function heat(w) {
-  if (Number.isNaN(w)) return "#bbbbbb";
+  if (Number.isNaN(w)) return COLORS.notANumber;
   const x = Math.min(1, Math.max(0, w)) * (SCALE.length - 1);
   const i = Math.min(SCALE.length - 2, Math.floor(x));
   const f = x - i;
@@ -40,7 +93,7 @@ export function heat(w) {
 /** Text colour that reads on `heat(w)`: black or white, whichever contrasts more. @param {number} w */
 export function inkOn(w) {
   const background = luminance(heat(w));
-  return contrast(background, 1) >= contrast(background, 0) ? "#ffffff" : "#000000";
+  return contrast(background, 1) >= contrast(background, 0) ? COLORS.paper : COLORS.black;
 }
 
 /** A #rrggbb colour as its [r, g, b], 0 to 255 each. @param {string} color */

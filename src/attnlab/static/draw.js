@@ -3,6 +3,8 @@
 // FADE; the violet ray grows along its arc over `dur`. t = 1 paints the finished beat.
 // draw_svg.js paints the same shapes as SVG elements, the ray along the same rayPath.
 
+import { COLORS } from "./colors.js";
+
 const FADE = 0.12;
 export const SANS = "system-ui, 'DejaVu Sans', sans-serif";
 export const MONO = "ui-monospace, 'DejaVu Sans Mono', monospace";
@@ -41,9 +43,9 @@ export function draw(ctx, shapes, t, size) {
 export function drawMessage(ctx, message, size) {
   ctx.setTransform(size.ratio, 0, 0, size.ratio, 0, 0);
   ctx.clearRect(0, 0, size.width, size.height);
-  ctx.fillStyle = "#ffffff";
+  ctx.fillStyle = COLORS.paper;
   ctx.fillRect(0, 0, size.width, size.height);
-  ctx.fillStyle = "#1d1d2b";
+  ctx.fillStyle = COLORS.ink;
   ctx.font = `15px ${SANS}`;
   ctx.textAlign = "left";
   const words = message.split(/\s+/);
@@ -79,7 +81,7 @@ function rect(ctx, r) {
 
 function text(ctx, s) {
   ctx.font = `${s.weight ?? "400"} ${s.size}px ${s.mono ? MONO : SANS}`;
-  ctx.fillStyle = s.color ?? "#1d1d2b";
+  ctx.fillStyle = s.color ?? COLORS.ink;
   ctx.textAlign = s.align ?? "left";
   ctx.textBaseline = "alphabetic";
   if (s.maxWidth && s.maxWidth > 0) ctx.fillText(s.text, s.x, s.y, s.maxWidth);

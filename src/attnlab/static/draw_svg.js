@@ -6,6 +6,7 @@
 // Pure: a string out, no DOM. A text the canvas squeezes into its maxWidth is squeezed the same
 // way (textLength) when `measure` says it is wider, as the canvas measures it.
 
+import { COLORS } from "./colors.js";
 import { MONO, SANS, rayPath } from "./draw.js";
 
 const ANCHOR = { left: "start", start: "start", center: "middle", right: "end", end: "end" };
@@ -47,7 +48,7 @@ function text(s, measure) {
   const squeeze = wide > s.maxWidth ? { textLength: s.maxWidth, lengthAdjust: "spacingAndGlyphs" } : {};
   return `<text${attributes({
     x: s.x, y: s.y, "font-family": s.mono ? MONO : SANS, "font-size": s.size, "font-weight": s.weight ?? "400",
-    fill: s.color ?? "#1d1d2b", "text-anchor": ANCHOR[s.align ?? "left"] ?? "start", ...squeeze,
+    fill: s.color ?? COLORS.ink, "text-anchor": ANCHOR[s.align ?? "left"] ?? "start", ...squeeze,
   })} xml:space="preserve">${escapeXML(s.text)}</text>`;
 }
 

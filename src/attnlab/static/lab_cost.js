@@ -1,5 +1,6 @@
-// The lab's Cost panel: time and memory of one attention head against n, from /api/cost,
-// on log-log axes with the API's fitted a + c·n² curve dashed over the measured dots.
+// The lab's Cost panel: time and memory of one attention head against n, asked of the host
+// (`ask("cost", ...)`: the page's /api/cost or the notebook's kernel), on log-log axes with the
+// fitted a + c·n² curve dashed over the measured dots.
 //
 // The measurement takes seconds, so it runs in stages, each one request, and the plot and a
 // progress bar follow each stage: n up to 64, then four times as far each stage, up to /api/lab's
@@ -8,9 +9,9 @@
 // the cached keys, both measured by the API; a third plot and a table show them side by side.
 // Every sentence is the page's words (lab.cost.*).
 
+import { PLOT } from "./colors.js";
 import { h } from "./dom.js";
 import { num } from "./format.js";
-import { getJSON } from "./http.js";
 import { card, figure, legend, svgPlot } from "./lab_dom.js";
 import { bytes, extent, seconds } from "./plots.js";
 import { say } from "./words.js";
@@ -39,20 +40,20 @@ export function kvCacheSpec(kv, labels) {
     x: { domain: [Math.min(...ns), Math.max(...ns)], log: true, label: labels.n },
     y: { domain: extent(ys, { log: true }), log: true, label: labels.time, format: seconds },
     series: [
-      { name: labels.recompute, color: "#d55e00", dots: true, points: kv.points.map((p) => [p.n, p.recompute_seconds]) },
-      { name: labels.cached, color: "#009e73", dots: true, dash: [5, 3], points: kv.points.map((p) => [p.n, p.cached_seconds]) },
+      { name: labels.recompute, color: PLOT.recompute, dots: true, points: kv.points.map((p) => [p.n, p.recompute_seconds]) },
+      { name: labels.cached, color: PLOT.cached, dots: true, dash: [5, 3], points: kv.points.map((p) => [p.n, p.cached_seconds]) },
     ],
   };
 }
 
 /**
- * The Cost card (a region named by its title).
+ * The Cost card (a region named by its title): a panel, {el, update(state), dispose()}.
  * @param {string} id a prefix for element ids
- * @param {{model: any, base: string}} host the lab's model ("lab", "words"); the API's address
- *   ("" on the page itself)
- * @returns {HTMLElement}
+ * @param {{model: any, ask?: (route: string, params: Record<string, any>) => Promise<any>}} host
+ *   the lab's model ("lab", "words"); `ask` the host's lab questions (lab_state.js ASK_ROUTES):
+ *   without one the button stays disabled
  */
-export function costPanel(id, { model, base }) {
+export function costPanel(id, { model, ask }) {
   const words = () => model.get("words");
   const measureButton = h("button", { type: "button", class: "primary", "data-words": "lab.cost.measure" });
   const progress = h("progress", { max: 1, value: 0, hidden: true, "data-words-label": "lab.cost.progress" });
@@ -63,7 +64,7 @@ export function costPanel(id, { model, base }) {
 
   async function measure() {
     const limits = model.get("lab")?.cost;
-    if (!limits) return;
+    if (!limits || !ask) return;
     const stages = costStages(limits.default_max_n);
     measureButton.disabled = true;
     progress.hidden = false;
@@ -72,7 +73,7 @@ export function costPanel(id, { model, base }) {
     for (const [k, maxN] of stages.entries()) {
       status.textContent = say(words(), "lab.cost.measuring", { max_n: maxN, number: k + 1, count: stages.length });
       const last = k === stages.length - 1;
-      const answer = await getJSON(`${base}/api/cost?max_n=${maxN}${last ? "&kv_cache=true" : ""}`);
+      const answer = await ask("cost", { max_n: maxN, kv_cache: last });
       if (!answer.ok) {
         status.textContent = say(words(), "lab.cost.failed", { error: answer.error.message });
         break;
@@ -102,13 +103,13 @@ export function costPanel(id, { model, base }) {
       const ys = [...pts.map((p) => p[key]), ...curve.map((p) => p[key])];
       const series = [
         { name: say(words(), "lab.cost.measured_series", { what: label }), color, points: pts.map((p) => [p.n, p[key]]), dots: true, width: 1 },
-        { name: fit, color: "#5b5b70", dash: [5, 4], points: curve.map((p) => [p.n, p[key]]) },
+        { name: fit, color: PLOT.fit, dash: [5, 4], points: curve.map((p) => [p.n, p[key]]) },
       ];
       const name = say(words(), "lab.cost.plot", { what: label });
       const y = { domain: extent(ys, { log: true }), log: true, label, format };
       return figure(name, [svgPlot({ x, y, series }, size, name), legend(series)], size.width);
     };
-    plots.replaceChildren(one("seconds", say(words(), "lab.cost.time"), seconds, "#0072b2"), one("bytes", say(words(), "lab.cost.memory"), bytes, "#d55e00"));
+    plots.replaceChildren(one("seconds", say(words(), "lab.cost.time"), seconds, PLOT.time), one("bytes", say(words(), "lab.cost.memory"), bytes, PLOT.memory));
     if (data.kv_cache) plots.append(kvFigure(data.kv_cache));
   }
 
@@ -137,9 +138,16 @@ export function costPanel(id, { model, base }) {
   }
 
   measureButton.addEventListener("click", measure);
-  return card(`${id}-cost`, "lab.cost.title", "lab.cost.help", [
+  measureButton.disabled = !ask;
+  const el = card(`${id}-cost`, "lab.cost.title", "lab.cost.help", [
       h("div", { class: "inline-row" }, [measureButton, progress]),
       status,
       plots,
     ], { region: true });
+  return {
+    el,
+    keys: [],
+    update() {}, // it shows what the learner asked it to measure, and nothing of the lesson
+    dispose: () => measureButton.removeEventListener("click", measure),
+  };
 }

@@ -1,5 +1,5 @@
 // The lab's DOM pieces, built with dom.js's h and s: cards, SVG plots from plots.js's geometry,
-// legends and heat tables. The panels ask the API with http.js's getJSON.
+// legends and heat tables. The panels ask their numbers of the host (model.services.ask).
 //
 // Text goes in with textContent only, never as markup. No numbers are computed here: the
 // plots draw the API's series and the tables print the API's weights, formatted by format.js.
@@ -10,9 +10,6 @@ import { num } from "./format.js";
 import { tokenNames } from "./names.js";
 import { arcPath, dialArrow, plot } from "./plots.js";
 import { say } from "./words.js";
-
-/** Line colours for one series per key token (Okabe–Ito, colour-blind safe, then greys). */
-export const SERIES = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#000000", "#999999", "#f0e442", "#6b6b80", "#3b3b4f", "#b0b0c0"];
 
 /**
  * An SVG plot of `spec` (see plots.js); put it in figure(label, ...) to name it for screen readers.
@@ -25,9 +22,9 @@ export function svgPlot(spec, size, label) {
   // the figure around it carries the name: the page keeps one role="img", the lesson's canvas
   const svg = s("svg", { viewBox: `0 0 ${size.width} ${size.height}`, width: size.width, height: size.height, "aria-hidden": "true", "data-label": label, class: "lab-plot" });
   const { left, right, top, bottom } = g.frame;
-  svg.append(s("rect", { x: left, y: top, width: right - left, height: bottom - top, fill: "#fbfbfe", stroke: COLORS.grid }));
+  svg.append(s("rect", { x: left, y: top, width: right - left, height: bottom - top, fill: COLORS.plotPaper, stroke: COLORS.grid }));
   for (const t of g.yTicks) {
-    svg.append(s("line", { x1: left, x2: right, y1: t.y, y2: t.y, stroke: "#e6e6ef" }));
+    svg.append(s("line", { x1: left, x2: right, y1: t.y, y2: t.y, stroke: COLORS.plotRule }));
     svg.append(s("text", { x: left - 4, y: t.y + 4, "text-anchor": "end", class: "tick" }, t.text));
   }
   for (const t of g.xTicks) {
@@ -184,7 +181,7 @@ export function ropeDials(tokens, before, after, angles, words) {
   tokens.forEach((tok, i) => {
     const cx = w * i + w / 2;
     const cy = r + 6;
-    svg.append(s("circle", { cx, cy, r, fill: "#fbfbfe", stroke: COLORS.grid }));
+    svg.append(s("circle", { cx, cy, r, fill: COLORS.plotPaper, stroke: COLORS.grid }));
     const b = dialArrow([before[i][0], before[i][1]], { cx, cy, r, scale });
     const a = dialArrow([after[i][0], after[i][1]], { cx, cy, r, scale });
     const turn = angles[i][0];
@@ -192,7 +189,7 @@ export function ropeDials(tokens, before, after, angles, words) {
       const a0 = Math.atan2(before[i][1], before[i][0]);
       svg.append(s("path", { d: arcPath(cx, cy, r * 0.62, a0, a0 + turn), fill: "none", stroke: COLORS.violet, "stroke-width": 1.5, "stroke-dasharray": "3 2" }));
     }
-    svg.append(s("line", { ...b, stroke: "#9a9ab0", "stroke-width": 3, "stroke-linecap": "round" }));
+    svg.append(s("line", { ...b, stroke: COLORS.ropeBefore, "stroke-width": 3, "stroke-linecap": "round" }));
     svg.append(s("line", { ...a, stroke: COLORS.violet, "stroke-width": 2, "stroke-linecap": "round" }));
     svg.append(s("circle", { cx: a.x2, cy: a.y2, r: 3, fill: COLORS.violet }));
     svg.append(s("text", { x: cx, y: 2 * r + 22, "text-anchor": "middle", class: "axis-label" }, say(words, "lab.positions.token_at", { token: tok, position: i })));

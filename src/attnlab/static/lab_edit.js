@@ -5,7 +5,8 @@
 // stays. A good number goes into the model's "edits" and the host asks the API again; a refusal
 // from the API (a field among /api/lab's edit_params: set, set_q, ...) shows under the table.
 // Which vectors can be edited is the API's edit_params (parameter -> role), in the model's "lab";
-// their names and every sentence are the page's words (lab.edit.*).
+// their names and every sentence are the page's words (lab.edit.*). A panel: {el, update(state),
+// dispose()} (lab.js's state); it reads the edits and the error live from the model when it sends.
 
 import { h } from "./dom.js";
 import { decodeArray, num } from "./format.js";
@@ -55,13 +56,48 @@ function dragToChange(input, limit, done) {
   input.addEventListener("pointercancel", () => (drag = null));
 }
 
+/** The vectors a role edits: the word embeddings, or head 1's q, k, v (before RoPE turns them). */
+function editedVectors(which, data, trace) {
+  if (which === "embeddings") return decodeArray(data.positions?.word_embeddings ?? data.embeddings);
+  const rope = data.positions?.rope;
+  if (which === "queries") return decodeArray(rope ? rope.queries : data.queries);
+  if (which === "keys") return decodeArray(rope ? rope.keys : data.keys);
+  return trace.values;
+}
+
 /**
- * The Edit vectors card; show(data, trace) fills it from a lesson.
- * @param {string} id a prefix for element ids
- * @param {{model: any, commit: (changes: Record<string, any>) => void, scope: any}} host `scope`
- *   (scope.js) holds the panel's model subscription for the view's cleanup
+ * One number of a vector, typed, dragged or stepped with the arrow keys; `edit(input, err)`
+ * sends it, `err` is where a refusal shows.
+ * @param {{id: string, tok: string, noun: string, dim: string, d: number, value: number,
+ *   edited: boolean, words: Record<string, string> | null, limit: () => number,
+ *   edit: (input: HTMLInputElement, err: HTMLElement) => void}} f
  */
-export function editPanel(id, { model, commit, scope }) {
+function numberField({ id, tok, noun, dim, d, value, edited, words, limit, edit }) {
+  const input = h("input", {
+    type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false", size: 5,
+    value: num(value), "aria-label": say(words, "lab.edit.field", { token: tok, noun, dim }), "aria-describedby": id,
+    "data-token": tok, "data-d": d, class: edited ? "edited" : null, title: say(words, "lab.edit.drag"),
+  });
+  const err = h("span", { id, class: "field-error cell-error", role: "alert" });
+  input.addEventListener("change", () => edit(input, err));
+  dragToChange(input, limit, () => edit(input, err));
+  input.addEventListener("keydown", (e) => {
+    if (e.key !== "ArrowUp" && e.key !== "ArrowDown") return;
+    e.preventDefault();
+    const now = readEditNumber(input.value, limit(), words);
+    if (!now.ok) return;
+    input.value = num(now.value + (e.key === "ArrowUp" ? STEP : -STEP));
+    edit(input, err);
+  });
+  return { input, err };
+}
+
+/**
+ * The Edit vectors card.
+ * @param {string} id a prefix for element ids
+ * @param {{model: any, commit: (changes: Record<string, any>) => void}} host
+ */
+export function editPanel(id, { model, commit }) {
   const role = h("select", { id: `${id}-role` });
   const grid = h("div", { class: "edit-grid" });
   const reset = h("button", { type: "button", "data-words": "lab.edit.reset" });
@@ -76,35 +112,11 @@ export function editPanel(id, { model, commit, scope }) {
   const params = () => model.get("lab")?.edit_params ?? {};
   const limit = () => model.get("lab")?.edit_limit ?? 0;
 
-  /** The vectors edited for a role: the word embeddings, or head 1's q, k, v (before RoPE turns them). */
-  function vectorsFor(param) {
-    const which = params()[param];
-    if (which === "embeddings") return decodeArray(data.positions?.word_embeddings ?? data.embeddings);
-    const rope = data.positions?.rope;
-    if (which === "queries") return decodeArray(rope ? rope.queries : data.queries);
-    if (which === "keys") return decodeArray(rope ? rope.keys : data.keys);
-    return trace.values;
-  }
+  const vectorsFor = (param) => editedVectors(params()[param], data, trace);
 
   function field(param, noun, tok, i, dim, d, value, edited) {
-    const errId = `${id}-err-${param}-${i}-${d}`;
-    const input = h("input", {
-      type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false", size: 5,
-      value: num(value), "aria-label": say(words(), "lab.edit.field", { token: tok, noun, dim }), "aria-describedby": errId,
-      "data-token": tok, "data-d": d, class: edited ? "edited" : null, title: say(words(), "lab.edit.drag"),
-    });
-    const err = h("span", { id: errId, class: "field-error cell-error", role: "alert" });
-    input.addEventListener("change", () => editOne(param, tok, i, d, input, err));
-    dragToChange(input, limit, () => editOne(param, tok, i, d, input, err));
-    input.addEventListener("keydown", (e) => {
-      if (e.key !== "ArrowUp" && e.key !== "ArrowDown") return;
-      e.preventDefault();
-      const now = readEditNumber(input.value, limit(), words());
-      if (!now.ok) return;
-      input.value = num(now.value + (e.key === "ArrowUp" ? STEP : -STEP));
-      editOne(param, tok, i, d, input, err);
-    });
-    return { input, err };
+    const edit = (input, err) => editOne(param, tok, i, d, input, err);
+    return numberField({ id: `${id}-err-${param}-${i}-${d}`, tok, noun, dim, d, value, edited, words: words(), limit, edit });
   }
 
   /** The role selector's options, one per edit parameter the API takes. */
@@ -165,9 +177,10 @@ export function editPanel(id, { model, commit, scope }) {
     commit({ edits: withEdit(model.get("edits"), param, tok, xs) });
   }
 
-  role.addEventListener("change", () => trace && show());
-  reset.addEventListener("click", () => commit({ edits: {} }));
-  scope.on(model, "change:error", showError);
+  const onRole = () => trace && show();
+  const onReset = () => commit({ edits: {} });
+  role.addEventListener("change", onRole);
+  reset.addEventListener("click", onReset);
 
   const el = card(`${id}-edit`, "lab.edit.title", "lab.edit.help", [
       h("fieldset", { class: "edit", "aria-labelledby": `${id}-edit-h` }, [
@@ -179,11 +192,17 @@ export function editPanel(id, { model, commit, scope }) {
     ], { wide: true }); // four columns of inputs need the row's width
   return {
     el,
-    /** @param {Record<string, any>} raw the /api/lesson answer @param {Record<string, any>} decoded */
-    show(raw, decoded) {
-      data = raw;
-      trace = decoded;
-      show();
+    keys: ["lesson", "words", "lab", "error"],
+    /** @param {Record<string, any>} state lab.js's state @param {string} [key] the model key that changed */
+    update(state, key) {
+      if (key === "error") return void showError(); // the inputs keep the learner's focus
+      data = state.raw;
+      trace = state.trace;
+      if (trace) show();
+    },
+    dispose() {
+      role.removeEventListener("change", onRole);
+      reset.removeEventListener("click", onReset);
     },
   };
 }

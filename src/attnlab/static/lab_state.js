@@ -8,7 +8,7 @@
 // and edit parameters exist is the API's (/api/lab: "positions", "heads", "edit_params"); the
 // words of a refused number are the page's (words/page.py "lab.edit.*").
 
-import { num } from "./format.js";
+import { decodeLesson, num } from "./format.js";
 import { say } from "./words.js";
 
 export const LAB_DEFAULTS = Object.freeze({
@@ -116,4 +116,63 @@ export function readEditNumber(text, limit, words) {
     return { ok: false, message: say(words, "lab.edit.beyond", { text: t, limit: num(limit) }) };
   }
   return { ok: true, value };
+}
+
+/**
+ * The lab's questions a host answers (`model.services.ask(route, params)`), by route: the
+ * page's host (app.js) asks the JSON API at askURL's address; the notebook's (notebook.js) sends
+ * them to the kernel (widget/lab_answers.py), which computes with the same core functions.
+ *   sweep  {sentence, focus, positions, causal, edits}: the focus row per temperature
+ *   cost   {max_n, kv_cache}: attention's time and memory up to n (and the key/value cache)
+ */
+export const ASK_ROUTES = Object.freeze(["sweep", "cost"]);
+
+/**
+ * The API address of a lab question (pure: the page's host fetches it).
+ * @param {string} route one of ASK_ROUTES
+ * @param {Record<string, any>} params
+ * @returns {string}
+ */
+export function askURL(route, params) {
+  if (route === "sweep") {
+    const q = new URLSearchParams({ sentence: params.sentence, focus: String(params.focus) });
+    for (const [k, v] of labParams({ positions: params.positions, causal: params.causal, edits: params.edits })) q.append(k, v);
+    return `/api/sweep?${q}`;
+  }
+  if (route === "cost") return `/api/cost?max_n=${Number(params.max_n)}${params.kv_cache ? "&kv_cache=true" : ""}`;
+  throw new Error(`unknown lab question ${JSON.stringify(route)}: expected one of ${ASK_ROUTES.join(", ")}`);
+}
+
+/**
+ * The lab's state on screen, read once from the model per change: what every panel's
+ * update(state) reads (lab.js). Pure: `get` is the model's get.
+ * @param {(key: string) => any} get
+ */
+export function labViewState(get) {
+  const raw = get("lesson") ?? null;
+  const trace = raw ? decodeLesson(raw) : null;
+  const predict = Boolean(get("predict"));
+  const guess = get("guess") ?? null;
+  const state = {
+    raw, trace, words: get("words"), choices: get("choices"), limits: get("lab"), predict, guess,
+    /** True while Predict first waits for a guess: no weight, nor anything made of them, shows. */
+    hiding: predict && guess === null,
+    cell: get("cell") ?? null, beat: Number(get("beat")) || 0,
+    positions: get("positions"), causal: get("causal"), edits: get("edits"), error: get("error"),
+    /** The cell being read: the model's "cell" (picked in either view), else the focus row's answer. */
+    reading: /** @type {[number, number] | null} */ (null),
+    /** The beat whose weights a guess must come before: the trace's softmax step. */
+    softmaxBeat: Math.max(0, (trace?.narration ?? []).findIndex((b) => b.key === "softmax")),
+  };
+  if (trace) {
+    const c = state.cell;
+    const cols = (trace.key_tokens ?? trace.tokens).length;
+    state.reading = c && c[0] < trace.tokens.length && c[1] < cols ? c : [trace.focus, Math.max(0, raw.predict?.answer ?? 0)];
+  }
+  return state;
+}
+
+/** The names of a trace's dimensions: its own, else "dimension 1", ... (the page's words). */
+export function dimNames(trace, words) {
+  return trace.dim_names ?? trace.outputs[0].map((_, d) => say(words, "lab.dim", { number: d + 1 }));
 }

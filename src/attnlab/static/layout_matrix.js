@@ -53,7 +53,7 @@ export function matrixFrame(L, top, reserve) {
 }
 
 /** A masked cell's grey (the muted ink reads on it at about 5:1). */
-const MASKED = "#dcdce3";
+const MASKED = COLORS.masked;
 
 /** One matrix cell with a number (and heat if `w` is given); a masked cell is greyed. */
 export function cell(L, f, i, j, { value, lines, w, at }) {

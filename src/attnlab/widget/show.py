@@ -1,13 +1,15 @@
 """`attnlab.show(...)`: one call for the lesson, a real model's pass, or attention from elsewhere.
 
     show(attnlab.explain_lesson("by the river bank"))     the toy lesson
+    show(attnlab.explain_lesson(...), lab=True)           the lesson with its lab under it
     show(model.trace(text))  or  show(model, text)        a real model: every head, any head's beats
     show(outputs.attentions, tokens)                      weights from transformers, BertViz,
     show(attention, tokens)                               CircuitsVis, NumPy or nested lists
 
 Options are keyword-only: layer, head, focus and beat to start on (they are also the widget's
-traits), and the adapter's (adapter.attention_maps: sentence_b_start, encoder_attention,
-decoder_attention, cross_attention, encoder_tokens, decoder_tokens, kind, batch, source).
+traits), lab (the lesson only: its lab under it, its questions answered by the kernel), and the
+adapter's (adapter.attention_maps: sentence_b_start, encoder_attention, decoder_attention,
+cross_attention, encoder_tokens, decoder_tokens, kind, batch, source).
 """
 
 from __future__ import annotations
@@ -50,15 +52,21 @@ def show(
     head: int = 0,
     focus: int | str | None = None,
     beat: int | None = None,
+    lab: bool = False,
     **attention: Any,
 ) -> Widget:
     """A widget for `what` (see the module's docstring); display it as a cell's last line."""
     _check_places(layer=layer, head=head, focus=focus, beat=beat)
+    if not isinstance(lab, bool):
+        raise ArgumentTypeError(f"lab must be True or False, got {lab!r:.40}", field="lab")
+    if lab and not isinstance(what, LessonExplanation):
+        raise AttnlabError("the lab is the toy lesson's: show(attnlab.explain_lesson(...), "
+                           f"lab=True), got {type(what).__name__}", field="lab")  # fmt: skip
     if tokens is not None and not isinstance(tokens, str | Sequence):
         raise ArgumentTypeError(f"tokens must be a list of strings, got {tokens!r:.40}",
                                 field="tokens")  # fmt: skip
     if isinstance(what, LessonExplanation):
-        return LessonWidget(what, beat=beat or 0)
+        return LessonWidget(what, beat=beat or 0, lab=lab)
     if isinstance(what, ModelTrace):
         return ModelWidget(what, layer=layer, head=head, focus=focus, beat=beat or 0)
     if _is_model(what):

@@ -15,7 +15,7 @@ from importlib.resources import files
 __all__ = ["SCOPE", "scope_css", "widget_css"]
 
 SCOPE = ".attnlab-nb"
-SHEETS = ("style.css", "model.css", "export.css", "present.css", "notebook.css")
+SHEETS = ("style.css", "lab.css", "model.css", "export.css", "present.css", "notebook.css")
 _COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 

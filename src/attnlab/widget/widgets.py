@@ -30,12 +30,14 @@ from attnlab.encode.lesson_json import encode_lesson
 from attnlab.encode.model_json import encode_comparison
 from attnlab.encode.page_json import encode_lab, encode_presets
 from attnlab.errors import AttnlabError, FocusError, UnknownHeadError
+from attnlab.lesson.edits import FIELDS, ROLES, Edits
 from attnlab.lesson.explain import LessonExplanation, explain_lesson
+from attnlab.lesson.options import LessonOptions
 from attnlab.models import Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.head_view import summary_of, text_of
 from attnlab.models.model_trace import last_word
-from attnlab.widget import payloads
+from attnlab.widget import lab_answers, payloads
 from attnlab.widget.styles import widget_css
 from attnlab.words.weights_only import text_is_fixed
 
@@ -105,7 +107,11 @@ class _View(anywidget.AnyWidget):
 
 
 class LessonWidget(_View):
-    """The toy lesson: `by the river bank`'s six beats, a context, a normalisation, a token."""
+    """The toy lesson: `by the river bank`'s six beats, a context, a normalisation, a token.
+
+    With `lab=True` the lab shows under it (view "lab"): its options are traits like the
+    lesson's (temperature, positions, causal, heads, shuffle, edits, predict), and its sweep and
+    cost are asked of the kernel as custom messages (lab_answers.py)."""
 
     sentence = t.Unicode().tag(sync=True)
     mode = t.Unicode("scaled").tag(sync=True)
@@ -119,16 +125,31 @@ class LessonWidget(_View):
     guess = t.Int(allow_none=True, default_value=None).tag(sync=True)
     asking = t.Bool(False).tag(sync=True)
     present = t.Bool(False).tag(sync=True)  # presentation mode (static/present.js)
+    # the lab's options (static/lab_state.js LAB_KEYS, and predict: the view's own)
+    temperature = t.Float(allow_none=True, default_value=None).tag(sync=True)
+    positions = t.Unicode("none").tag(sync=True)
+    causal = t.Bool(False).tag(sync=True)
+    heads = t.Int(1).tag(sync=True)
+    shuffle = t.Int(allow_none=True, default_value=None).tag(sync=True)
+    edits = t.Dict().tag(sync=True)  # {"set": {"bank": [1, 0, 0, 1]}, "set_q": ...}
+    predict = t.Bool(False).tag(sync=True)
 
-    def __init__(self, explanation: LessonExplanation, *, beat: int = 0) -> None:
+    def __init__(self, explanation: LessonExplanation, *, beat: int = 0, lab: bool = False) -> None:
         o = explanation.options
         super().__init__(
-            view="lesson", sentence=explanation.sentence, mode=o.mode, axis=o.axis,
-            focus=explanation.focus, presets=encode_presets(), lab=encode_lab(), beat=beat,
+            view="lab" if lab else "lesson", sentence=explanation.sentence, mode=o.mode,
+            axis=o.axis, focus=explanation.focus, presets=encode_presets(), lab=encode_lab(),
+            beat=beat, temperature=o.temperature, positions=o.positions, causal=o.causal,
+            heads=o.heads, shuffle=o.shuffle, edits=_edit_params(o.edits),
         )  # fmt: skip
         self._options = o
         self._show(explanation)
-        self.observe(self._reload, names=["sentence", "mode", "axis", "focus"])
+        self.observe(self._reload, names=list(_LESSON_KEYS))
+        self.on_msg(self._ask)
+
+    def _ask(self, widget: Any, content: Any, buffers: Any) -> None:
+        """A lab question from the view (static/notebook.js), answered by the kernel."""
+        lab_answers.answer(content, self.send)
 
     @property
     def explanation(self) -> LessonExplanation:
@@ -140,8 +161,10 @@ class LessonWidget(_View):
 
     def _show(self, ex: LessonExplanation) -> None:
         self._explanation = ex
-        self._good = {"sentence": ex.sentence, "mode": ex.options.mode, "axis": ex.options.axis,
-                      "focus": ex.focus}  # fmt: skip
+        self._good = {key: getattr(self, key) for key in _LESSON_KEYS} | {
+            "sentence": ex.sentence, "mode": ex.options.mode, "axis": ex.options.axis,
+            "focus": ex.focus,
+        }  # fmt: skip
         with self._own():
             self.focus = ex.focus
         self.lesson = payloads.plain(encode_lesson(ex))
@@ -157,7 +180,7 @@ class LessonWidget(_View):
                 None  # a new sentence alone: follow its ambiguous word, as the page does
             )
         try:
-            opts = replace(self._options, mode=wanted["mode"], axis=wanted["axis"])
+            opts = _lab_options(self._options, wanted)
             ex = explain_lesson(wanted["sentence"], opts, focus=wanted["focus"])
         except AttnlabError as exc:
             self.error = _error(exc)
@@ -167,6 +190,33 @@ class LessonWidget(_View):
             return
         self.error = None
         self._show(ex)
+
+
+_LESSON_KEYS = ("sentence", "mode", "axis", "focus", "temperature", "positions", "causal",
+                "heads", "shuffle", "edits")  # fmt: skip
+"""The keys whose change computes the lesson again (static/app.js LESSON_KEYS)."""
+
+
+def _lab_options(base: LessonOptions, wanted: dict[str, Any]) -> LessonOptions:
+    """The lesson's options with the view's mode, axis and lab keys, as /api/lesson reads them
+    (a temperature only goes with Scaled)."""
+    mode = wanted["mode"]
+    return replace(
+        base, mode=mode, axis=wanted["axis"], positions=wanted["positions"],
+        causal=bool(wanted["causal"]), heads=int(wanted["heads"]), shuffle=wanted["shuffle"],
+        temperature=wanted["temperature"] if mode == "scaled" else None,
+        edits=lab_answers.edits_of(wanted["edits"]),
+    )  # fmt: skip
+
+
+def _edit_params(edits: Edits) -> dict[str, dict[str, list[float]]]:
+    """The lesson's Edits as the lab's "edits" key: {"set": {"bank": [1, 0, 0, 1]}, ...}."""
+    out: dict[str, dict[str, list[float]]] = {}
+    for role in ROLES:
+        vectors = getattr(edits, role)
+        if vectors:
+            out[FIELDS[role]] = {tok: [float(x) for x in xs] for tok, xs in vectors.items()}
+    return out
 
 
 def _last_word(tokens: tuple[str, ...]) -> int:

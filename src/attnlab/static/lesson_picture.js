@@ -1,0 +1,163 @@
+// The lesson's picture: the canvas of the beat on screen (layout.js lays the trace out, draw.js
+// paints it, a step animated by picture.js's motion) and the banner for a refusal that names
+// no control. Its size follows the room (a ResizeObserver), the beat's own height, and, while
+// presenting, the room present.css gives it (lesson_room.js: the room and what a click picks).
+// A click reads a cell ("cell") and, while the lab asks, answers it ("guess").
+// A panel: {el, keys, update(state, key), dispose()}, with resize(), animate(), shapes() for
+// the view (present.js, the step view and the Export menu).
+
+import { h } from "./dom.js";
+import { draw, drawMessage } from "./draw.js";
+import { layout, layoutFitted } from "./layout.js";
+import { pictureHit, pictureRoom } from "./lesson_room.js";
+import { createMotion, fitCanvas } from "./picture.js";
+import { createScope } from "./scope.js";
+import { say } from "./words.js";
+
+const ANIMATION_MS = 1500;
+
+/** The height the beat on screen needs at `width` (never less than `height`). */
+function beatHeight(trace, width, height, beat, words) {
+  if (!trace) return height;
+  try {
+    return layoutFitted(trace, { width, height }, beat, trace.focus, words).height;
+  } catch {
+    return height;
+  }
+}
+
+/** The canvas says what it shows: its description, and its beat, focus and ray as data. */
+function annotate(canvas, out, focus) {
+  canvas.setAttribute("aria-label", out.description);
+  canvas.dataset.beat = out.beat;
+  canvas.dataset.focus = String(focus);
+  if (out.ray) {
+    canvas.dataset.rayFrom = String(out.ray.from);
+    canvas.dataset.rayTo = String(out.ray.to);
+  } else {
+    delete canvas.dataset.rayFrom;
+    delete canvas.dataset.rayTo;
+  }
+}
+
+/**
+ * @param {{model: any, commit: (changes: Record<string, any>) => void, beat: () => number,
+ *   presenting: () => boolean}} host `beat` the beat on screen; `presenting` whether present.js is on
+ */
+export function picturePanel({ model, commit, beat, presenting }) {
+  const scope = createScope();
+  const canvas = h("canvas", { role: "img", "data-words-label": "canvas.lesson" });
+  const banner = h("p", { class: "banner", role: "alert", hidden: true });
+  const wrap = h("div", { class: "canvas-wrap" }, [canvas]);
+  const el = h("div", { class: "picture" }, [wrap, banner]);
+  const doc = el.ownerDocument;
+  const size = { width: 0, height: 0, ratio: 1 };
+  let zoom = 1; // CSS pixels per layout pixel: below 1 only while presenting in a small room
+  let baseHeight = 0; // the canvas height the window gives; a beat that needs more grows it
+  /** @type {Record<string, any>} */
+  let state = { trace: null };
+  const words = () => state.words ?? {};
+  const motion = createMotion(ANIMATION_MS, paint); // the step's animation: paint() reads motion.t
+  scope.add(motion.cancel);
+
+  const shapes = (box = size) => layout(state.trace, box, beat(), state.trace.focus, words());
+
+  const neededHeight = (width, height) => beatHeight(state.trace, width, height, beat(), words());
+
+  function resize() {
+    const room = pictureRoom({
+      presenting: presenting(), box: { width: Math.floor(wrap.clientWidth), height: Math.floor(wrap.clientHeight) },
+      windowHeight: doc.defaultView?.innerHeight ?? 800, n: state.trace?.tokens.length ?? 4,
+    });
+    if (!room) return;
+    zoom = room.zoom;
+    if (presenting()) {
+      if (fitCanvas(canvas, size, room.width, room.height, zoom)) paint();
+      return;
+    }
+    baseHeight = room.height;
+    if (fitCanvas(canvas, size, room.width, neededHeight(room.width, room.height))) paint();
+  }
+
+  function paint() {
+    const ctx = canvas.getContext("2d");
+    if (!ctx || !size.width) return;
+    const { trace, error } = state;
+    if (!trace) {
+      drawMessage(ctx, error ? error.message : say(state.words, "lesson.loading"), size);
+      return;
+    }
+    try {
+      if (!presenting()) {
+        // the beat's own height (presenting, the room sets the size and the zoom)
+        const need = neededHeight(size.width, baseHeight || size.height);
+        if (need !== size.height) fitCanvas(canvas, size, size.width, need);
+      }
+      const out = shapes();
+      draw(ctx, out.shapes, motion.t, size);
+      annotate(canvas, out, trace.focus);
+    } catch (err) {
+      drawMessage(ctx, say(state.words, "canvas.failed", { error: err instanceof Error ? err.message : String(err) }), size);
+    }
+  }
+
+  /** A click on the picture: a cell is read (the lab listens), a token answers the lab's question. */
+  function click(e) {
+    if (!state.trace) return;
+    const box = canvas.getBoundingClientRect();
+    const x = (e.clientX - box.left) / zoom;
+    const y = (e.clientY - box.top) / zoom;
+    let out;
+    try {
+      out = shapes({ width: box.width / zoom, height: box.height / zoom });
+    } catch {
+      return;
+    }
+    const hit = pictureHit(out, x, y);
+    if (hit.cell) commit({ cell: hit.cell });
+    if (model.get("asking") && hit.token !== null) commit({ guess: hit.token });
+  }
+
+  /** Say what went wrong where no control is named (or the lesson could not be read). */
+  function tell(message) {
+    banner.hidden = !message;
+    banner.textContent = message;
+  }
+
+  scope.listen(canvas, "click", click);
+  const observer = new ResizeObserver(() => resize());
+  observer.observe(wrap);
+  scope.add(() => observer.disconnect());
+
+  return {
+    el,
+    keys: ["lesson", "error", "words"],
+    /** @param {Record<string, any>} next the view's state @param {string} [changed] */
+    update(next, changed) {
+      state = next;
+      if (changed === "error") {
+        const field = state.error?.field ?? null;
+        const elsewhere = state.error && !["sentence", "mode", "focus"].includes(field);
+        tell(elsewhere ? state.error.message ?? "" : "");
+        if (!state.trace) paint();
+        return;
+      }
+      if (changed === "lesson" && state.trace) {
+        motion.t = 1; // a new context or mode redraws at once, in the same beat
+        resize();
+      }
+      paint();
+    },
+    /** The lesson could not be shown: the message in the banner, the picture's own words. */
+    fail(message) {
+      tell(message);
+      paint();
+    },
+    resize,
+    animate: () => motion.run(),
+    /** The shapes on screen and the canvas' size (the Export menu's picture and frames). */
+    shapes,
+    size,
+    dispose: () => scope.dispose(),
+  };
+}
