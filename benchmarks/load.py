@@ -1,8 +1,9 @@
 """A bounded loopback load run: 200 clients for 30 s on the toy + model mix.
 
 Starts the server itself in a subprocess on 127.0.0.1 at a free port (the socket is bound here
-and handed to uvicorn), as `attnlab serve` runs it (app.serving_config: the front and its two
-compute processes), warms the model, then runs CLIENTS asyncio clients
+and handed to uvicorn), as `attnlab serve` runs it (app.serving_config: one uvicorn process and
+the workers it spawns: the toy lesson's process pool, the models' worker, the measuring child),
+warms the model, then runs CLIENTS asyncio clients
 (one keep-alive connection each: Connection) for SECONDS.
 Each client first waits a think time, then picks a route from MIX (seeded), asks, waits a think
 time (exponential, mean --think seconds; 0 makes every client ask again at once) and asks
@@ -18,6 +19,8 @@ p50/p99 per route, p50/p99 of /api/presets while a /api/cost was running
 (a presets request whose time overlaps a cost request that was computed), the error count and
 the server's RSS (all its processes) before (after warm-up) and after. Targets: 0 errors,
 presets p99 < 50 ms while heavy routes run, RSS growth < 50 MB.
+
+MEASURED_PLACEHOLDER
 
     python benchmarks/load.py [--clients 200] [--seconds 30] [--think 1.0] [--src DIR]
 
