@@ -7,8 +7,11 @@ import sys
 import time
 
 import pytest
+from starlette.responses import Response
 
 from attnlab.web.executors import Pool
+from attnlab.web.model_service import Models
+from attnlab.web.server_options import ServerOptions
 
 WAIT = 60  # seconds: a bound on waiting for a worker, never a threshold that is asserted
 
@@ -20,6 +23,11 @@ def _tuning() -> tuple[str | None, bool, list[int]]:
 
     blas = sorted({i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"})
     return os.environ.get("OPENBLAS_THREAD_TIMEOUT"), memory._done, blas
+
+
+def _tuned_answer() -> Response:
+    spin, kept, blas = _tuning()
+    return Response(f"{spin} {kept} {str(blas).replace(' ', '')}")
 
 
 def _spun_ms() -> float:
@@ -44,10 +52,16 @@ def pool():
     p.close()
 
 
-def test_a_worker_runs_blas_on_one_thread_and_keeps_freed_memory(pool) -> None:
+def test_a_worker_runs_blas_on_one_thread_and_only_the_models_keep_freed_memory(pool) -> None:
     spin, kept, blas = pool.submit(_tuning).result(WAIT)
-    assert spin == "20" and blas == [1]
-    assert kept or os.environ.get("ATTNLAB_MALLOC") == "default"
+    assert (spin, kept, blas) == ("20", False, [1])
+    models = Models(ServerOptions())
+    try:
+        spin, kept, blas = models.submit(_tuned_answer).result(WAIT).body.decode().split()
+    finally:
+        models.close()
+    assert (spin, blas) == ("20", "[1]")
+    assert kept == "True" or os.environ.get("ATTNLAB_MALLOC") == "default"
 
 
 def test_a_worker_s_blas_threads_do_not_spin_through_a_pause(pool) -> None:

@@ -18,9 +18,9 @@ FastAPI's docs pages load their scripts from a CDN, so they are off: nothing the
 API serves comes from elsewhere.
 
 One uvicorn process runs this app. It answers the page, its files, /openapi.json, /api/presets
-and /api/lab (encoded once) and the toy lesson's explanation (1-2 ms) itself, and hands every
-other computation to a standard executor (executors.py, offload.py): the toy lesson's sweep,
-shuffle and file to a ProcessPoolExecutor of one process a core, the models to one worker
+and /api/lab (encoded once) itself, and hands every computation to a standard executor
+(executors.py, offload.py): the toy lesson to a ProcessPoolExecutor of one process a core
+(os.sched_getaffinity), the models to one worker
 process that keeps them and their traces and answers each request on a thread of its own
 (model_service.py), the cost measurement to its own child (apart.py). Each request first passes
 the edge (edge.py: Host allowlist, body limits, security headers), sized by one ServerOptions
@@ -123,6 +123,7 @@ def create_app(options: ServerOptions | None = None, folders: tuple[str, ...] = 
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        threading.Thread(target=executors.start, name="attnlab-start", daemon=True).start()
         yield
         executors.close()
 

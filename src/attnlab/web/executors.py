@@ -5,7 +5,8 @@ through `reply`, which turns its Response, or its failure, into a `Reply` of alr
 bytes: the server only copies them out. Three kinds of worker, made by `Executors`:
 
     toy       a ProcessPoolExecutor (spawn), one process a core (os.sched_getaffinity): the
-              toy lesson's sweep, shuffle and offline file
+              toy lesson's explanation, sweep, shuffle and offline file (lesson_routes.py
+              says why the 1-2 ms explanation is not computed in the server)
     models    one process that keeps the models, their traces and heads (model_service.py)
     measure   the cost measurement's own child, one process (apart.py)
 

@@ -11,11 +11,12 @@
 
 Each handler has a plain function turn its request model into the lesson's options, run the
 lesson, validate the encoder's dict into the declared answer (schemas_lesson.py,
-schemas_trace.py) and encode it. The explanation runs here, on the event loop: 1-2 ms (median
-1.7 ms for two heads with RoPE, measured), less than a worker's round trip would add. The sweep
-and the shuffle run in the toy lesson's process pool, the cost in the measuring child
-(executors.py); measuring is heavy work, answered 503 beyond the heavy queue. The presets and
-the lab's limits never change: they are encoded once.
+schemas_trace.py) and encode it, in the toy lesson's process pool, the cost in the measuring
+child (executors.py); measuring is heavy work, answered 503 beyond the heavy queue. The presets
+and the lab's limits never change: they are encoded once, and sent by the server itself.
+The explanation is 1-2 ms (median 1.7 ms for two heads with RoPE), but computed on the event
+loop it made every answer wait behind it under benchmarks/load.py (/api/presets p50 1.1 s on
+a loaded machine, against 30 ms for the old front): it runs in the pool too.
 """
 
 from __future__ import annotations
@@ -72,15 +73,15 @@ def _explain(params: LessonParams) -> Response:
 
 
 @router.get("/lesson", response_model=LessonAnswer)
-async def lesson_get(params: Annotated[LessonQuery, Query()]) -> Response:
+async def lesson_get(params: Annotated[LessonQuery, Query()], request: Request) -> Response:
     """The lesson's explanation for a sentence, a focus, a mode and the lab's options."""
-    return _explain(params)
+    return await on_toy(request, _explain, params)
 
 
 @router.post("/lesson", response_model=LessonAnswer, responses=BODY_RESPONSES)
-async def lesson_post(params: LessonBody) -> Response:
+async def lesson_post(params: LessonBody, request: Request) -> Response:
     """The same as GET, from a JSON object whose edits are {"role": {"word": [numbers]}}."""
-    return _explain(params)
+    return await on_toy(request, _explain, params)
 
 
 def _sweep(params: SweepQuery) -> Response:

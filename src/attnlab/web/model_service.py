@@ -28,15 +28,18 @@ from typing import Any
 
 from starlette.responses import Response
 
+from attnlab.models.threads import cores
 from attnlab.web.executors import Reply, WorkerGone, reply
 from attnlab.web.server_options import ServerOptions
 from attnlab.web.worker_setup import setup_worker, spawn_environment
 
 __all__ = ["MODEL_CALLS", "ModelService", "Models"]
 
-MODEL_CALLS = 16
-"""Model requests in the worker at once (threads that only wait, in the server); more queue in
-the server, where one whose client has gone is cancelled before it starts."""
+MODEL_CALLS = 2 * cores()
+"""Model requests in the worker at once, two a core (a head switch beside a pass); more queue
+in the server, where one whose client has gone is cancelled before it starts. Each is a thread
+of the server that only waits for its answer."""
+
 
 NICENESS = 5
 """The models' worker runs this much below the server's priority."""
@@ -69,7 +72,7 @@ _Manager.register("service", callable=_service, exposed=("answer", "pid"))
 def _start_worker(server: int, options: ServerOptions, folders: tuple[str, ...]) -> None:
     from attnlab.web import model_routes
 
-    setup_worker(server, NICENESS)
+    setup_worker(server, NICENESS, keep_memory=True)
     model_routes.configure(options)
     for folder in folders:
         model_routes.serve_folder(folder)

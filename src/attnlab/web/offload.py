@@ -39,6 +39,14 @@ class Executors:
             options.heavy_workers, options.heavy_queue, options.retry_after_seconds
         )
 
+    def start(self) -> None:
+        """Start every worker now (the server's lifespan does, so that the first requests do
+        not wait for a spawn and the server's memory is whole from the start)."""
+        for pool in (self.toy, self.measure):
+            for future in [pool.submit(int) for _ in range(pool.workers)]:
+                future.result()
+        self.models.start()
+
     def close(self) -> None:
         self.toy.close()
         self.models.close()

@@ -7,8 +7,8 @@ is spawned by the server and runs `setup_worker` as its executor's initializer:
     BLAS on one thread    the workers already run side by side, one per core: BLAS threads on
                           top of them waited for each other (on 2 cores under
                           benchmarks/load.py, 1 BLAS thread gave 2.6 times the throughput of 2)
-    freed memory kept     glibc's mmap and trim thresholds raised and one arena for every
-                          thread (models/memory.py has the page faults it saves)
+    freed memory kept     in the models' worker: glibc's mmap and trim thresholds raised and
+                          one arena for every thread (models/memory.py has what it saves)
     a lower priority      `niceness` more than the server's, so the event loop's short answers
                           come first when both want a core
     no orphan             the worker ends once the server that started it is gone
@@ -45,13 +45,15 @@ def spawn_environment() -> None:
     os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", str(SPIN_CYCLES_LOG2))
 
 
-def setup_worker(server: int, niceness: int) -> None:
-    """In a worker, before any work (see the module's docstring); `server` is the server's pid."""
+def setup_worker(server: int, niceness: int, *, keep_memory: bool = False) -> None:
+    """In a worker, before any work (see the module's docstring); `server` is the server's pid,
+    `keep_memory` for the models' worker only (the toy's small arrays gain nothing from it)."""
     from threadpoolctl import threadpool_limits
 
     from attnlab.models.memory import keep_freed_memory
 
-    keep_freed_memory()  # before the worker starts a thread
+    if keep_memory:
+        keep_freed_memory()  # before the worker starts a thread
     _kept.append(threadpool_limits(1, user_api="blas"))
     try:
         os.nice(niceness)
