@@ -78,12 +78,13 @@ class WorkerGone(Exception):
 
 
 class Pool:
-    """A ProcessPoolExecutor of `workers` spawned processes, each set up by setup_worker,
-    started on first use and replaced by a new one once broken."""
+    """A ProcessPoolExecutor of `workers` spawned processes, each set up by setup_worker (the
+    `preload` modules imported), started on first use and replaced by a new one once broken."""
 
-    def __init__(self, workers: int, *, niceness: int) -> None:
+    def __init__(self, workers: int, *, niceness: int, preload: tuple[str, ...] = ()) -> None:
         self.workers = workers
         self.niceness = niceness
+        self.preload = preload
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
 
@@ -93,7 +94,7 @@ class Pool:
             self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=setup_worker,
-            initargs=(os.getpid(), self.niceness),
+            initargs=(os.getpid(), self.niceness, self.preload),
         )
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:

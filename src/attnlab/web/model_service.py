@@ -72,7 +72,8 @@ _Manager.register("service", callable=_service, exposed=("answer", "pid"))
 def _start_worker(server: int, options: ServerOptions, folders: tuple[str, ...]) -> None:
     from attnlab.web import model_routes
 
-    setup_worker(server, NICENESS, keep_memory=True)
+    routes = ("attnlab.web.model_views_routes", "attnlab.web.export_routes")
+    setup_worker(server, NICENESS, routes, keep_memory=True)
     model_routes.configure(options)
     for folder in folders:
         model_routes.serve_folder(folder)

@@ -45,9 +45,14 @@ def spawn_environment() -> None:
     os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", str(SPIN_CYCLES_LOG2))
 
 
-def setup_worker(server: int, niceness: int, *, keep_memory: bool = False) -> None:
+def setup_worker(
+    server: int, niceness: int, preload: tuple[str, ...] = (), *, keep_memory: bool = False
+) -> None:
     """In a worker, before any work (see the module's docstring); `server` is the server's pid,
+    `preload` the route modules it will run (imported now, not by its first request),
     `keep_memory` for the models' worker only (the toy's small arrays gain nothing from it)."""
+    import importlib
+
     from threadpoolctl import threadpool_limits
 
     from attnlab.models.memory import keep_freed_memory
@@ -55,6 +60,8 @@ def setup_worker(server: int, niceness: int, *, keep_memory: bool = False) -> No
     if keep_memory:
         keep_freed_memory()  # before the worker starts a thread
     _kept.append(threadpool_limits(1, user_api="blas"))
+    for module in preload:
+        importlib.import_module(module)
     try:
         os.nice(niceness)
     except (AttributeError, OSError):  # no nice on this OS, or not permitted: run as is
