@@ -20,16 +20,18 @@ API serves comes from elsewhere.
 One uvicorn process runs this app. It answers the page, its files, /openapi.json, /api/presets
 and /api/lab (encoded once) itself, and hands every computation to a standard executor
 (executors.py, offload.py): the toy lesson to a ProcessPoolExecutor of one process a core
-(os.sched_getaffinity), the models to one worker
-process that keeps them and their traces and answers each request on a thread of its own
-(model_service.py), the cost measurement to its own child (apart.py). Each request first passes
-the edge (edge.py: Host allowlist, body limits, security headers), sized by one ServerOptions
-(server_options.py). No route redirects (a trailing slash is not found), so no answer repeats
-the Host header.
+(os.sched_getaffinity), the models to one worker process that keeps them and their traces and
+answers each request on a thread of its own (model_service.py), the cost measurement to its own
+child (apart.py). Each request first passes the edge (edge.py: Host allowlist, body limits,
+security headers), sized by one ServerOptions (server_options.py). No route redirects (a
+trailing slash is not found), so no answer repeats the Host header.
 
-Measured with benchmarks/load.py (200 clients, 2 cores, the toy and model mix), against the
-three processes it replaces (a hand-written front proxying to two compute processes): see that
-file's docstring for the tables.
+Measured with benchmarks/load.py (200 clients for 30 s on 2 shared cores, alternating with the
+hand-written front and two compute processes this replaces): 152.5 and 140.7 requests/s against
+107.5 and 126.4, RSS growth +16 and +17 MB against +26 and +22, no errors; /api/presets p99
+while /api/cost runs 196 and 327 ms against 49 and 26 (the target is 50 ms). At 2,048 SmolLM2
+tokens a head switch showed in the page in 179-399 ms (median 261, six clicks, `attnlab
+serve`). benchmarks/load.py's docstring has the table and why presets waits.
 """
 
 from __future__ import annotations
