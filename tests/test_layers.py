@@ -20,7 +20,7 @@ import attnlab
 
 ROOT = Path(attnlab.__file__).parent
 RANKS = {
-    "types": 0, "errors": 0, "blas_spin": 0,  # blas_spin: set before NumPy loads
+    "types": 0, "errors": 0,
     "core": 1,
     "words": 2,
     "lesson": 3, "models": 3,

@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-import attnlab.blas_spin  # noqa: F401  first: it sets an OpenBLAS variable before NumPy loads
 from attnlab.core.attention import attend, causal_mask, merge_heads, self_attend, split_heads
 from attnlab.core.softmax import entropy_bits, softmax
 from attnlab.core.trace import Trace

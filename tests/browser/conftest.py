@@ -49,7 +49,8 @@ def _chromium() -> str | None:
 
 @pytest.fixture(scope="session")
 def base_url() -> Iterator[str]:
-    """The app, served by uvicorn from a thread on 127.0.0.1 at a free port."""
+    """The app, served by uvicorn from a thread on 127.0.0.1 at a free port (its workers are
+    processes, started on first use and stopped after the session)."""
     pytest.importorskip("uvicorn")
     import uvicorn
 
@@ -59,7 +60,8 @@ def base_url() -> Iterator[str]:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn_config(create_app())
+    app = create_app()
+    config = uvicorn_config(app)
     config.lifespan = "off"
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
@@ -72,13 +74,14 @@ def base_url() -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=5)
+    app.state.executors.close()
     sock.close()
 
 
 @pytest.fixture(scope="module")
 def served_url() -> Iterator[str]:
-    """`attnlab serve` itself in a child process (its front, its model and lesson processes,
-    their settings): for what is timed end to end, as a learner would run it."""
+    """`attnlab serve` itself in a child process (its one server process and the workers it
+    spawns, as they are set up): for what is timed end to end, as a learner would run it."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "attnlab", "serve", "--port", str(port)]

@@ -1,4 +1,5 @@
-"""The allocator tweak and the scratch arrays that keep the forward pass off fresh pages."""
+"""The allocator tweak (the server's workers set it) and the scratch arrays that keep the forward
+pass off fresh pages."""
 
 import subprocess
 import sys
@@ -76,37 +77,3 @@ def test_worker_threads_reuse_memory_another_one_freed() -> None:
     _, default = _rotating_faults({"PATH": "", "ATTNLAB_MALLOC": "default"})
     assert default > first / 2, f"glibc's own arenas: {default} faults, the first head {first}"
     assert kept < first / 10, f"{kept} page faults for a head, the first one took {first}"
-
-
-_FIRST_HEADS = """
-import resource, sys
-import numpy as np
-from attnlab.models.memory import keep_freed_memory, touch
-keep_freed_memory()
-touched = touch(int(sys.argv[1]))
-before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-kept = [np.ones((2048, 2048), np.float32) for _ in range(9)]  # three "heads" of 48 MB, kept
-print(int(touched), resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
-"""
-
-
-def _first_heads_faults(touched: int, env: dict[str, str]) -> tuple[bool, int]:
-    code = [sys.executable, "-c", _FIRST_HEADS, str(touched)]
-    out = subprocess.run(code, capture_output=True, text=True, env=env)
-    assert out.returncode == 0, out.stderr
-    done, faults = map(int, out.stdout.split())
-    return bool(done), faults
-
-
-def test_touched_memory_takes_the_first_heads_without_page_faults() -> None:
-    """Kept freed memory helps from the second head on; `touch` makes the first ones land on
-    pages the process already has too (each fresh page: 10-12 µs on a small VM)."""
-    _, fresh = _first_heads_faults(0, {"PATH": ""})
-    done, touched = _first_heads_faults(9 * 16 << 20, {"PATH": ""})
-    assert done and fresh > 500, f"three fresh heads faulted {fresh} times"
-    assert touched < fresh / 10, f"{touched} page faults after touch, {fresh} without"
-
-
-def test_touch_does_nothing_when_freed_memory_goes_back() -> None:
-    done, _ = _first_heads_faults(16 << 20, {"PATH": "", "ATTNLAB_MALLOC": "default"})
-    assert not done

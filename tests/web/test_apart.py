@@ -1,10 +1,13 @@
-"""apart.py: the cost measurement runs in a process of its own, and its death is one error."""
+"""apart.py: the cost measurement runs in a child of its own, and its death is one 503."""
 
 import os
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from attnlab.web.apart import Apart, MeasureCrashedError
+from attnlab.web.apart import NICENESS, measuring_pool
+
+WAIT = 60  # seconds: a bound on waiting for a child, never a threshold that is asserted
 
 
 def _pid() -> int:
@@ -15,25 +18,29 @@ def _die() -> None:
     os._exit(3)  # what a segmentation fault in the child looks like to the server
 
 
+def _niceness() -> int:
+    return os.nice(0)
+
+
 @pytest.fixture
 def apart():
-    a = Apart()
-    yield a
-    a.close()
+    pool = measuring_pool()
+    yield pool
+    pool.close()
 
 
 def test_the_work_runs_in_one_other_process_kept_between_calls(apart) -> None:
-    first = apart.run(_pid)
+    first = apart.submit(_pid).result(WAIT)
     assert first != os.getpid()
-    assert apart.run(_pid) == first
+    assert apart.submit(_pid).result(WAIT) == first
 
 
-def test_a_dead_child_is_a_named_error_and_the_next_call_works(apart) -> None:
+def test_a_dead_child_is_a_broken_pool_and_the_next_call_gets_a_new_child(apart) -> None:
     """Bug: tracemalloc.stop() in a threaded server crashed the whole server under load."""
-    before = apart.run(_pid)
-    with pytest.raises(MeasureCrashedError, match="measuring process stopped"):
-        apart.run(_die)
-    after = apart.run(_pid)
+    before = apart.submit(_pid).result(WAIT)
+    with pytest.raises(BrokenProcessPool):
+        apart.submit(_die).result(WAIT)
+    after = apart.submit(_pid).result(WAIT)
     assert after not in (before, os.getpid())
 
 
@@ -49,37 +56,33 @@ def test_the_cost_route_measures_outside_the_server(client, monkeypatch) -> None
     assert r.json()["points"][0]["n"] == 4 and started == []
 
 
-def _niceness() -> int:
-    return os.nice(0)
-
-
 def test_the_child_runs_at_a_lower_priority(apart) -> None:
-    from attnlab.web.apart import NICENESS
-
-    assert apart.run(_niceness) == os.nice(0) + NICENESS
+    assert apart.submit(_niceness).result(WAIT) == os.nice(0) + NICENESS
 
 
 _ORPHAN = """
 import os, sys
-from attnlab.web.apart import Apart
-a = Apart()
-print(a.run(os.getpid), flush=True)
-os.kill(os.getpid(), 9)  # the server killed: no lifespan shutdown, no close()
+from attnlab.web.apart import measuring_pool
+if __name__ == "__main__":
+    print(measuring_pool().submit(os.getpid).result(), flush=True)
+    os.kill(os.getpid(), 9)  # the server killed: no lifespan shutdown, no close()
 """
 
 
-def test_the_child_does_not_outlive_a_killed_server() -> None:
+def test_the_child_does_not_outlive_a_killed_server(tmp_path) -> None:
     """Bug: after benchmarks/load.py stopped a server, its measuring child lived on for 15
     minutes (and held the benchmark's output pipe open)."""
     import subprocess
     import sys
     import time
 
-    server = subprocess.Popen([sys.executable, "-c", _ORPHAN], stdout=subprocess.PIPE, text=True)
+    script = tmp_path / "server.py"  # spawn imports the parent's main module: a file, not -c
+    script.write_text(_ORPHAN)
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     assert server.stdout is not None
     with server.stdout:  # not read to its end: an orphaned child would hold it open forever
         child = int(server.stdout.readline())
-        server.wait(timeout=60)
+        server.wait(timeout=WAIT)
         deadline = time.monotonic() + 30  # the child looks for its parent every second
         while time.monotonic() < deadline and _alive(child):
             time.sleep(0.2)

@@ -104,21 +104,3 @@ def test_the_server_runs_asyncio_s_loop_and_h11_whatever_is_installed() -> None:
 
     config = uvicorn_config(create_app())
     assert (config.loop, config.http) == ("asyncio", "h11")
-
-
-def test_the_app_keeps_freed_memory_before_its_first_worker_thread() -> None:
-    """models/memory.py's one arena holds only for threads started after it: create_app sets
-    it, in a fresh interpreter where nothing else has (no model loaded)."""
-    import subprocess
-    import sys
-
-    code = (
-        "from attnlab.models import memory\n"
-        "before = memory._done\n"
-        "from attnlab.web.app import create_app\n"
-        "create_app()\n"
-        "print(before, memory._done)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["False", "True"]

@@ -1,6 +1,7 @@
 """SmolLM2 through the API: a causal head, the 2,048-token limit, a folder served by name."""
 
 import pytest
+from contract_check import ContractClient
 
 from attnlab.encode.packed import unpack
 from attnlab.web.model_routes import serve_folder
@@ -36,9 +37,10 @@ def test_a_served_folder_is_asked_for_by_name_and_a_path_never(client, tmp_path)
     gguf = model_folder("smollm2")[1]
     (tmp_path / "mini.gguf").symlink_to(gguf)
     try:
-        name = serve_folder(str(tmp_path / "mini.gguf"))
+        name = serve_folder(str(tmp_path / "mini.gguf"))  # as `serve --model` does first
         assert name == "mini"
-        info = client.get("/api/model/info", params={"model": "mini"}).json()
+        served = ContractClient(folders=(str(tmp_path / "mini.gguf"),))  # its models' worker too
+        info = served.get("/api/model/info", params={"model": "mini"}).json()
         assert info["model"] == "mini" and "mini" in info["known_models"]
         assert info["n_layers"] == 30
     finally:

@@ -1,10 +1,15 @@
 """Every refusal answers {"error": message, "field": name} (error_replies.py); an unexpected
 failure answers 500 JSON and the server keeps serving."""
 
+import json
+
 import pytest
 from contract_check import ContractClient
 
 from attnlab import lesson
+from attnlab.web import lesson_routes
+from attnlab.web.executors import reply
+from attnlab.web.requests_lesson import LessonQuery
 
 
 def test_a_body_that_is_not_json_or_not_an_object(client) -> None:
@@ -41,16 +46,26 @@ def test_no_such_route_or_method_in_the_same_shape(client) -> None:
 
 
 def test_an_unexpected_failure_is_a_500_in_words_and_the_server_serves_on(monkeypatch) -> None:
+    """In the server's own process (the presets) and in a worker (executors.reply, which the
+    lesson's pool runs), the same words."""
     quiet = ContractClient(raise_server_exceptions=False)
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(lesson, "explain_lesson", broken)
-    r = quiet.get("/api/lesson")
+    monkeypatch.setattr(lesson_routes, "_presets", broken)
+    r = quiet.get("/api/presets")
     assert r.status_code == 500
     assert r.json() == {"error": "internal error: ZeroDivisionError: a bug", "field": None}
+    monkeypatch.setattr(lesson, "explain_lesson", broken)
+    answer = reply(lesson_routes._explain, LessonQuery())
+    assert answer.status == 500
+    assert json.loads(answer.body) == {
+        "error": "internal error: ZeroDivisionError: a bug",
+        "field": None,
+    }
     monkeypatch.undo()
+    assert quiet.get("/api/presets").status_code == 200
     assert quiet.get("/api/lesson").status_code == 200
 
 

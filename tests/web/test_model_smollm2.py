@@ -1,12 +1,8 @@
 """SmolLM2 through the API: the causal triangle, grouped-query attention, RoPE by distance and the
 next tokens, all the trace's numbers; at 2,048 tokens a head switch moves under 1 MB, its
-pooled picture is the max of each block of the head's weights, within the uint16 step, and the
-first heads after the pass land on memory the server already has (in a fresh process)."""
+pooled picture is the max of each block of the head's weights, within the uint16 step."""
 
 from __future__ import annotations
-
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -81,32 +77,3 @@ def test_a_head_switch_at_2048_tokens_moves_under_a_megabyte(client, smollm2_lon
     assert np.abs(unpack(m["weights"]) - want).max() <= UINT16_STEP / 2 + 1e-7
     row = client.get("/api/model/row", params={**switch, "row": 2047}).json()
     assert row["visible"] == 2048 and unpack(row["weights"]).sum() == pytest.approx(1, abs=1e-4)
-
-
-_FIRST_HEADS = """
-import resource, sys
-from fastapi.testclient import TestClient
-from attnlab.web.app import create_app
-from attnlab.web.server_options import ServerOptions
-client = TestClient(create_app(ServerOptions()), base_url="http://127.0.0.1")
-q = {"model": "smollm2", "text": sys.stdin.read(), "layer": 0}
-assert client.get("/api/model/trace", params={**q, "grid": "none"}).status_code == 200
-faults = []
-for head in range(1, 5):  # the head cache's first fill: four new heads of 54 MB
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    assert client.get("/api/model/matrix", params={**q, "head": head}).status_code == 200
-    faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
-print(*faults)
-"""
-
-
-def test_the_first_heads_after_a_long_pass_do_not_fault_in_fresh_pages(smollm2_long_text) -> None:
-    """On a small VM a fresh page costs 10-12 µs: the first head switches after a 2,048-token
-    pass took 190-214 ms each, mostly page faults (500-4,200 a head), until the server had
-    filled its head cache once. The pass now ends by touching that memory (models/memory.py)."""
-    run = [sys.executable, "-c", _FIRST_HEADS]
-    out = subprocess.run(run, input=smollm2_long_text, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr[-3000:]
-    faults = [int(x) for x in out.stdout.split()]
-    print(f"page faults of the first four head switches at 2,048 tokens: {faults}")
-    assert sum(faults) < 1500, faults

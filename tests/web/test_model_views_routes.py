@@ -60,3 +60,13 @@ def test_compare_takes_an_occurrence_and_sends_a_minus_b(client, minilm) -> None
     assert np.allclose(s["difference"], c.difference, atol=1e-4)
     r = client.get("/api/model/compare", params={**q, "occurrence_b": 2})
     assert r.status_code == 400 and r.json()["field"] == "occurrence_b"
+
+
+@pytest.mark.parametrize("field", ["mask", "focus"])
+def test_a_position_of_thousands_of_digits_is_a_400_naming_its_field(client, field) -> None:
+    """Bug: mask=<24,000 digits> answered 500, "Exceeds the limit (4300 digits) for integer
+    string conversion": the parameter was read as a number before any bound was checked."""
+    q = {"text": "by the river bank", "focus": "bank", "mask": "river", field: "7" * 24_000}
+    r = client.get("/api/model/mask", params=q)
+    assert r.status_code == 400, r.text[:200]
+    assert r.json()["field"] == field and "far outside any text" in r.json()["error"]

@@ -32,7 +32,6 @@ from attnlab.core.diagnostics import HeadStats
 from attnlab.errors import ArgumentTypeError, EmptySequenceError, TooLongError
 from attnlab.models.checkpoint import BertConfig, Checkpoint
 from attnlab.models.layer_keep import LayerKeep, attend_layer
-from attnlab.models.memory import keep_freed_memory
 from attnlab.models.model_trace import SPECIAL, ModelTrace
 from attnlab.models.nn import gelu, layer_norm
 from attnlab.models.summary import ModelSummary
@@ -105,7 +104,6 @@ class BertEncoder:
         self.layers = tuple(LayerWeights.from_tensors(t, i) for i in range(c.n_layers))
         self.max_tokens = min(MAX_TOKENS, c.max_positions)
         self._work = Workspace(self.max_tokens, self.e_word.dtype)
-        keep_freed_memory()  # see memory.py: fresh pages cost more than the arithmetic here
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:

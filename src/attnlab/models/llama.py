@@ -43,7 +43,6 @@ from attnlab.models.decoder_trace import DecoderTrace, Readout
 from attnlab.models.gguf_tokenizer import readable
 from attnlab.models.layer_keep import LayerKeep
 from attnlab.models.llama_checkpoint import LOAD_THREADS, LlamaCheckpoint, LlamaConfig
-from attnlab.models.memory import keep_freed_memory
 from attnlab.models.nn_decoder import rms_norm, swiglu
 from attnlab.models.summary import ModelSummary
 from attnlab.models.threads import THREADS, each, one_blas_thread
@@ -115,7 +114,6 @@ class LlamaDecoder:
         self.readout = Readout(t["model.norm.weight"], c.rms_eps, unembed, self.tokenizer,
                                c.rope_base)  # fmt: skip
         self.max_tokens = min(MAX_TOKENS, c.max_positions)
-        keep_freed_memory()  # see memory.py: fresh pages cost more than the arithmetic here
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:

@@ -18,17 +18,12 @@ arrays each) cost 4,300-4,750 page faults and 90-113 ms of system time apiece, a
 for the arithmetic; with one arena, none once the first two were computed
 (tests/models/test_memory.py counts them).
 
-It affects the whole process (PyTorch in the same process gains too), runs once, does nothing
-outside glibc, and is skipped when ATTNLAB_MALLOC=default is set. The server calls it before it
-starts a thread (web/app.py), a model when it loads.
-
-Kept freed memory only helps from the second time: the first arrays of a size still land on
-fresh pages. On this project's 2-core VM a fresh 4 KiB page costs 10-12 µs (64 MB: 150-200 ms),
-so the server's first few heads of a 2,048-token text, until its head cache had been filled
-once, each took 150-220 ms instead of 50. `touch(nbytes)` writes that much heap once and frees
-it, as the pass that needs it ends: the heads that follow land on pages the process has. The
-trim threshold is above what the server touches (five heads of 59 MB), so the kernel does not
-take it back.
+It affects the whole process, runs once, does nothing outside glibc, and is skipped when
+ATTNLAB_MALLOC=default is set. So it is not done on import or on `load_model` (a notebook's
+process is its user's): `attnlab serve` calls it in each worker before the worker starts a
+thread (web/worker_setup.py), and a script may call it. Measured here on a MiniLM trace of 134
+tokens in one process: median 1.06-1.08 s with it, 1.85-2.14 s with glibc's defaults (two runs
+each).
 """
 
 from __future__ import annotations
@@ -36,8 +31,6 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
-
-import numpy as np
 
 M_TRIM_THRESHOLD = -1  # glibc's mallopt parameter numbers (malloc.h)
 M_MMAP_THRESHOLD = -3
@@ -65,22 +58,3 @@ def keep_freed_memory() -> bool:
         return False
     _done = ok
     return ok
-
-
-TOUCH_CHUNK = 16 << 20
-"""`touch` writes the heap in arrays of this size: under MMAP_THRESHOLD, so from the heap."""
-
-
-def touch(nbytes: int) -> bool:
-    """Write `nbytes` (at most TRIM_THRESHOLD) of heap memory once and free it, so the next
-    arrays of that size land on pages the process already has (see the module's docstring).
-    Pages it already has cost a write, about 5 ms per 100 MB here (fresh ones: 580 ms for
-    270 MB). Does nothing, and returns False, unless `keep_freed_memory` took effect: freed
-    memory would go back to the kernel."""
-    if not _done or nbytes <= 0:
-        return False
-    nbytes = min(nbytes, TRIM_THRESHOLD - TOUCH_CHUNK)  # what a free keeps
-    sizes = [min(TOUCH_CHUNK, nbytes - at) for at in range(0, nbytes, TOUCH_CHUNK)]
-    chunks = [np.ones(size, np.uint8) for size in sizes]  # np.ones writes every page
-    del chunks  # freed back to the heap, not to the kernel
-    return True

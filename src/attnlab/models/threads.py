@@ -17,10 +17,19 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any, TypeVar
 
-__all__ = ["THREADS", "each", "one_blas_thread", "pool"]
+__all__ = ["THREADS", "cores", "each", "one_blas_thread", "pool"]
 
-THREADS = min(2, os.cpu_count() or 1)
-"""Threads that share a pass's parallel parts: one a core on this 2-core machine."""
+
+def cores() -> int:
+    """The cores this process may run on: its CPU affinity, not the machine's count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # no affinity on this OS
+        return os.cpu_count() or 1
+
+
+THREADS = cores()
+"""Threads that share a pass's parallel parts: one a core this process may use."""
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -17,25 +17,30 @@ an unknown parameter is refused by name, and every refusal answers {"error": mes
 FastAPI's docs pages load their scripts from a CDN, so they are off: nothing the page or the
 API serves comes from elsewhere.
 
-The handlers run in a worker pool of a fixed size, heavy work in a few slots with a bounded
-queue (workers.py); every request first passes the edge (edge.py: Host allowlist, body limits,
-security headers). Both are sized by one ServerOptions (server_options.py). No route
-redirects (a trailing slash is not found), so no answer repeats the Host header.
+One uvicorn process runs this app. It answers the page, its files, /openapi.json, /api/presets
+and /api/lab (encoded once) itself, and hands every computation to a standard executor
+(executors.py, offload.py): the toy lesson to a ProcessPoolExecutor of one process a core
+(os.sched_getaffinity), the models to one worker process that keeps them and their traces and
+answers each request on a thread of its own (model_service.py), the cost measurement to its own
+child (apart.py). Each request first passes the edge (edge.py: Host allowlist, body limits,
+security headers), sized by one ServerOptions (server_options.py). No route redirects (a
+trailing slash is not found), so no answer repeats the Host header.
 
-`serve` runs this app in three processes (`serving_app`, front.py): a front that answers the
-page, its files and the fixed routes, and two compute processes (the models; the toy lesson)
-for every other API route, so that no computation ever makes the front wait. Tests and
-embedders can run `create_app` alone.
+Measured with benchmarks/load.py (200 clients for 30 s on 2 shared cores, alternating with the
+hand-written front and two compute processes this replaces): 152.5 and 140.7 requests/s against
+107.5 and 126.4, RSS growth +16 and +17 MB against +26 and +22, no errors; /api/presets p99
+while /api/cost runs 196 and 327 ms against 49 and 26 (the target is 50 ms). At 2,048 SmolLM2
+tokens a head switch showed in the page in 179-399 ms (median 261, six clicks, `attnlab
+serve`). benchmarks/load.py's docstring has the table and why presets waits.
 """
 
 from __future__ import annotations
 
-import gc
 import inspect
 import ipaddress
 import os
-import sys
 import threading
+import weakref
 import webbrowser
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -47,10 +52,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
-from threadpoolctl import threadpool_limits
 
 import attnlab
-from attnlab.models.memory import keep_freed_memory
 from attnlab.web import (
     error_replies,
     export_routes,
@@ -60,10 +63,9 @@ from attnlab.web import (
 )
 from attnlab.web.edge import Edge
 from attnlab.web.error_replies import ERROR_RESPONSES
-from attnlab.web.front import ComputeProcess, Front
+from attnlab.web.offload import Executors
 from attnlab.web.requests_model import MAX_TEXT_CHARS
 from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
-from attnlab.web.workers import Workers
 
 MAX_REQUEST_HEAD_BYTES = 12 * MAX_TEXT_CHARS + 64 * 1024
 """The request line and headers uvicorn reads before it answers a bare 400: room for a text of
@@ -76,7 +78,6 @@ __all__ = [
     "is_loopback",
     "serve",
     "serve_url",
-    "serving_app",
     "serving_config",
 ]
 
@@ -115,23 +116,18 @@ class _App(FastAPI):
         return Edge(super().build_middleware_stack(), self.state.options)
 
 
-def create_app(options: ServerOptions | None = None) -> FastAPI:
-    """The ASGI app: the page, its static files and the JSON API, sized by `options`."""
+def create_app(options: ServerOptions | None = None, folders: tuple[str, ...] = ()) -> FastAPI:
+    """The ASGI app: the page, its static files and the JSON API, sized by `options`; its
+    models' worker also serves the model `folders` (see `serve_folder`). The workers start on
+    first use and stop with the app (its lifespan, or once it is garbage)."""
     options = options or ServerOptions()
-    keep_freed_memory()  # before any worker thread starts: see models/memory.py
-    workers = Workers(options)
+    executors = Executors(options, folders)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        before, collections = sys.getswitchinterval(), gc.get_threshold()
-        sys.setswitchinterval(options.switch_interval)
-        gc.set_threshold(options.gc_young, *collections[1:])
-        blas = threadpool_limits(options.blas_threads, user_api="blas")  # ServerOptions says why
+        threading.Thread(target=executors.start, name="attnlab-start", daemon=True).start()
         yield
-        blas.restore_original_limits()
-        gc.set_threshold(*collections)
-        sys.setswitchinterval(before)
-        workers.close()
+        executors.close()
 
     app = _App(
         title="attnlab",
@@ -145,7 +141,8 @@ def create_app(options: ServerOptions | None = None) -> FastAPI:
         **_without_telemetry(),
     )
     app.state.options = options
-    app.state.workers = workers
+    app.state.executors = executors
+    weakref.finalize(app, executors.close)
     error_replies.install(app)
     app.include_router(lesson_routes.router)
     app.include_router(model_routes.router)
@@ -208,7 +205,7 @@ def serve(
     url = serve_url(host, port)
     if model is not None:
         name = model_routes.serve_folder(model)  # here too: a bad folder fails before serving
-        model_routes.loaded_model.cache_clear()  # the compute process loads its own
+        model_routes.loaded_model.cache_clear()  # the models' worker loads its own
         print(f"attnlab: serving the model at {model!r} as {name!r}")
     print(f"attnlab: the lesson is at {url} (Ctrl+C to stop)")
     if not is_loopback(host):
@@ -229,16 +226,8 @@ def serving_config(
     host: str = "127.0.0.1",
     port: int = 8000,
 ) -> Any:
-    """The uvicorn config `serve` runs: `serving_app` on `host` and `port`."""
-    return uvicorn_config(serving_app(options, folders), host=host, port=port)
-
-
-def serving_app(options: ServerOptions | None = None, folders: tuple[str, ...] = ()) -> Front:
-    """What `serve` runs: the app in three processes (front.py), the model one serving the
-    model `folders` beside the known models."""
-    options = options or ServerOptions()
-    model, lesson = ComputeProcess("model", options, folders), ComputeProcess("lesson", options)
-    return Front(create_app(options), model, lesson, options)
+    """The uvicorn config `serve` runs: the app serving the model `folders` on `host`, `port`."""
+    return uvicorn_config(create_app(options, folders), host=host, port=port)
 
 
 def uvicorn_config(
@@ -251,8 +240,8 @@ def uvicorn_config(
     """How attnlab runs under uvicorn (serve, and the tests' live servers): quiet, and with
     room in the request head for the longest text the API takes (MAX_REQUEST_HEAD_BYTES).
     HTTP is parsed by h11, the one of uvicorn's parsers that bounds a request head, and the event
-    loop is asyncio's even where uvloop is installed: in a process whose threads compute
-    (create_app alone, as the browser tests serve it), uvloop's loop starved while a 2,048-token
+    loop is asyncio's even where uvloop is installed: in a process whose threads computed (the
+    models, before they had a worker of their own), uvloop's loop starved while a 2,048-token
     model page's work went on, and the next page's files took over 10 s (with asyncio's the same
     browser tests pass).
     """

@@ -6,7 +6,7 @@ the client, each through one handler installed by `install`:
     a request that breaks its declared model   400, pydantic's refusal put into plain words
     an AttnlabError raised while computing     400, its message and its `field`
     an HTTP error (no such route, method)      its status, with its reason
-    every heavy slot and its queue taken       503 with Retry-After (workers.Busy)
+    every heavy slot and its queue taken       503 with Retry-After (heavy.Busy)
     anything unexpected                        500 with a message; the server keeps serving
 
 `ERROR_RESPONSES` declares these bodies in `/openapi.json` for every route; `BUSY_RESPONSES`
@@ -25,8 +25,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from attnlab.errors import AttnlabError
+from attnlab.web.heavy import Busy
 from attnlab.web.schemas_trace import Answer
-from attnlab.web.workers import Busy
 
 __all__ = [
     "BODY_RESPONSES",
@@ -56,7 +56,10 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 BUSY_RESPONSES: dict[int | str, dict[str, Any]] = {
     503: {
         "model": ErrorAnswer,
-        "description": "every slot for heavy work and its queue are taken: ask again later",
+        "description": (
+            "every slot for heavy work and its queue are taken, or the worker stopped and a "
+            "new one is starting: ask again later"
+        ),
         "headers": {
             "Retry-After": {
                 "description": "seconds to wait before asking again",

@@ -4,8 +4,9 @@
     GET /api/export/model.html    a real model's text, every head (ModelFileQuery)
 
 The answer is export.standalone's text for the same state, byte for byte, sent as a download
-(Content-Disposition: attachment) so the page can save it as a blob. Each handler runs in the
-app's worker pool (workers.py); the model's trace is the kept one model_routes answers from.
+(Content-Disposition: attachment) so the page can save it as a blob. The lesson's file is made
+in the toy lesson's pool, the model's in the models' worker from the kept trace model_routes
+answers from (executors.py).
 A model's file is refused over standalone.MODEL_TOKENS_AT_MOST tokens, in the export's words.
 """
 
@@ -22,8 +23,8 @@ from attnlab.errors import UnknownHeadError
 from attnlab.export.standalone import standalone_html
 from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
 from attnlab.web.model_routes import text_trace
+from attnlab.web.offload import on_models, on_toy
 from attnlab.web.requests_export import LessonFileQuery, ModelFileQuery
-from attnlab.web.workers import Workers, workers_of
 
 __all__ = ["file_name", "router"]
 
@@ -62,11 +63,11 @@ def _lesson_file(params: LessonFileQuery) -> Response:
 @router.get("/lesson.html", response_class=Response, responses=_HTML)
 async def lesson_file(params: Annotated[LessonFileQuery, Query()], request: Request) -> Response:
     """The lesson on screen (every token and normalization, the lab's options) as one file."""
-    return await workers_of(request).run(_lesson_file, params)
+    return await on_toy(request, _lesson_file, params)
 
 
-def _model_file(params: ModelFileQuery, workers: Workers) -> Response:
-    mt = text_trace(params.model, params.text, workers)
+def _model_file(params: ModelFileQuery) -> Response:
+    mt = text_trace(params.model, params.text)
     for field, value, size in (
         ("layer", params.layer, mt.n_layers),
         ("head", params.head, mt.n_heads),
@@ -86,5 +87,4 @@ def _model_file(params: ModelFileQuery, workers: Workers) -> Response:
 @router.get("/model.html", response_class=Response, responses={**_HTML, **BUSY_RESPONSES})
 async def model_file(params: Annotated[ModelFileQuery, Query()], request: Request) -> Response:
     """A real model's text, every layer and head following one token, as one file."""
-    workers = workers_of(request)
-    return await workers.run(_model_file, params, workers)
+    return await on_models(request, _model_file, params)

@@ -9,12 +9,14 @@
                        one new row against recomputing n × n (CostQuery)
     GET  /api/lab      the lab's choices and limits
 
-Each handler hands a plain function to the app's worker pool (workers.py) that turns its request
-model into the lesson's options, runs the lesson, validates the encoder's dict into the declared
-answer (schemas_lesson.py, schemas_trace.py) and encodes it. Measuring the cost is heavy work:
-it takes a heavy slot, or answers 503 when they and their queue are full. The presets and the
-lab's limits never change: they are encoded once and sent from the event loop, so they wait for
-nothing.
+Each handler has a plain function turn its request model into the lesson's options, run the
+lesson, validate the encoder's dict into the declared answer (schemas_lesson.py,
+schemas_trace.py) and encode it, in the toy lesson's process pool, the cost in the measuring
+child (executors.py); measuring is heavy work, answered 503 beyond the heavy queue. The presets
+and the lab's limits never change: they are encoded once, and sent by the server itself.
+The explanation is 1-2 ms (median 1.7 ms for two heads with RoPE), but computed on the event
+loop it made every answer wait behind it under benchmarks/load.py (/api/presets p50 1.1 s on
+a loaded machine, against 30 ms for the old front): it runs in the pool too.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from attnlab.encode.page_json import encode_lab, encode_presets
 from attnlab.encode.trace_json import encode_cost, encode_sweep
 from attnlab.lesson.shuffle import shuffle_every_kind
 from attnlab.web.error_replies import BODY_RESPONSES, BUSY_RESPONSES, ERROR_RESPONSES
+from attnlab.web.executors import json_answer
+from attnlab.web.offload import on_measure, on_toy
 from attnlab.web.requests_lesson import (
     CostQuery,
     LessonBody,
@@ -46,7 +50,6 @@ from attnlab.web.requests_lesson import (
 )
 from attnlab.web.schemas_lesson import LabAnswer, LessonAnswer, PresetsAnswer, ShuffleAnswer
 from attnlab.web.schemas_trace import CostAnswer, SweepAnswer
-from attnlab.web.workers import Workers, json_answer, workers_of
 
 __all__ = ["router"]
 
@@ -72,13 +75,13 @@ def _explain(params: LessonParams) -> Response:
 @router.get("/lesson", response_model=LessonAnswer)
 async def lesson_get(params: Annotated[LessonQuery, Query()], request: Request) -> Response:
     """The lesson's explanation for a sentence, a focus, a mode and the lab's options."""
-    return await workers_of(request).run(_explain, params)
+    return await on_toy(request, _explain, params)
 
 
 @router.post("/lesson", response_model=LessonAnswer, responses=BODY_RESPONSES)
 async def lesson_post(params: LessonBody, request: Request) -> Response:
     """The same as GET, from a JSON object whose edits are {"role": {"word": [numbers]}}."""
-    return await workers_of(request).run(_explain, params)
+    return await on_toy(request, _explain, params)
 
 
 def _sweep(params: SweepQuery) -> Response:
@@ -92,7 +95,7 @@ def _sweep(params: SweepQuery) -> Response:
 @router.get("/sweep", response_model=SweepAnswer)
 async def sweep_temperatures(params: Annotated[SweepQuery, Query()], request: Request) -> Response:
     """The focus row of one head (with the lesson's positions, mask and edits) per T."""
-    return await workers_of(request).run(_sweep, params)
+    return await on_toy(request, _sweep, params)
 
 
 def _shuffle(params: ShuffleQuery) -> Response:
@@ -105,31 +108,24 @@ def _shuffle(params: ShuffleQuery) -> Response:
 @router.get("/shuffle", response_model=ShuffleAnswer)
 async def shuffle(params: Annotated[ShuffleQuery, Query()], request: Request) -> Response:
     """One shuffle of the sentence's words under every positional scheme."""
-    return await workers_of(request).run(_shuffle, params)
+    return await on_toy(request, _shuffle, params)
 
 
-def _cost(params: CostQuery, workers: Workers) -> CostAnswer:
-    """Measured in the workers' separate process (apart.py: tracemalloc in a threaded server
-    miscounts and can crash it)."""
+def _cost(params: CostQuery) -> Response:
+    """Run in the measuring child (apart.py: tracemalloc beside other work miscounts and can
+    crash its process)."""
     n = sizes(params.max_n, per_octave=params.per_octave)
-    kv = workers.apart.run(measured_kv_cache, params.d) if params.kv_cache else None
-    return CostAnswer.model_validate(encode_cost(workers.apart.run(measure, n, d=params.d), kv))
+    kv = measured_kv_cache(params.d) if params.kv_cache else None
+    return json_answer(CostAnswer.model_validate(encode_cost(measure(n, d=params.d), kv)))
 
 
 @router.get("/cost", response_model=CostAnswer, responses=BUSY_RESPONSES)
 async def cost(params: Annotated[CostQuery, Query()], request: Request) -> Response:
     """Measured time and memory of one attention head against n, and the fitted curves.
 
-    Heavy work (a few seconds): it runs in a heavy slot, or answers 503 when every slot and
-    the queue behind them are taken.
+    Heavy work (a few seconds): it answers 503 when the heavy queue is full.
     """
-    workers = workers_of(request)
-
-    def heavy() -> Response:
-        with workers.heavy.slot("cost"):
-            return json_answer(_cost(params, workers))
-
-    return await workers.run(heavy)
+    return await on_measure(request, _cost, params)
 
 
 @cache

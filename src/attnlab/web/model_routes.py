@@ -10,19 +10,20 @@ Models are loaded once per process and the last few traces and heads are kept, s
 through the heads of one text runs the forward pass once, and a head's beats, picture and rows
 share one recomputation. A request names a known model ("minilm", "smollm2") or a folder the
 server was started with (`serve_folder`, `attnlab serve --model PATH`), never a path. Each
-handler hands a plain function to the app's worker pool (workers.py); it computes one head's
-view once (models/head_view.py) and encodes it there into its declared answer
-(encode/head_json.py), the same answer the widget and the offline file carry. A forward pass
-over more than ServerOptions.heavy_tokens tokens that is not kept yet is heavy work: it takes a
-heavy slot, or answers 503 when they and their queue are full.
+handler hands a plain function to the models' worker (model_service.py: one process, a thread
+per request), which computes one head's view once (models/head_view.py) and encodes it there
+into its declared answer (encode/head_json.py), the same answer the widget and the offline file
+carry; the caches below live in that process. A forward pass over more than
+ServerOptions.heavy_tokens tokens that is not kept yet is heavy work: it takes a heavy slot, or
+answers 503 when they and their queue are full.
 """
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from functools import lru_cache
 from typing import Annotated, Generic, TypeVar
@@ -44,8 +45,10 @@ from attnlab.models import KNOWN_MODELS, Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.head_view import head_view, model_summary
 from attnlab.models.matrix_view import matrix_view
-from attnlab.models.memory import touch
 from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
+from attnlab.web.executors import json_answer
+from attnlab.web.heavy import HeavyGate
+from attnlab.web.offload import on_models
 from attnlab.web.requests_model import (
     MAX_TEXT_CHARS,
     NAME_ENUM,
@@ -65,10 +68,12 @@ from attnlab.web.schemas_model import (
     ModelTraceAnswer,
     RowAnswer,
 )
-from attnlab.web.turns import waiting
-from attnlab.web.workers import Workers, json_answer, workers_of
+from attnlab.web.server_options import ServerOptions
 
-__all__ = ["cached_model", "cached_trace", "loaded_model", "router", "serve_folder", "text_trace"]
+__all__ = [
+    "cached_model", "cached_trace", "configure", "heavy_slot", "loaded_model", "router",
+    "serve_folder", "text_trace",
+]  # fmt: skip
 
 router = APIRouter(prefix="/api/model", tags=["model"], responses=ERROR_RESPONSES)
 
@@ -77,29 +82,33 @@ V = TypeVar("V")
 
 
 _LOADING = threading.Lock()
+_options = ServerOptions()
+_gate = HeavyGate(_options.heavy_workers, _options.heavy_queue, _options.retry_after_seconds)
+
+
+def configure(options: ServerOptions) -> None:
+    """In the models' worker, before any request: the server's heavy-work limits."""
+    global _options, _gate
+    _options = options
+    _gate = HeavyGate(options.heavy_workers, options.heavy_queue, options.retry_after_seconds)
+
+
+def heavy_slot(what: str, tokens: int) -> AbstractContextManager[None]:
+    """A heavy slot (heavy.py) for work on more than ServerOptions.heavy_tokens tokens."""
+    return _gate.slot(what) if tokens > _options.heavy_tokens else nullcontext()
 
 
 @lru_cache(maxsize=len(KNOWN_MODELS) + 4)
 def loaded_model(name: str) -> Model:
-    model = load_model(SERVED.get(name, name))
-    # the model lives as long as the process: its objects (the tokenizer's vocabulary above
-    # all) leave the garbage collector's generations, so that no full collection, which stops
-    # every thread, walks them again (server_options.py: gc_young)
-    gc.freeze()
-    return model
+    return load_model(SERVED.get(name, name))
 
 
 def cached_model(name: str) -> Model:
     """The model called `name` (a known one or a served folder's), loaded on first use and
     kept for the life of the process (one thread loads it while the others wait, so it is in
     memory once)."""
-    if not _LOADING.acquire(blocking=False):
-        with waiting():  # another thread loads a model: others compute meanwhile
-            _LOADING.acquire()
-    try:
+    with _LOADING:
         return loaded_model(name)
-    finally:
-        _LOADING.release()
 
 
 def serve_folder(path: str) -> str:
@@ -142,10 +151,7 @@ class _Kept(Generic[K, V]):
                 self._kept.move_to_end(key)
                 return self._kept[key]
             turn = self._computing.setdefault(key, threading.Lock())
-        if not turn.acquire(blocking=False):
-            with waiting():  # while another thread computes this key, others compute theirs
-                turn.acquire()
-        try:
+        with turn:
             with self._lock:
                 if key in self._kept:  # computed by the request we waited for
                     return self._kept[key]
@@ -159,8 +165,6 @@ class _Kept(Generic[K, V]):
                 while len(self._kept) > self.size:
                     self._kept.popitem(last=False)
             return value
-        finally:
-            turn.release()
 
 
 _TRACES: _Kept[tuple[str, str], ModelTrace] = _Kept(4)
@@ -176,41 +180,33 @@ def cached_trace(name: str, text: str) -> ModelTrace:
     return _TRACES.get((name, text), lambda: cached_model(name).trace(text))
 
 
-def _forward(name: str, text: str, workers: Workers) -> ModelTrace:
+def _forward(name: str, text: str) -> ModelTrace:
     model = cached_model(name)
 
     def run() -> ModelTrace:
-        if len(model.tokenize(text)[1]) > workers.options.heavy_tokens:
-            with workers.heavy.slot("long model trace"):
-                mt = model.trace(text)
-        else:
-            mt = model.trace(text)
-        # the heads _HEADS keeps, and the one computed before the oldest is dropped, on pages
-        # the process has (models/memory.py): a long text's first head switches were 150-220 ms
-        # of page faults each, 40-120 ms after this
-        touch((_HEADS.size + 1) * mt.head_nbytes)
-        return mt
+        with heavy_slot("long model trace", len(model.tokenize(text)[1])):
+            return model.trace(text)
 
     return _TRACES.get((name, text), run)
 
 
-def _trace(name: str, text: str, field: str, workers: Workers) -> ModelTrace:
+def _trace(name: str, text: str, field: str) -> ModelTrace:
     """The trace of `text`; a text that is empty or too long is refused against `field`."""
     try:
-        return _forward(name, text, workers)
+        return _forward(name, text)
     except (EmptySequenceError, TooLongError) as exc:
         raise AttnlabError(str(exc), field=field) from None
 
 
-def text_trace(name: str, text: str, workers: Workers) -> ModelTrace:
+def text_trace(name: str, text: str) -> ModelTrace:
     """The kept trace of `text` as the routes compute it (a long one in a heavy slot); an empty
     or too long text is refused against "text". For the other routers (export_routes.py)."""
-    return _trace(name, text, "text", workers)
+    return _trace(name, text, "text")
 
 
-def _head(params: HeadQuery, workers: Workers) -> tuple[ModelTrace, Trace]:
+def _head(params: HeadQuery) -> tuple[ModelTrace, Trace]:
     """The trace of the text and the asked head, its layer and head checked against the model."""
-    mt = _trace(params.model, params.text, "text", workers)
+    mt = _trace(params.model, params.text, "text")
     layer = _index(params.layer, "layer", mt.n_layers)
     head = _index(params.head, "head", mt.n_heads)
     return mt, _HEADS.get((params.model, params.text, layer, head), lambda: mt.head(layer, head))
@@ -236,11 +232,11 @@ def _info(params: ModelQuery) -> Response:
 @router.get("/info", response_model=ModelInfoAnswer)
 async def model_info(params: Annotated[ModelQuery, Query()], request: Request) -> Response:
     """A model's sizes and the limits of the text it takes."""
-    return await workers_of(request).run(_info, params)
+    return await on_models(request, _info, params)
 
 
-def _trace_answer(params: ModelTraceQuery, workers: Workers) -> Response:
-    mt, t = _head(params, workers)
+def _trace_answer(params: ModelTraceQuery) -> Response:
+    mt, t = _head(params)
     view = head_view(
         mt, layer=params.layer, head=params.head, focus=params.focus, mode=params.mode,
         axis=params.axis, grid=params.grid, kept=t,
@@ -251,12 +247,11 @@ def _trace_answer(params: ModelTraceQuery, workers: Workers) -> Response:
 @router.get("/trace", response_model=ModelTraceAnswer, responses=BUSY_RESPONSES)
 async def model_trace(params: Annotated[ModelTraceQuery, Query()], request: Request) -> Response:
     """One head's six beats for a focus token, with every head's row (or matrix) beside it."""
-    workers = workers_of(request)
-    return await workers.run(_trace_answer, params, workers)
+    return await on_models(request, _trace_answer, params)
 
 
-def _matrix(params: MatrixQuery, workers: Workers) -> Response:
-    mt, t = _head(params, workers)
+def _matrix(params: MatrixQuery) -> Response:
+    mt, t = _head(params)
     view = matrix_view(
         mt, t, layer=params.layer, head=params.head, how=params.pool, specials=params.specials
     )
@@ -266,12 +261,11 @@ def _matrix(params: MatrixQuery, workers: Workers) -> Response:
 @router.get("/matrix", response_model=MatrixAnswer, responses=BUSY_RESPONSES)
 async def model_matrix(params: Annotated[MatrixQuery, Query()], request: Request) -> Response:
     """One head's whole matrix as a picture: uint16 codes, block-pooled for a long text."""
-    workers = workers_of(request)
-    return await workers.run(_matrix, params, workers)
+    return await on_models(request, _matrix, params)
 
 
-def _row(params: RowQuery, workers: Workers) -> Response:
-    mt, t = _head(params, workers)
+def _row(params: RowQuery) -> Response:
+    mt, t = _head(params)
     row = _index(params.row, "row", mt.n)
     return json_answer(encode_row(t, row, layer=params.layer, head=params.head))
 
@@ -279,13 +273,12 @@ def _row(params: RowQuery, workers: Workers) -> Response:
 @router.get("/row", response_model=RowAnswer, responses=BUSY_RESPONSES)
 async def model_row(params: Annotated[RowQuery, Query()], request: Request) -> Response:
     """One query row's weights over every key, float32: a row's numbers on demand."""
-    workers = workers_of(request)
-    return await workers.run(_row, params, workers)
+    return await on_models(request, _row, params)
 
 
-def _compare(params: CompareQuery, workers: Workers) -> Response:
-    a = _trace(params.model, params.a, "a", workers)
-    b = _trace(params.model, params.b, "b", workers)
+def _compare(params: CompareQuery) -> Response:
+    a = _trace(params.model, params.a, "a")
+    b = _trace(params.model, params.b, "b")
     try:
         result = compare(
             a, b, params.word, occurrence_a=params.occurrence_a, occurrence_b=params.occurrence_b
@@ -303,5 +296,4 @@ def _occurrence_field(message: str) -> str:
 @router.get("/compare", response_model=ComparisonAnswer, responses=BUSY_RESPONSES)
 async def model_compare(params: Annotated[CompareQuery, Query()], request: Request) -> Response:
     """One word's attention rows in two texts and the cosine of its vectors, layer by layer."""
-    workers = workers_of(request)
-    return await workers.run(_compare, params, workers)
+    return await on_models(request, _compare, params)

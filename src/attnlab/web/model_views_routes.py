@@ -5,13 +5,12 @@
 
 They share model_routes.py's loaded models and kept traces, so the head view and the mask
 panel of the text on screen run no second forward pass of the plain text. Like model_routes.py,
-each handler runs in the app's worker pool; the masked rerun of a text longer than
+each handler runs in the models' worker (model_service.py); the masked rerun of a text longer than
 ServerOptions.heavy_tokens is heavy work (a heavy slot, or 503 when they are all taken).
 """
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
@@ -21,18 +20,19 @@ from attnlab.encode.model_views_json import encode_layer_heads, encode_masking
 from attnlab.errors import AttnlabError, FocusError, TooLongError
 from attnlab.models.masking import Reruns, mask_of, mask_token
 from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
-from attnlab.web.model_routes import _index, _trace, cached_model
+from attnlab.web.executors import json_answer
+from attnlab.web.model_routes import _index, _trace, cached_model, heavy_slot
+from attnlab.web.offload import on_models
 from attnlab.web.requests_model_views import HeadsQuery, MaskQuery
 from attnlab.web.schemas_model_views import HeadsAnswer, MaskAnswer
-from attnlab.web.workers import Workers, json_answer, workers_of
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api/model", tags=["model"], responses=ERROR_RESPONSES)
 
 
-def _heads(params: HeadsQuery, workers: Workers) -> Response:
-    mt = _trace(params.model, params.text, "text", workers)
+def _heads(params: HeadsQuery) -> Response:
+    mt = _trace(params.model, params.text, "text")
     layer = _index(params.layer, "layer", mt.n_layers)
     return json_answer(HeadsAnswer.model_validate(encode_layer_heads(mt, layer)))
 
@@ -40,22 +40,20 @@ def _heads(params: HeadsQuery, workers: Workers) -> Response:
 @router.get("/heads", response_model=HeadsAnswer, responses=BUSY_RESPONSES)
 async def model_heads(params: Annotated[HeadsQuery, Query()], request: Request) -> Response:
     """Every head of one layer, whole (query × key), with the means over heads and layers."""
-    workers = workers_of(request)
-    return await workers.run(_heads, params, workers)
+    return await on_models(request, _heads, params)
 
 
-def _mask(params: MaskQuery, workers: Workers) -> Response:
+def _mask(params: MaskQuery) -> Response:
     model = cached_model(params.model)
     if not isinstance(model, Reruns):
         raise AttnlabError(f"{params.model} cannot rerun edited tokens", field="model")
-    mt = _trace(params.model, params.text, "text", workers)
+    mt = _trace(params.model, params.text, "text")
     try:
         focus = mt.focus_index(params.focus)
     except FocusError as exc:
         raise AttnlabError(str(exc), field="focus") from None
-    heavy = mt.n > workers.options.heavy_tokens
     try:
-        with workers.heavy.slot("masked model run") if heavy else nullcontext():
+        with heavy_slot("masked model run", mt.n):
             m = mask_token(
                 model, mt, focus=focus, word=params.mask, occurrence=params.occurrence,
                 how=params.how,
@@ -70,5 +68,4 @@ def _mask(params: MaskQuery, workers: Workers) -> Response:
 @router.get("/mask", response_model=MaskAnswer, responses=BUSY_RESPONSES)
 async def model_mask(params: Annotated[MaskQuery, Query()], request: Request) -> Response:
     """Follow `focus`, mask (or drop) `mask`, and measure how far the focus moved per layer."""
-    workers = workers_of(request)
-    return await workers.run(_mask, params, workers)
+    return await on_models(request, _mask, params)

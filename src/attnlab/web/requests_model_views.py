@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from attnlab.models.compare import DEFAULT_A
-from attnlab.web.request_fields import Between, Blank
+from attnlab.web.request_fields import Between, Blank, Position
 from attnlab.web.requests_model import ModelQuery, ModelText
 
 __all__ = ["HeadsQuery", "MaskQuery"]
@@ -27,8 +27,12 @@ class MaskQuery(ModelQuery):
     """`GET /api/model/mask`: follow `focus`, mask (or drop) `mask`, compare layer by layer."""
 
     text: ModelText = DEFAULT_A
-    focus: Blank[int | ModelText | None] = Field(None, description="a token or its position")
-    mask: Blank[int | ModelText] = Field("river", description="the word (or position) to mask")
+    focus: Blank[Annotated[int | ModelText | None, Position]] = Field(
+        None, description="a token or its position"
+    )
+    mask: Blank[Annotated[int | ModelText, Position]] = Field(
+        "river", description="the word (or position) to mask"
+    )
     occurrence: Blank[Annotated[int, Between(1)]] = Field(
         1, description="which place of the word, from 1, when it occurs more than once"
     )

@@ -1,0 +1,152 @@
+"""Where the server's CPU work runs: standard executors, awaited by the one uvicorn process.
+
+A handler hands a plain function and its (picklable) arguments to a worker; the worker runs it
+through `reply`, which turns its Response, or its failure, into a `Reply` of already-encoded
+bytes: the server only copies them out. Three kinds of worker, made by `Executors`:
+
+    toy       a ProcessPoolExecutor (spawn), one process a core (os.sched_getaffinity): the
+              toy lesson's explanation, sweep, shuffle and offline file (lesson_routes.py
+              says why the 1-2 ms explanation is not computed in the server)
+    models    one process that keeps the models, their traces and heads (model_service.py)
+    measure   the cost measurement's own child, one process (apart.py)
+
+`answered(request, future, what)` waits for a worker's future and also for the client: once the
+client has gone it stops waiting, and a future that has not started is cancelled. A worker that
+died answers 503 with Retry-After naming it; a ProcessPoolExecutor broken by the death of one of
+its processes (BrokenProcessPool) is replaced by a new one on the next call (`Pool`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from attnlab.errors import AttnlabError
+from attnlab.web.heavy import Busy
+from attnlab.web.worker_setup import setup_worker, spawn_environment
+
+__all__ = ["Pool", "Reply", "WorkerGone", "answered", "json_answer", "reply"]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A worker's answer as it crosses back: status, headers and the encoded body."""
+
+    status: int
+    body: bytes
+    headers: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, response: Response) -> Reply:
+        headers = tuple((k.decode(), v.decode()) for k, v in response.raw_headers)
+        return cls(response.status_code, bytes(response.body), headers)
+
+    def response(self) -> Response:
+        return Response(self.body, self.status, headers=dict(self.headers))
+
+
+def _refusal(message: str, field: str | None, status: int, **headers: str) -> Reply:
+    return Reply.of(JSONResponse({"error": message, "field": field}, status, headers=headers))
+
+
+def reply(fn: Callable[..., Response], *args: Any) -> Reply:
+    """`fn(*args)` as a Reply, in the worker: its refusals (AttnlabError, Busy) and failures in
+    the one error shape of error_replies.py."""
+    try:
+        return Reply.of(fn(*args))
+    except AttnlabError as exc:
+        return _refusal(str(exc), exc.field, 400)
+    except Busy as exc:
+        return _refusal(str(exc), None, 503, **{"Retry-After": str(exc.retry_after)})
+    except Exception as exc:
+        return _refusal(f"internal error: {type(exc).__name__}: {exc}", None, 500)
+
+
+class WorkerGone(Exception):
+    """A worker process died before it answered (it is replaced on the next call)."""
+
+
+class Pool:
+    """A ProcessPoolExecutor of `workers` spawned processes, each set up by setup_worker (the
+    `preload` modules imported), started on first use and replaced by a new one once broken."""
+
+    def __init__(self, workers: int, *, niceness: int, preload: tuple[str, ...] = ()) -> None:
+        self.workers = workers
+        self.niceness = niceness
+        self.preload = preload
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _new(self) -> ProcessPoolExecutor:
+        spawn_environment()
+        return ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=setup_worker,
+            initargs=(os.getpid(), self.niceness, self.preload),
+        )
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """`fn(*args)` in a worker (fn and its arguments picklable)."""
+        with self._lock:
+            if self._pool is None:
+                self._pool = self._new()
+            try:
+                return self._pool.submit(fn, *args)
+            except BrokenProcessPool:  # a worker died: the executor takes no more work
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = self._new()
+                return self._pool.submit(fn, *args)
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns once the client has gone (the ASGI http.disconnect message)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def answered(request: Request, future: Future[Any], what: str, retry_after: int) -> Response:
+    """The Reply of `future` as a Response; 503 with Retry-After if the `what` worker died.
+    Once the client of `request` has gone, stop waiting (and cancel a future not started)."""
+    done = asyncio.wrap_future(future)
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait({done, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+    if not done.done():
+        future.cancel()  # does nothing to one already running: its answer is dropped
+        done.cancel()
+        return Response(status_code=499)  # no one reads it
+    try:
+        result = done.result()
+    except (BrokenProcessPool, WorkerGone) as exc:
+        message = (
+            f"the {what} worker process stopped ({type(exc).__name__}: {exc}); a new one is "
+            f"starting: try again in {retry_after} s"
+        )
+        return _refusal(message, None, 503, **{"Retry-After": str(retry_after)}).response()
+    assert isinstance(result, Reply)
+    return result.response()
+
+
+def json_answer(answer: BaseModel) -> Response:
+    """`answer` encoded where it was computed, so the server only sends bytes."""
+    return Response(answer.model_dump_json(by_alias=True), media_type="application/json")
