@@ -39,6 +39,7 @@ from __future__ import annotations
 import inspect
 import ipaddress
 import os
+import sys
 import threading
 import weakref
 import webbrowser
@@ -71,6 +72,8 @@ MAX_REQUEST_HEAD_BYTES = 12 * MAX_TEXT_CHARS + 64 * 1024
 """The request line and headers uvicorn reads before it answers a bare 400: room for a text of
 MAX_TEXT_CHARS characters of 4 UTF-8 bytes each, percent-encoded (12 bytes a character), so an
 over-long text reaches the API's own message naming the limit. (uvicorn's default is 16 KB.)"""
+
+SWITCH_INTERVAL = 0.0005
 
 __all__ = [
     "ServerOptions",
@@ -126,7 +129,10 @@ def create_app(options: ServerOptions | None = None, folders: tuple[str, ...] = 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         threading.Thread(target=executors.start, name="attnlab-start", daemon=True).start()
+        before = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)
         yield
+        sys.setswitchinterval(before)
         executors.close()
 
     app = _App(
