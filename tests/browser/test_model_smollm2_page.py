@@ -143,3 +143,46 @@ def test_smollm2_at_2048_tokens_head_switch_timed(
     )
     page.locator(".rm-matrix").screenshot(path=str(artifacts / "smollm2-2048-matrix.png"))
     page.locator(".rm-stage").screenshot(path=str(artifacts / "smollm2-2048-stage.png"))
+
+
+def switch_ms(page: Any, layer: int, head: int) -> float:
+    """Click the grid's cell of (layer, head) and wait until that head is on screen: the ms from
+    the click event to the page's shownAt, as test_smollm2_at_2048_tokens_head_switch_timed."""
+    cell = page.locator(f'.rm-heads button[data-layer="{layer}"][data-head="{head}"]')
+    page.evaluate("() => { window.__click = null; }")
+    cell.click()
+    page.wait_for_function(
+        "() => window.__click !== null && Number(document.getElementById('real-model')"
+        ".dataset.shownAt) > window.__click",
+        polling=50,
+    )
+    shown = page.locator("#real-model").evaluate("(el) => Number(el.dataset.shownAt)")
+    return float(shown - page.evaluate("() => window.__click"))
+
+
+@pytest.mark.slow
+def test_switches_at_2048_tokens_are_shown_within_a_second_while_other_work_runs(
+    new_page, base_url, artifacts: Path, smollm2_long_text: str
+) -> None:
+    """A layer switch starts the layer's head view (/api/model/heads, seconds at 2,048 tokens);
+    the head switches right after it must not wait behind it: the page withdraws it, shows the
+    head, and asks it again. Each time is from the click to the head on screen."""
+    page = open_smollm2(new_page, smollm2_long_text, timeout=900_000)
+    page.evaluate(
+        "() => document.addEventListener('click', (e) => { window.__click = e.timeStamp; }, true)"
+    )
+    times: list[float] = []
+    for layer in (1, 2, 3, 4):
+        times.append(switch_ms(page, layer, 0))  # the layer's head view is asked now
+        for head in (1, 2):  # at once: its head view is still computing
+            times.append(switch_ms(page, layer, head))
+            expect()(weights_table(page).locator("caption")).to_contain_text(
+                f"layer {layer}, head {head}"
+            )
+    times.sort()
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+    report = {"switch_ms": [round(x) for x in times], "p95_ms": round(p95)}
+    (artifacts / "smollm2-2048-switch-under-load.json").write_text(json.dumps(report))
+    print(f"switches at 2,048 tokens while the head view computes: {report}")
+    expect()(page.get_by_role("status", name="Model status")).to_be_empty()
+    assert p95 < 1000, report

@@ -12,6 +12,7 @@
 import { h } from "./dom.js";
 import { num } from "./format.js";
 import { ROW, headColor, headViewLayout, seriesOf, strongest } from "./head_view_layout.js";
+import { changes } from "./model_state.js";
 import { say } from "./words.js";
 
 const LONG = 30; // from this many tokens the panel says that the columns scroll
@@ -177,5 +178,12 @@ export function headView(model, id) {
     ui.readout.textContent = say(words(), "model.hv.hint");
     draw();
   });
-  return { el, show, follow, redraw: draw };
+  const memo = changes();
+  /** A view's state changed (model_state.js): a new answer shows whole, another head is followed. */
+  function update(next) {
+    memo.next(next);
+    if (memo.changed("heads", "words")) show();
+    else if (memo.changed("head")) follow();
+  }
+  return { el, update, dispose: () => {}, show, follow, redraw: draw };
 }

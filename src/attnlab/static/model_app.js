@@ -12,6 +12,7 @@
 
 import { getFile, getJSON } from "./http.js";
 import widget, { modelName } from "./model.js";
+import { createFlights } from "./model_requests.js";
 import { say } from "./words.js";
 import { createModel } from "./widget_model.js";
 
@@ -25,6 +26,19 @@ const FULL_GRID_MAX = 40; // up to this many tokens the grid shows whole matrice
  * page's main thread right after the click, on the cores the server is computing the head on.
  */
 export const STATUS_DELAY_MS = 400;
+
+/**
+ * Every answer the host holds for one model, empty. A model change puts this whole object back
+ * (with FRESH_HEAD) before it asks anything of the new model: no answer of the previous model
+ * (its info, head, grid, Compare, head view, mask, matrix) stays beside the next one's, and
+ * the old model's layer, head and focus are never asked of the new one.
+ */
+export const FRESH_ANSWERS = Object.freeze({
+  info: null, trace: null, grid: null, compare: null, compareError: null, heads: null, mask: null,
+  maskError: null, matrix: null, row_index: null, row: null, error: null, export_html: null,
+});
+/** The head a new model opens on: its first layer and head, the token the page picks. */
+export const FRESH_HEAD = Object.freeze({ layer: 0, head: 0, focus: null });
 
 /**
  * The model view's state in a URL query; anything unreadable falls back to the default.
@@ -91,6 +105,8 @@ function host(el, wanted, page, isActive) {
   let askedCompare = 0;
   let everLoaded = false;
   let statusTimer = 0; // the delayed status of the request on its way (STATUS_DELAY_MS)
+  const flights = createFlights(); // a newer question of a kind withdraws the older one
+  const ask = (kind, url) => getJSON(url, { signal: flights.signal(kind) });
   const state = () => Object.fromEntries([...KEYS, "beat", "word", "a", "b"].map((k) => [k, model.get(k)]));
   const writeURL = () => {
     if (!isActive()) return;
@@ -105,10 +121,7 @@ function host(el, wanted, page, isActive) {
     matrix: null, matrix_scale: "log", pool: "max", specials: "show", row_index: null, row: null,
     grid_color: "pattern", ranking_sort: { key: "first", descending: true },
   }, (changed) => {
-    if (changed.has("name")) {
-      info(model.get("name"));
-      load().then(compare);
-    }
+    if (changed.has("name")) switchModel(model.get("name"));
     else if (KEYS.some((k) => changed.has(k))) load();
     else if (changed.has("pool") || changed.has("specials")) matrix();
     if (changed.has("row_index")) row();
@@ -120,7 +133,7 @@ function host(el, wanted, page, isActive) {
     if (["maskWord", "maskHow"].some((k) => changed.has(k))) mask();
     writeURL();
   }, { getFile });
-  const views = modelViews(model, () => good);
+  const views = modelViews(model, () => good, ask);
   let askedMatrix = 0;
   let askedRow = 0;
 
@@ -131,7 +144,7 @@ function host(el, wanted, page, isActive) {
     if (!good) return;
     const ticket = ++askedMatrix;
     const q = new URLSearchParams({ ...headParams(), pool: model.get("pool"), specials: model.get("specials") });
-    const answer = await getJSON(`/api/model/matrix?${q}`);
+    const answer = await ask("matrix", `/api/model/matrix?${q}`);
     if (ticket === askedMatrix && answer.ok) model.put("matrix", answer.body);
   }
 
@@ -139,13 +152,17 @@ function host(el, wanted, page, isActive) {
     const index = model.get("row_index");
     if (!good || index === null || index === undefined) return;
     const ticket = ++askedRow;
-    const answer = await getJSON(`/api/model/row?${new URLSearchParams({ ...headParams(), row: String(index) })}`);
+    const answer = await ask("row", `/api/model/row?${new URLSearchParams({ ...headParams(), row: String(index) })}`);
     if (ticket === askedRow && answer.ok) model.put("row", answer.body);
   }
 
   async function load({ fallback = false } = {}) {
     const request = Object.fromEntries(KEYS.map((k) => [k, model.get(k)]));
     const ticket = ++asked;
+    // the questions that follow a head (its layer's head view, the mask, the whole grid) wait
+    // for the next head instead of holding the server ahead of it; they are asked again after it
+    flights.abort("heads", "mask", "grid");
+    views.withdrawn();
     const q = new URLSearchParams({ model: request.name, text: request.text, layer: String(request.layer), head: String(request.head) });
     if (request.focus !== null && request.focus !== undefined) q.set("focus", String(request.focus));
     const grid = model.get("grid");
@@ -159,12 +176,12 @@ function host(el, wanted, page, isActive) {
     else model.put("status", say(words, "model.running")); // a new text: a whole pass
     const started = performance.now();
     const sameHead = sameText && good.layer === request.layer && good.head === request.head;
-    const matrixAnswer = sameHead ? null : getJSON(`/api/model/matrix?${new URLSearchParams({ ...Object.fromEntries(["text", "layer", "head"].map((k) => [k, String(request[k])])), model: request.name, pool: model.get("pool"), specials: model.get("specials") })}`);
+    const matrixAnswer = sameHead ? null : ask("matrix", `/api/model/matrix?${new URLSearchParams({ ...Object.fromEntries(["text", "layer", "head"].map((k) => [k, String(request[k])])), model: request.name, pool: model.get("pool"), specials: model.get("specials") })}`);
     // the followed token's row beside the matrix, asked with the head instead of after it: the
     // same text, so the token is already a position of it (a new text's focus is the answer's)
-    const rowAsked = sameText && Number.isInteger(request.focus) ? { index: request.focus, ticket: ++askedRow, answer: getJSON(`/api/model/row?${new URLSearchParams({ model: request.name, text: request.text, layer: String(request.layer), head: String(request.head), row: String(request.focus) })}`) } : null;
-    const answer = await getJSON(`/api/model/trace?${q}`);
-    if (ticket !== asked) return; // a newer request is on its way
+    const rowAsked = sameText && Number.isInteger(request.focus) ? { index: request.focus, ticket: ++askedRow, answer: ask("row", `/api/model/row?${new URLSearchParams({ model: request.name, text: request.text, layer: String(request.layer), head: String(request.head), row: String(request.focus) })}`) } : null;
+    const answer = await ask("trace", `/api/model/trace?${q}`);
+    if (ticket !== asked || answer.aborted) return; // a newer request is on its way
     clearTimeout(statusTimer);
     model.put("status", "");
     if (answer.ok) {
@@ -225,7 +242,7 @@ function host(el, wanted, page, isActive) {
 
   async function fullGrid(q, ticket) {
     q.set("grid", "full");
-    const answer = await getJSON(`/api/model/trace?${q}`);
+    const answer = await ask("grid", `/api/model/trace?${q}`);
     if (ticket === asked && answer.ok && answer.body.grid) model.put("grid", answer.body.grid);
   }
 
@@ -233,8 +250,8 @@ function host(el, wanted, page, isActive) {
     const request = { word: model.get("word"), a: model.get("a"), b: model.get("b") };
     const ticket = ++askedCompare;
     const which = { occurrence_a: String(model.get("occ_a")), occurrence_b: String(model.get("occ_b")) };
-    const answer = await getJSON(`/api/model/compare?${new URLSearchParams({ model: good?.name ?? model.get("name"), ...request, ...which })}`);
-    if (ticket !== askedCompare) return;
+    const answer = await ask("compare", `/api/model/compare?${new URLSearchParams({ model: good?.name ?? model.get("name"), ...request, ...which })}`);
+    if (ticket !== askedCompare || answer.aborted) return;
     if (answer.ok) {
       goodCompare = request;
       model.put("compareError", null);
@@ -248,9 +265,28 @@ function host(el, wanted, page, isActive) {
     writeURL();
   }
 
+  /**
+   * Another model: every question of the old one withdrawn and every answer of it dropped at
+   * once (FRESH_ANSWERS, FRESH_HEAD), then the new model's info, head and Compare are asked.
+   */
+  function switchModel(name) {
+    flights.abort();
+    asked++; // an answer still on its way belongs to the old model: its ticket is stale
+    askedCompare++;
+    askedMatrix++;
+    askedRow++;
+    clearTimeout(statusTimer);
+    good = null;
+    everLoaded = false; // the status says the new model is loading
+    views.reset();
+    for (const [key, value] of Object.entries({ ...FRESH_ANSWERS, ...FRESH_HEAD })) model.put(key, value);
+    info(name);
+    load().then(compare);
+  }
+
   widget.render({ model, el }); // the page keeps the view for its lifetime: no cleanup to call
   function info(name) {
-    getJSON(`/api/model/info?model=${encodeURIComponent(name)}`).then((answer) => {
+    ask("info", `/api/model/info?model=${encodeURIComponent(name)}`).then((answer) => {
       if (answer.ok && model.get("name") === name) model.put("info", answer.body);
     });
   }
@@ -267,10 +303,11 @@ function host(el, wanted, page, isActive) {
  * @param {any} model
  * @param {() => Record<string, any> | null} current the request behind the head on screen
  */
-function modelViews(model, current) {
+function modelViews(model, current, ask) {
   let headsKey = "";
   let askedHeads = 0;
   let askedMask = 0;
+  let headsPending = false; // a head view's question is on its way
 
   async function heads() {
     const good = current();
@@ -279,8 +316,10 @@ function modelViews(model, current) {
     if (key === headsKey) return;
     headsKey = key;
     const ticket = ++askedHeads;
-    const answer = await getJSON(`/api/model/heads?${new URLSearchParams({ model: good.name, text: good.text, layer: String(good.layer) })}`);
-    if (ticket !== askedHeads) return;
+    headsPending = true;
+    const answer = await ask("heads", `/api/model/heads?${new URLSearchParams({ model: good.name, text: good.text, layer: String(good.layer) })}`);
+    if (ticket !== askedHeads || answer.aborted) return; // withdrawn by a newer head: asked again after it
+    headsPending = false;
     if (answer.ok) model.put("heads", answer.body);
     else headsKey = "";
   }
@@ -291,13 +330,25 @@ function modelViews(model, current) {
     if (!good || !word) return;
     const ticket = ++askedMask;
     const q = { model: good.name, text: good.text, focus: String(good.focus), mask: word, how: model.get("maskHow") ?? "mask" };
-    const answer = await getJSON(`/api/model/mask?${new URLSearchParams(q)}`);
-    if (ticket !== askedMask) return;
+    const answer = await ask("mask", `/api/model/mask?${new URLSearchParams(q)}`);
+    if (ticket !== askedMask || answer.aborted) return;
     model.put("maskError", answer.ok ? null : answer.error);
     model.put("mask", answer.ok ? answer.body : null);
   }
 
-  return { afterTrace: () => (heads(), mask()), mask };
+  /** The head view's question was withdrawn (a newer head): ask it again after that head. */
+  function withdrawn() {
+    if (headsPending) headsKey = "";
+  }
+
+  /** Another model: nothing asked is remembered, every old answer is stale. */
+  function reset() {
+    headsKey = "";
+    askedHeads++;
+    askedMask++;
+  }
+
+  return { afterTrace: () => (heads(), mask()), mask, withdrawn, reset };
 }
 
 /** Wire the tabs: show one panel, keep the choice in the URL, build the model view on first use. */

@@ -12,6 +12,7 @@ import { h, s } from "./dom.js";
 import { num } from "./format.js";
 import { field, paintSVG } from "./model_dom.js";
 import { cosinePlot } from "./model_layout.js";
+import { changes } from "./model_state.js";
 import { say } from "./words.js";
 
 /**
@@ -119,7 +120,7 @@ export function comparePanel(model, id, commit) {
   /** The whole panel: the rows, and the plot at the width its box has now. */
   function showCompare() {
     const cmp = model.get("compare");
-    if (!cmp) return;
+    if (!cmp) return clear();
     showHead();
     const width = Math.max(280, Math.min(560, ui.plot.parentElement?.clientWidth || 520));
     const plot = [cmp, words(), width];
@@ -127,6 +128,15 @@ export function comparePanel(model, id, commit) {
       plotFor = plot;
       showCosine(cmp, width);
     }
+  }
+
+  /** No answer (another model is loading): the old rows, plot and note go. */
+  function clear() {
+    rowsFor = null;
+    plotFor = null;
+    for (const node of [ui.rowA, ui.rowB, ui.diff, ui.cosTable, ui.plot]) node.replaceChildren();
+    ui.rowsTitle.textContent = "";
+    ui.note.textContent = "";
   }
 
   function showRows(cmp, L, H) {
@@ -173,5 +183,17 @@ export function comparePanel(model, id, commit) {
     e.preventDefault();
     commit({ word: ui.word.value, a: ui.a.value, b: ui.b.value });
   });
-  return { el, show: showCompare, showHead, showError: showCompareError, showInputs: showCompareInputs };
+  const memo = changes();
+  /** The view's state changed: a new answer shows whole, another head only its rows. */
+  function update(state) {
+    memo.next(state);
+    el.hidden = Boolean(state.info?.weights_only); // attention handed in alone: nothing to compare
+    if (memo.changed("compare")) {
+      showCompareInputs();
+      showCompare();
+    } else if (memo.changed("words")) showCompare();
+    else if (memo.changed("layer", "head", "trace")) showHead();
+    if (memo.changed("compareError")) showCompareError();
+  }
+  return { el, update, dispose: () => {}, show: showCompare, showHead, showError: showCompareError, showInputs: showCompareInputs };
 }

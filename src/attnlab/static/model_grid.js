@@ -3,12 +3,13 @@
 // from the /api/model/trace answer's "grid" (model_layout.miniHeat). One Tab stop: the arrow
 // keys walk the grid, Enter or a click picks a head.
 
-import { heat } from "./colors.js";
+import { MODEL_COLORS, heat } from "./colors.js";
 import { h } from "./dom.js";
 import { draw } from "./draw.js";
 import { num } from "./format.js";
 import { field } from "./model_dom.js";
 import { miniHeat } from "./model_layout.js";
+import { changes } from "./model_state.js";
 import { wordKey } from "./model_ranking.js";
 import { unpack } from "./packed.js";
 import { say } from "./words.js";
@@ -132,6 +133,10 @@ export function headsGrid(model, id, pick, commit = () => {}) {
     const stat = grid?.stats && (wanted !== "pattern" || !grid.rows) ? (wanted === "pattern" ? "first" : wanted) : null;
     const range = stat ? statRange(grid.stats[stat]) : [0, 1];
     ui.grid.dataset.color = stat ?? "pattern";
+    // the select says what is drawn: a grid without rows cannot show the pattern
+    const pattern = ui.color.querySelector('option[value="pattern"]');
+    if (pattern) pattern.disabled = Boolean(grid?.stats && !grid.rows);
+    ui.color.value = stat ?? wanted;
     const ratio = window.devicePixelRatio || 1;
     const sz = { width: MINI, height: MINI, ratio };
     for (const b of gridButtons) {
@@ -147,9 +152,9 @@ export function headsGrid(model, id, pick, commit = () => {}) {
       const l = Number(b.dataset.layer);
       const hd = Number(b.dataset.head);
       if (stat) {
-        const v = grid.stats[stat][l][hd];
+        const v = grid.stats[stat][l]?.[hd];
         const ok = typeof v === "number" && Number.isFinite(v);
-        draw(ctx, [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: ok ? heat(range[1] > range[0] ? (v - range[0]) / (range[1] - range[0]) : 0) : "#bbbbbb" }], 1, sz);
+        draw(ctx, [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: ok ? heat(range[1] > range[0] ? (v - range[0]) / (range[1] - range[0]) : 0) : MODEL_COLORS.missing }], 1, sz);
         b.title = say(model.get("words"), "model.grid.cell_stat", { stat: say(model.get("words"), `model.grid.color.${wordKey(stat)}`), value: ok ? num(v) : "—" });
         b.dataset.value = ok ? String(v) : "";
         continue;
@@ -157,7 +162,7 @@ export function headsGrid(model, id, pick, commit = () => {}) {
       b.removeAttribute("title");
       const full = grid?.attentions ? headMatrix(grid, l, hd) : null;
       const m = full ?? (grid?.rows ? headRow(grid, l, hd) : null);
-      draw(ctx, m ? miniHeat(m, sz, full ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: "#f3f3f7" }], 1, sz);
+      draw(ctx, m ? miniHeat(m, sz, full ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: MODEL_COLORS.emptyCell }], 1, sz);
     }
     if (stat) {
       ui.gridHelp.textContent = say(model.get("words"), "model.grid.stat", { stat: say(model.get("words"), `model.grid.color.${wordKey(stat)}`), least: num(range[0]), most: num(range[1]) });
@@ -185,5 +190,15 @@ export function headsGrid(model, id, pick, commit = () => {}) {
   });
 
 
-  return { el, build: buildGridFrame, mark: markGrid, paint: paintGrid };
+  const memo = changes();
+  /** The view's state changed: build, mark and paint what its parts changed (model_state.js). */
+  function update(state) {
+    memo.next(state);
+    if (memo.changed("info", "words", "grid_color")) buildGridFrame();
+    else if (memo.changed("layer", "head")) markGrid();
+    if (memo.changed("trace", "grid", "grid_color", "words", "info")) paintGrid(state.trace);
+  }
+
+  // its listeners are on its own elements, which go with it
+  return { el, update, dispose: () => {}, build: buildGridFrame, mark: markGrid, paint: paintGrid };
 }

@@ -7,11 +7,13 @@
 // "specials" and "row_index" (the host fetches). Nothing here computes a weight: the cells are
 // the API's, decoded by packed.js, and the row's numbers are /api/model/row's.
 
+import { COLORS, MODEL_COLORS } from "./colors.js";
 import { h } from "./dom.js";
 import { draw } from "./draw.js";
 import { num } from "./format.js";
 import { field } from "./model_dom.js";
 import { LEGEND_HEIGHT, SCALES, cellAt, legendShapes, matrixLayout, matrixPixels } from "./matrix_picture.js";
+import { changes } from "./model_state.js";
 import { unpack } from "./packed.js";
 import { fitCanvas } from "./picture.js";
 import { say } from "./words.js";
@@ -98,7 +100,7 @@ export function matrixPanel(model, id, commit) {
     const ctx = ui.canvas.getContext("2d");
     if (!ctx) return;
     const outlines = laid.shapes.filter((sh) => sh.kind === "rect" && sh.stroke && !sh.fill && sh.role === "focus-row");
-    draw(ctx, [{ kind: "rect", x: 0, y: 0, w: width, h: laid.height, fill: "#ffffff" }, ...laid.shapes.filter((sh) => !outlines.includes(sh))], 1, size);
+    draw(ctx, [{ kind: "rect", x: 0, y: 0, w: width, h: laid.height, fill: COLORS.paper }, ...laid.shapes.filter((sh) => !outlines.includes(sh))], 1, size);
     const pixels = matrixPixels(decoded.values, m.cells, { scale, rowMax: decoded.rowMax, causal: m.causal, edges: m.edges, shown: m.shown, kept: m.kept, codes: decoded.codes, step: m.weights.scale });
     const image = new OffscreenCanvas(m.cells, m.cells);
     image.getContext("2d").putImageData(new ImageData(pixels, m.cells, m.cells), 0, 0);
@@ -107,7 +109,7 @@ export function matrixPanel(model, id, commit) {
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(image, laid.x0, laid.y0, laid.side, laid.side);
     const marks = [...outlines];
-    if (selected !== null && selected !== focus) marks.push({ x: laid.x0 - 3, y: laid.y0 + selected * laid.px - 1.5, w: laid.side + 6, h: Math.max(laid.px, 1) + 3, stroke: "#d95f02", lineWidth: 2 });
+    if (selected !== null && selected !== focus) marks.push({ x: laid.x0 - 3, y: laid.y0 + selected * laid.px - 1.5, w: laid.side + 6, h: Math.max(laid.px, 1) + 3, stroke: MODEL_COLORS.pickedRow, lineWidth: 2 });
     for (const o of marks) {
       ctx.strokeStyle = o.stroke;
       ctx.lineWidth = o.lineWidth;
@@ -130,7 +132,7 @@ export function matrixPanel(model, id, commit) {
     fitCanvas(ui.legend, legendSize, Math.min(width, 560), LEGEND_HEIGHT);
     const ctx = ui.legend.getContext("2d");
     if (!ctx) return;
-    const shapes = [{ kind: "rect", x: 0, y: 0, w: legendSize.width, h: LEGEND_HEIGHT, fill: "#ffffff" }, ...legendShapes({ x: 8, y: 2, w: legendSize.width - 16, scale, title: say(words(), `model.matrix.legend.${scale}`), masked: causal ? say(words(), "model.matrix.masked") : null })];
+    const shapes = [{ kind: "rect", x: 0, y: 0, w: legendSize.width, h: LEGEND_HEIGHT, fill: COLORS.paper }, ...legendShapes({ x: 8, y: 2, w: legendSize.width - 16, scale, title: say(words(), `model.matrix.legend.${scale}`), masked: causal ? say(words(), "model.matrix.masked") : null })];
     draw(ctx, shapes, 1, legendSize);
     ui.legend.dataset.scale = scale;
     ui.legend.setAttribute("aria-label", `${say(words(), "model.matrix.legend_name")}: ${say(words(), `model.matrix.legend.${scale}`)}`);
@@ -218,8 +220,21 @@ export function matrixPanel(model, id, commit) {
 
   function onMatrix() {
     selected = null;
+    el.hidden = !model.get("matrix"); // another model loading: no picture of the previous one
     showNote();
     paint();
   }
-  return { el, showOptions, onMatrix, paint, showRow, rowTop: ROW_TOP };
+  const memo = changes();
+  /** The view's state changed: a new matrix shows whole; a trace of the head it holds repaints it. */
+  function update(state) {
+    memo.next(state);
+    if (memo.changed("words", "matrix_scale", "pool", "specials")) showOptions();
+    const m = state.matrix;
+    const t = state.trace;
+    if (memo.changed("matrix")) onMatrix();
+    else if (memo.changed("matrix_scale")) paint();
+    else if (memo.changed("trace") && m && t && m.layer === t.model.layer && m.head === t.model.head && m.n === t.window.n) paint();
+    if (memo.changed("row", "words")) showRow();
+  }
+  return { el, update, dispose: () => {}, showOptions, onMatrix, paint, showRow, rowTop: ROW_TOP };
 }
