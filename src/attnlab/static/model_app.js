@@ -26,6 +26,12 @@ const FULL_GRID_MAX = 40; // up to this many tokens the grid shows whole matrice
  * page's main thread right after the click, on the cores the server is computing the head on.
  */
 export const STATUS_DELAY_MS = 400;
+/**
+ * How long the learner stays on a head before its layer's head view (/api/model/heads) is
+ * asked: at 2,048 tokens it takes seconds of the server's time, and a head switch asked while it
+ * runs waited behind it (9-14 s).
+ */
+export const HEADS_DELAY_MS = 700;
 
 /**
  * Every answer the host holds for one model, empty. A model change puts this whole object back
@@ -133,7 +139,7 @@ function host(el, wanted, page, isActive) {
     if (["maskWord", "maskHow"].some((k) => changed.has(k))) mask();
     writeURL();
   }, { getFile });
-  const views = modelViews(model, () => good, ask);
+  const views = modelViews(model, () => good, ask, flights);
   let askedMatrix = 0;
   let askedRow = 0;
 
@@ -159,10 +165,11 @@ function host(el, wanted, page, isActive) {
   async function load({ fallback = false } = {}) {
     const request = Object.fromEntries(KEYS.map((k) => [k, model.get(k)]));
     const ticket = ++asked;
-    // the questions that follow a head (its layer's head view, the mask, the whole grid) wait
-    // for the next head instead of holding the server ahead of it; they are asked again after it
-    flights.abort("heads", "mask", "grid");
-    views.withdrawn();
+    // a question this one makes moot is withdrawn: the head view of another layer or text, the
+    // mask of another text or token, the whole grid of another text (each asked again after
+    // this head is shown); one this head still needs (its own layer's head view) goes on
+    views.supersede(request);
+    if (!good || good.text !== request.text || good.name !== request.name) flights.abort("grid");
     const q = new URLSearchParams({ model: request.name, text: request.text, layer: String(request.layer), head: String(request.head) });
     if (request.focus !== null && request.focus !== undefined) q.set("focus", String(request.focus));
     const grid = model.get("grid");
@@ -303,16 +310,19 @@ function host(el, wanted, page, isActive) {
  * @param {any} model
  * @param {() => Record<string, any> | null} current the request behind the head on screen
  */
-function modelViews(model, current, ask) {
+function modelViews(model, current, ask, flights) {
   let headsKey = "";
   let askedHeads = 0;
   let askedMask = 0;
   let headsPending = false; // a head view's question is on its way
+  let headsTimer = 0; // the head view is asked once the learner stays on a layer (HEADS_DELAY_MS)
+  let maskKey = "";
+  const headsKeyOf = (q) => JSON.stringify([q.name, q.text, q.layer]);
 
   async function heads() {
     const good = current();
     if (!good) return;
-    const key = JSON.stringify([good.name, good.text, good.layer]);
+    const key = headsKeyOf(good);
     if (key === headsKey) return;
     headsKey = key;
     const ticket = ++askedHeads;
@@ -329,6 +339,7 @@ function modelViews(model, current, ask) {
     const word = (model.get("maskWord") ?? "").trim();
     if (!good || !word) return;
     const ticket = ++askedMask;
+    maskKey = JSON.stringify([good.name, good.text, good.focus]);
     const q = { model: good.name, text: good.text, focus: String(good.focus), mask: word, how: model.get("maskHow") ?? "mask" };
     const answer = await ask("mask", `/api/model/mask?${new URLSearchParams(q)}`);
     if (ticket !== askedMask || answer.aborted) return;
@@ -336,19 +347,40 @@ function modelViews(model, current, ask) {
     model.put("mask", answer.ok ? answer.body : null);
   }
 
-  /** The head view's question was withdrawn (a newer head): ask it again after that head. */
-  function withdrawn() {
-    if (headsPending) headsKey = "";
+  /**
+   * A new head is asked: withdraw the questions it makes moot (a head view of another layer or
+   * text, a mask of another text or token), so they do not hold the server ahead of it; they
+   * are asked again once it is shown. The head view of its own layer is kept.
+   */
+  function supersede(request) {
+    clearTimeout(headsTimer);
+    if (headsPending && headsKeyOf(request) !== headsKey) {
+      flights.abort("heads");
+      headsPending = false;
+      headsKey = "";
+    }
+    if (maskKey && maskKey !== JSON.stringify([request.name, request.text, request.focus])) flights.abort("mask");
+  }
+
+  /** The head is shown: the mask is asked now, the head view once the learner stays a moment
+   * (a quick run of head switches across layers starts no layer's head view on the way). */
+  function afterTrace() {
+    mask();
+    clearTimeout(headsTimer);
+    headsTimer = setTimeout(heads, HEADS_DELAY_MS);
   }
 
   /** Another model: nothing asked is remembered, every old answer is stale. */
   function reset() {
+    clearTimeout(headsTimer);
+    headsPending = false;
+    maskKey = "";
     headsKey = "";
     askedHeads++;
     askedMask++;
   }
 
-  return { afterTrace: () => (heads(), mask()), mask, withdrawn, reset };
+  return { afterTrace, mask, supersede, reset };
 }
 
 /** Wire the tabs: show one panel, keep the choice in the URL, build the model view on first use. */

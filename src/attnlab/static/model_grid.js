@@ -50,6 +50,61 @@ export function statRange(values) {
   return xs.length ? [Math.min(...xs), Math.max(...xs)] : [0, 1];
 }
 
+/** The grid's cells: the K/V labels (grouped-query attention), the head numbers, then a row
+ * label and a button per head for each layer. */
+function gridCells({ L, H, KV, words, pick }) {
+  const cells = [];
+  if (KV < H) {
+    // grouped-query attention: which query heads read one key/value head
+    cells.push(h("span", { class: "rm-corner", "aria-hidden": "true" }));
+    const g = H / KV;
+    for (let kv = 0; kv < KV; kv++) {
+      const label = h("span", { class: "rm-kv", "aria-hidden": "true" }, [say(words, "model.grid.kv", { kv })]);
+      label.style.gridColumn = `span ${g}`; // through the CSSOM: the page's CSP refuses style attributes
+      cells.push(label);
+    }
+  }
+  cells.push(h("span", { class: "rm-corner", "aria-hidden": "true" }, [say(words, "model.grid.corner")]));
+  for (let hd = 0; hd < H; hd++) cells.push(h("span", { class: "rm-col", "aria-hidden": "true" }, [String(hd)]));
+  const buttons = [];
+  for (let l = 0; l < L; l++) {
+    cells.push(h("span", { class: "rm-rowlabel", "aria-hidden": "true" }, [say(words, "model.layer_option", { layer: l })]));
+    for (let hd = 0; hd < H; hd++) {
+      const canvas = h("canvas", { "aria-hidden": "true" });
+      const b = h("button", { type: "button", class: "rm-cell", "aria-label": say(words, "model.grid.cell", { layer: l, head: hd }), "aria-pressed": "false", tabindex: -1, "data-layer": l, "data-head": hd }, [canvas]);
+      b.addEventListener("click", () => pick(l, hd));
+      buttons.push(b);
+      cells.push(b);
+    }
+  }
+  return { cells, buttons };
+}
+
+/** The arrow keys, Home and End move the grid's one Tab stop between its heads. */
+function walkGrid(e, buttons, info) {
+  const b = e.target instanceof Element ? e.target.closest(".rm-cell") : null;
+  const move = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0], Home: [0, -99], End: [0, 99] }[e.key];
+  if (!b || !move) return;
+  e.preventDefault();
+  e.stopPropagation();
+  const L = info?.n_layers ?? 0;
+  const H = info?.n_heads ?? 0;
+  const l = Math.min(L - 1, Math.max(0, Number(b.dataset.layer) + move[0]));
+  const hd = Math.min(H - 1, Math.max(0, Number(b.dataset.head) + move[1]));
+  const target = buttons[l * H + hd];
+  if (!target) return;
+  for (const g of buttons) g.setAttribute("tabindex", g === target ? "0" : "-1");
+  target.focus();
+}
+
+/** One cell coloured by a diagnostic's value `v` within `range` (grey when it has none). */
+function paintStatCell(ctx, b, { v, range, sz, stat, words }) {
+  const ok = typeof v === "number" && Number.isFinite(v);
+  draw(ctx, [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: ok ? heat(range[1] > range[0] ? (v - range[0]) / (range[1] - range[0]) : 0) : MODEL_COLORS.missing }], 1, sz);
+  b.title = say(words, "model.grid.cell_stat", { stat: say(words, `model.grid.color.${wordKey(stat)}`), value: ok ? num(v) : "—" });
+  b.dataset.value = ok ? String(v) : "";
+}
+
 export function headsGrid(model, id, pick, commit = () => {}) {
   const ui = {};
   ui.grid = h("div", { class: "rm-grid", role: "group", "data-words-label": "model.grid.name" });
@@ -77,31 +132,9 @@ export function headsGrid(model, id, pick, commit = () => {}) {
     if (gridButtons.length === L * H && ui.grid.dataset.frame === frame) return markGrid();
     ui.grid.dataset.frame = frame;
     ui.grid.style.setProperty("--heads", String(H));
-    const cells = [];
-    if (KV < H) {
-      // grouped-query attention: which query heads read one key/value head
-      cells.push(h("span", { class: "rm-corner", "aria-hidden": "true" }));
-      const g = H / KV;
-      for (let kv = 0; kv < KV; kv++) {
-        const label = h("span", { class: "rm-kv", "aria-hidden": "true" }, [say(words, "model.grid.kv", { kv })]);
-        label.style.gridColumn = `span ${g}`; // through the CSSOM: the page's CSP refuses style attributes
-        cells.push(label);
-      }
-    }
-    cells.push(h("span", { class: "rm-corner", "aria-hidden": "true" }, [say(words, "model.grid.corner")]));
-    for (let hd = 0; hd < H; hd++) cells.push(h("span", { class: "rm-col", "aria-hidden": "true" }, [String(hd)]));
-    gridButtons = [];
-    for (let l = 0; l < L; l++) {
-      cells.push(h("span", { class: "rm-rowlabel", "aria-hidden": "true" }, [say(words, "model.layer_option", { layer: l })]));
-      for (let hd = 0; hd < H; hd++) {
-        const canvas = h("canvas", { "aria-hidden": "true" });
-        const b = h("button", { type: "button", class: "rm-cell", "aria-label": say(words, "model.grid.cell", { layer: l, head: hd }), "aria-pressed": "false", tabindex: -1, "data-layer": l, "data-head": hd }, [canvas]);
-        b.addEventListener("click", () => pick(l, hd));
-        gridButtons.push(b);
-        cells.push(b);
-      }
-    }
-    ui.grid.replaceChildren(...cells);
+    const frameCells = gridCells({ L, H, KV, words, pick });
+    gridButtons = frameCells.buttons;
+    ui.grid.replaceChildren(...frameCells.cells);
     markGrid();
     paintGrid(null);
   }
@@ -152,11 +185,7 @@ export function headsGrid(model, id, pick, commit = () => {}) {
       const l = Number(b.dataset.layer);
       const hd = Number(b.dataset.head);
       if (stat) {
-        const v = grid.stats[stat][l]?.[hd];
-        const ok = typeof v === "number" && Number.isFinite(v);
-        draw(ctx, [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: ok ? heat(range[1] > range[0] ? (v - range[0]) / (range[1] - range[0]) : 0) : MODEL_COLORS.missing }], 1, sz);
-        b.title = say(model.get("words"), "model.grid.cell_stat", { stat: say(model.get("words"), `model.grid.color.${wordKey(stat)}`), value: ok ? num(v) : "—" });
-        b.dataset.value = ok ? String(v) : "";
+        paintStatCell(ctx, b, { v: grid.stats[stat][l]?.[hd], range, sz, stat, words: model.get("words") });
         continue;
       }
       b.removeAttribute("title");
@@ -173,21 +202,7 @@ export function headsGrid(model, id, pick, commit = () => {}) {
     ui.gridHelp.textContent = say(model.get("words"), key, { token });
   }
 
-  ui.grid.addEventListener("keydown", (e) => {
-    const b = e.target instanceof Element ? e.target.closest(".rm-cell") : null;
-    const move = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0], Home: [0, -99], End: [0, 99] }[e.key];
-    if (!b || !move) return;
-    e.preventDefault();
-    e.stopPropagation();
-    const L = model.get("info")?.n_layers ?? 0;
-    const H = model.get("info")?.n_heads ?? 0;
-    const l = Math.min(L - 1, Math.max(0, Number(b.dataset.layer) + move[0]));
-    const hd = Math.min(H - 1, Math.max(0, Number(b.dataset.head) + move[1]));
-    const target = gridButtons[l * H + hd];
-    if (!target) return;
-    for (const g of gridButtons) g.setAttribute("tabindex", g === target ? "0" : "-1");
-    target.focus();
-  });
+  ui.grid.addEventListener("keydown", (e) => walkGrid(e, gridButtons, model.get("info")));
 
 
   const memo = changes();
