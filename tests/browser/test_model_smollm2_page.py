@@ -164,9 +164,10 @@ def switch_ms(page: Any, layer: int, head: int) -> float:
 def test_switches_at_2048_tokens_are_shown_within_a_second_while_other_work_runs(
     new_page, base_url, artifacts: Path, smollm2_long_text: str
 ) -> None:
-    """A layer switch starts the layer's head view (/api/model/heads, seconds at 2,048 tokens);
-    the head switches right after it must not wait behind it: the page withdraws it, shows the
-    head, and asks it again. Each time is from the click to the head on screen."""
+    """Quick switches across four layers, then switches while a layer's head view
+    (/api/model/heads, seconds at 2,048 tokens) computes: each head on screen within 1 s (p95),
+    timed from the click to the head on screen, with every request's start and duration kept
+    in the artifact."""
     page = open_smollm2(new_page, smollm2_long_text, timeout=900_000)
     page.evaluate(
         "() => document.addEventListener('click', (e) => { window.__click = e.timeStamp; }, true)"
@@ -179,6 +180,24 @@ def test_switches_at_2048_tokens_are_shown_within_a_second_while_other_work_runs
             expect()(weights_table(page).locator("caption")).to_contain_text(
                 f"layer {layer}, head {head}"
             )
+    # at 2,048 tokens the head view is asked on demand (its answer is every head's n × n weights):
+    # the learner asks it, and the next switches, in that layer and to another, come while the
+    # server computes it (tens of seconds)
+    ask = page.get_by_role("button", name="Show the head view of this layer", exact=True)
+    for layer in (5, 6):
+        times.append(switch_ms(page, layer, 0))
+        ask.click()
+        page.wait_for_function(
+            "() => performance.getEntriesByType('resource').some((e) =>"
+            f" e.name.includes('/api/model/heads') && e.name.includes('layer={layer}'))",
+            polling=50,
+        )
+        page.wait_for_timeout(200)  # the head view is computing now
+        for head in (3, 4):
+            times.append(switch_ms(page, layer, head))
+    expect()(
+        page.get_by_role("img", name="Attention matrix of layer 6, head 4", exact=False)
+    ).to_be_visible()
     asked = page.evaluate(
         """() => performance.getEntriesByType('resource')
              .filter((e) => e.name.includes('/api/model/'))

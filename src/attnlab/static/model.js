@@ -20,7 +20,7 @@ import { decoderPanel } from "./model_decoder.js";
 import { headsGrid } from "./model_grid.js";
 import { maskPanel } from "./model_mask.js";
 import { matrixPanel } from "./model_matrix.js";
-import { headNotesPanel, introPanel, windowPanel } from "./model_notes.js";
+import { headNotesPanel, headViewAskPanel, introPanel, windowPanel } from "./model_notes.js";
 import { picturePanel } from "./model_picture.js";
 import { rankingPanel } from "./model_ranking.js";
 import { modelName, settingsPanel } from "./model_settings.js";
@@ -55,6 +55,7 @@ function panels(model, id, commit, steps) {
     ranking: rankingPanel(model, id, pick, commit),
     matrix: matrixPanel(model, id, commit),
     decoder: decoderPanel(model, id),
+    headViewAsk: headViewAskPanel(commit),
     headView: headView(model, id),
     mask: maskPanel(model, id, commit),
     compare: comparePanel(model, id, commit),
@@ -74,6 +75,7 @@ function arrange(p, nav, side) {
     p.matrix.el,
     p.decoder.el,
     p.ranking.el,
+    p.headViewAsk.el,
     p.headView.el,
     p.mask.el,
     p.compare.el,

@@ -32,6 +32,12 @@ export const STATUS_DELAY_MS = 400;
  * runs waited behind it (9-14 s).
  */
 export const HEADS_DELAY_MS = 700;
+/**
+ * Above this many tokens the head view is asked only when the learner asks for it: its answer
+ * holds every head's n × n weights as plain JSON (at 2,048 tokens 38 million numbers, 75 s to
+ * come and tens of seconds of the page's main thread to read and draw).
+ */
+export const HEAD_VIEW_ASK_OVER = 512;
 
 /**
  * Every answer the host holds for one model, empty. A model change puts this whole object back
@@ -42,6 +48,7 @@ export const HEADS_DELAY_MS = 700;
 export const FRESH_ANSWERS = Object.freeze({
   info: null, trace: null, grid: null, compare: null, compareError: null, heads: null, mask: null,
   maskError: null, matrix: null, row_index: null, row: null, error: null, export_html: null,
+  heads_wait: 0,
 });
 /** The head a new model opens on: its first layer and head, the token the page picks. */
 export const FRESH_HEAD = Object.freeze({ layer: 0, head: 0, focus: null });
@@ -131,6 +138,7 @@ function host(el, wanted, page, isActive) {
     else if (KEYS.some((k) => changed.has(k))) load();
     else if (changed.has("pool") || changed.has("specials")) matrix();
     if (changed.has("row_index")) row();
+    if (changed.has("heads_wanted")) views.askHeads();
     if (["word", "a", "b"].some((k) => changed.has(k))) {
       model.put("occ_a", 1); // another word or sentence: its first place again
       model.put("occ_b", 1);
@@ -317,6 +325,7 @@ function modelViews(model, current, ask, flights) {
   let headsPending = false; // a head view's question is on its way
   let headsTimer = 0; // the head view is asked once the learner stays on a layer (HEADS_DELAY_MS)
   let maskKey = "";
+  let wantedKey = ""; // the long text's layer whose head view the learner asked for
   const headsKeyOf = (q) => JSON.stringify([q.name, q.text, q.layer]);
 
   async function heads() {
@@ -367,7 +376,23 @@ function modelViews(model, current, ask, flights) {
   function afterTrace() {
     mask();
     clearTimeout(headsTimer);
+    const good = current();
+    const n = model.get("trace")?.window?.n ?? 0;
+    if (good && n > HEAD_VIEW_ASK_OVER && headsKeyOf(good) !== wantedKey) {
+      if (headsKey !== headsKeyOf(good)) model.put("heads", null); // another layer's lines must not stay
+      model.put("heads_wait", n); // the panel offers to ask (model.js)
+      return;
+    }
     headsTimer = setTimeout(heads, HEADS_DELAY_MS);
+  }
+
+  /** The learner asked for the long text's head view: ask it now. */
+  function askHeads() {
+    const good = current();
+    if (!good) return;
+    wantedKey = headsKeyOf(good);
+    model.put("heads_wait", 0);
+    heads();
   }
 
   /** Another model: nothing asked is remembered, every old answer is stale. */
@@ -380,7 +405,7 @@ function modelViews(model, current, ask, flights) {
     askedMask++;
   }
 
-  return { afterTrace, mask, supersede, reset };
+  return { afterTrace, mask, supersede, reset, askHeads };
 }
 
 /** Wire the tabs: show one panel, keep the choice in the URL, build the model view on first use. */

@@ -64,6 +64,27 @@ export function headNotesPanel() {
   return { el, update, dispose: noop };
 }
 
+/**
+ * A long text's head view is asked on demand: a note on its size and the button that asks it
+ * (it writes "heads_wanted"); hidden while the host has nothing to offer ("heads_wait" 0).
+ * @param {(changes: Record<string, any>) => void} commit
+ */
+export function headViewAskPanel(commit) {
+  const memo = changes();
+  const note = h("p", { class: "help" });
+  const button = h("button", { type: "button", "data-words": "model.hv.ask" });
+  const el = h("div", { class: "rm-hv-ask", hidden: true }, [note, button]);
+  const ask = () => commit({ heads_wanted: Date.now() });
+  button.addEventListener("click", ask);
+  function update(state) {
+    memo.next(state);
+    if (!memo.changed("heads_wait", "words")) return;
+    el.hidden = !state.heads_wait;
+    note.textContent = state.heads_wait ? say(state.words, "model.hv.ask_long", { n: state.heads_wait }) : "";
+  }
+  return { el, update, dispose: () => button.removeEventListener("click", ask) };
+}
+
 /** A long text's note: how many of its tokens the step picture shows, and their weight. */
 export function windowPanel() {
   const memo = changes();

@@ -12,7 +12,7 @@ import { say } from "./words.js";
 export const STATE_KEYS = [
   "name", "text", "layer", "head", "focus", "info", "trace", "grid", "grid_color", "ranking_sort",
   "status", "error", "words", "choices", "compare", "compareError", "heads", "mask", "maskError",
-  "matrix", "matrix_scale", "pool", "specials", "row", "export_html",
+  "matrix", "matrix_scale", "pool", "specials", "row", "export_html", "heads_wait",
 ];
 
 /** A trace answer decoded for drawing: nested arrays, a window's rows named by position. */
