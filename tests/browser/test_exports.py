@@ -245,7 +245,7 @@ def test_the_model_view_s_csv_files_hold_the_trace_s_numbers(new_page, base_url)
         assert got == [t["raw_scores"][a][b], t["scores"][a][b], t["weights"][a][b]]
 
 
-def test_an_export_error_wraps_inside_its_own_box(new_page, console) -> None:
+def test_an_export_error_wraps_inside_its_own_box(new_page, console, artifacts) -> None:
     from test_model_page import open_model
 
     console.allow("status of 400")
@@ -274,3 +274,4 @@ def test_an_export_error_wraps_inside_its_own_box(new_page, console) -> None:
         and follow["y"] < box["y"] + box["height"]
     )
     assert not overlap, (box, follow)
+    view.locator(".rm-left").screenshot(path=str(artifacts / "model-export-error.png"))
