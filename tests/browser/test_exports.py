@@ -211,3 +211,67 @@ def test_csv_and_json_are_the_python_exports(new_page) -> None:
     _same(_rows(data.decode("utf-8")), _rows(matrix_csv(ex.trace)))
     data, _ = export(page, "The whole trace, JSON")
     assert json.loads(data) == json.loads(json.dumps(lesson_json(ex)))
+
+
+MODEL_STATE = "?view=model&model.layer=2&model.head=5&model.focus=4"
+
+
+def export_model(page: Any, item: str) -> bytes:
+    """Open the Real model view's Export menu, choose `item`, and return the file saved."""
+    view = page.locator("#real-model")
+    view.get_by_role("button", name=MENU).click()
+    with page.expect_download() as info:
+        view.get_by_role("menuitem", name=item, exact=True).click()
+    return Path(info.value.path()).read_bytes()
+
+
+def test_the_model_view_s_csv_files_hold_the_trace_s_numbers(new_page, base_url) -> None:
+    from test_model_page import api, open_model
+
+    t = api(base_url, "/api/model/trace", layer=2, head=5, focus=4, grid="none")
+    page = open_model(new_page(), MODEL_STATE)
+    header, *body = _rows(export_model(page, "Weights matrix, CSV").decode("utf-8"))
+    assert header == ["query \\ key", *t["tokens"]]
+    assert [r[0] for r in body] == t["tokens"]
+    assert [[float(x) for x in r[1:]] for r in body] == t["weights"]
+    header, *body = _rows(export_model(page, "Every score and weight, CSV (long form)").decode())
+    assert header[6:] == ["raw_score", "score", "weight"]
+    n = len(t["tokens"])
+    assert len(body) == n * n
+    for layer, head, i, q, j, k, raw, score, w in body:
+        a, b = int(i), int(j)
+        assert (layer, head, q, k) == ("2", "5", t["tokens"][a], t["tokens"][b])
+        got = [float(raw), float(score), float(w)]
+        assert got == [t["raw_scores"][a][b], t["scores"][a][b], t["weights"][a][b]]
+
+
+def test_an_export_error_wraps_inside_its_own_box(new_page, console, artifacts) -> None:
+    from test_model_page import open_model
+
+    console.allow("status of 400")
+    long_error = "the server refused this file: " + "x" * 300
+    page = open_model(new_page(1280, 800), MODEL_STATE)
+    page.route(
+        "**/api/export/model.html*",
+        lambda route: route.fulfill(
+            status=400, content_type="application/json", body=json.dumps({"error": long_error})
+        ),
+    )
+    view = page.locator("#real-model")
+    view.get_by_role("button", name=MENU).click()
+    view.get_by_role("menuitem", name="Offline page (HTML)", exact=True).click()
+    status = view.locator(".export-status")
+    expect()(status).to_contain_text(long_error)
+    box = status.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 1280, box
+    follow = view.get_by_role("group", name="Follow the token:").bounding_box()
+    assert follow is not None
+    overlap = (
+        box["x"] < follow["x"] + follow["width"]
+        and follow["x"] < box["x"] + box["width"]
+        and box["y"] < follow["y"] + follow["height"]
+        and follow["y"] < box["y"] + box["height"]
+    )
+    assert not overlap, (box, follow)
+    view.locator(".rm-left").screenshot(path=str(artifacts / "model-export-error.png"))

@@ -36,6 +36,14 @@ MODULES = (
     "packed.js",
     "model_ranking.js",
     "model_decoder.js",
+    "model_state.js",
+    "model_settings.js",
+    "model_tokens.js",
+    "model_notes.js",
+    "model_picture.js",
+    "model_strips.js",
+    "model_table.js",
+    "model_requests.js",
 )
 
 

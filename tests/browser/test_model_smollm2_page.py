@@ -143,3 +143,83 @@ def test_smollm2_at_2048_tokens_head_switch_timed(
     )
     page.locator(".rm-matrix").screenshot(path=str(artifacts / "smollm2-2048-matrix.png"))
     page.locator(".rm-stage").screenshot(path=str(artifacts / "smollm2-2048-stage.png"))
+
+
+def switch_ms(page: Any, layer: int, head: int) -> float:
+    """Click the grid's cell of (layer, head) and wait until that head is on screen: the ms from
+    the click event to the page's shownAt, as test_smollm2_at_2048_tokens_head_switch_timed."""
+    cell = page.locator(f'.rm-heads button[data-layer="{layer}"][data-head="{head}"]')
+    page.evaluate("() => { window.__click = null; }")
+    cell.click()
+    page.wait_for_function(
+        "() => window.__click !== null && Number(document.getElementById('real-model')"
+        ".dataset.shownAt) > window.__click",
+        polling=50,
+    )
+    shown = page.locator("#real-model").evaluate("(el) => Number(el.dataset.shownAt)")
+    return float(shown - page.evaluate("() => window.__click"))
+
+
+@pytest.mark.slow
+def test_switches_at_2048_tokens_are_shown_within_a_second_while_other_work_runs(
+    new_page, base_url, artifacts: Path, smollm2_long_text: str
+) -> None:
+    """Quick switches across four layers and layer switches: each head on screen within 1 s
+    (p95), timed from the click to the head on screen (the page no longer asks a 2,048-token
+    head view by itself, nor waits for one); then, reported only, switches while a head view the
+    learner asked for comes. Every request's start and duration is kept in the artifact."""
+    page = open_smollm2(new_page, smollm2_long_text, timeout=900_000)
+    page.evaluate(
+        "() => document.addEventListener('click', (e) => { window.__click = e.timeStamp; }, true)"
+    )
+    times: list[float] = []
+    for layer in (1, 2, 3, 4):
+        times.append(switch_ms(page, layer, 0))  # a layer switch
+        for head in (1, 2):  # at once: its head view is still computing
+            times.append(switch_ms(page, layer, head))
+            expect()(weights_table(page).locator("caption")).to_contain_text(
+                f"layer {layer}, head {head}"
+            )
+    # at 2,048 tokens the head view is asked on demand (its answer is every head's n × n weights
+    # as plain JSON, 38 million numbers): once the learner asks it, the switches made while it
+    # comes wait for the server and then for the page to read it. Reported, not asserted: that
+    # answer's size is the server's contract (another part of issue 22)
+    asked_times: list[float] = []
+    ask = page.get_by_role("button", name="Show the head view of this layer", exact=True)
+    for layer in (5, 6):
+        # layer 6 is asked while layer 5's head view comes
+        (times if layer == 5 else asked_times).append(switch_ms(page, layer, 0))
+        ask.click()
+        page.wait_for_function(
+            "() => performance.getEntriesByType('resource').some((e) =>"
+            f" e.name.includes('/api/model/heads') && e.name.includes('layer={layer}'))",
+            polling=50,
+        )
+        page.wait_for_timeout(200)  # the head view is computing now
+        for head in (3, 4):
+            asked_times.append(switch_ms(page, layer, head))
+    expect()(
+        page.get_by_role("img", name="Attention matrix of layer 6, head 4", exact=False)
+    ).to_be_visible()
+    asked = page.evaluate(
+        """() => performance.getEntriesByType('resource')
+             .filter((e) => e.name.includes('/api/model/'))
+             .map((e) => [new URL(e.name).pathname.split('/').pop(),
+                          Math.round(e.startTime), Math.round(e.duration)])"""
+    )
+    in_order = [round(x) for x in times]
+    times.sort()
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+    report = {
+        "switch_ms": in_order,
+        "p95_ms": round(p95),
+        "with_head_view_asked_ms": [round(x) for x in asked_times],
+        "requests": asked,
+    }
+    (artifacts / "smollm2-2048-switch-under-load.json").write_text(json.dumps(report))
+    print(
+        f"switches at 2,048 tokens: {in_order} ms in click order, p95 {round(p95)} ms; "
+        f"while an asked head view comes: {report['with_head_view_asked_ms']} ms"
+    )
+    expect()(page.get_by_role("status", name="Model status")).to_be_empty()
+    assert p95 < 1000, report

@@ -57,3 +57,27 @@ test("a file name says the state, in safe characters", () => {
   assert.equal(fileName(["[CLS]", null, ""], "svg"), "attnlab-cls.svg");
   assert.equal(fileName([], "csv"), "attnlab-export.csv");
 });
+
+/** A packed array as encode/packed.py writes it: little-endian bytes in base64. */
+function pack(rows, dtype, scale = null) {
+  const flat = rows.flat();
+  const typed = dtype === "float32" ? Float32Array.from(flat) : Uint16Array.from(flat);
+  return { dtype, shape: [rows.length, rows[0].length], data: Buffer.from(typed.buffer).toString("base64"), scale };
+}
+
+test("a real model's packed arrays are written as numbers (the bug: nothing downloaded)", () => {
+  const scale = 1 / 65535;
+  const codes = [[65535, 0], [30000, 35535]];
+  const trace = {
+    tokens: ["by", "bank"],
+    raw_scores: pack([[1.5, -Infinity], [0.25, 2]], "float32"),
+    scores: pack([[0.75, -Infinity], [0.125, 1]], "float32"),
+    weights: pack(codes, "uint16", scale),
+  };
+  const [, ...body] = rows(matrixCSV(trace));
+  // full double precision, code × scale, as encode/packed.py's unpack reads them
+  assert.deepEqual(body.map((r) => r.slice(1).map(Number)), codes.map((r) => r.map((c) => c * scale)));
+  const [, ...long] = rows(longCSV([{ layer: 2, head: 5, trace }]));
+  assert.deepEqual(long[1].slice(6), ["-inf", "-inf", "0"]);
+  assert.deepEqual(long[2].slice(6).map(Number), [0.25, 0.125, 30000 * scale]);
+});

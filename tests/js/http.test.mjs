@@ -99,3 +99,28 @@ test("init is passed on (a POST with a body), Accept kept beside its headers", a
   assert.equal(init.body, "{}");
   assert.deepEqual(init.headers, { Accept: "application/json", "Content-Type": "application/json" });
 });
+
+test("an aborted question passes its signal to fetch and answers aborted, not unreachable", async () => {
+  const controller = new AbortController();
+  let seen = null;
+  globalThis.fetch = (url, init) => {
+    seen = init.signal;
+    return new Promise((_, reject) => init.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
+  };
+  const pending = getJSON("/api/model/trace", { signal: controller.signal });
+  controller.abort();
+  const answer = await pending;
+  assert.equal(seen, controller.signal);
+  assert.equal(answer.ok, false);
+  assert.equal(answer.aborted, true);
+  assert.doesNotMatch(answer.error.message, /Could not reach/);
+});
+
+test("a question aborted while it waits to retry a busy 503 is not asked again", async () => {
+  const controller = new AbortController();
+  const { asked } = answers([BUSY, [200, '{"n": 1}']]);
+  clock.sleep = async () => controller.abort();
+  const answer = await getJSON("/api/cost", { signal: controller.signal });
+  assert.equal(asked.length, 1);
+  assert.equal(answer.aborted, true);
+});

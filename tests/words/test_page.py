@@ -54,6 +54,8 @@ def test_a_decoders_intro_and_text_help_name_no_bert_tokens() -> None:
     for key in ("model.intro_decoder", "model.text_help_decoder"):
         assert "[CLS]" not in PAGE_WORDS[key] and "[SEP]" not in PAGE_WORDS[key]
     assert "[CLS]" in PAGE_WORDS["model.text_help"]  # MiniLM's help still names them
-    js = (STATIC / "model.js").read_text()
-    assert 'info.causal ? "model.text_help_decoder" : "model.text_help"' in js
-    assert 'info.causal ? "model.intro_decoder" : "model.intro"' in js
+    # the settings panel writes the text's help, the notes panel the intro (model.js's panels)
+    settings = (STATIC / "model_settings.js").read_text()
+    assert 'info.causal ? "model.text_help_decoder" : "model.text_help"' in settings
+    notes = (STATIC / "model_notes.js").read_text()
+    assert 'info.causal ? "model.intro_decoder" : "model.intro"' in notes

@@ -111,3 +111,31 @@ export function luminance(color) {
 export function contrast(a, b) {
   return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 }
+
+// --- The Real model view's colours (model*.js, matrix_picture.js, head_view*.js) --------------
+// One name per meaning; a view names its colour here instead of writing a literal.
+
+/** The Real model view's marks. */
+export const MODEL_COLORS = Object.freeze({
+  /** A masked cell (a decoder's later key): the weights table, the step picture, the matrix. */
+  masked: "#c8c8d2",
+  /** The words in a masked cell of the weights table (they read 0). */
+  maskedInk: COLORS.muted,
+  /** A number that is none (NaN: no previous token, a diagnostic not computed). */
+  missing: "#bbbbbb",
+  /** A heads-grid cell with nothing to show yet. */
+  emptyCell: COLORS.empty,
+  /** A plot's grid lines (Compare's cosine plot, RoPE's plot, Mask a token's plots). */
+  gridLine: "#e4e4ee",
+  /** A row the learner picked in the matrix picture (the focus row is violet). */
+  pickedRow: COLORS.pair,
+  /** The mean of several heads in the head view. */
+  headMean: COLORS.ink,
+});
+
+/** The head view's heads, one colour each (d3's category10 then four of category20b/c). */
+export const HEAD_PALETTE = Object.freeze([
+  "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
+  "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#393b79", "#637939",
+  "#843c39", "#7b4173", "#3182bd", "#e6550d",
+]);

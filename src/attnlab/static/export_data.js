@@ -3,9 +3,15 @@
 // (attnlab.export.tables): full precision, a masked score written -inf, so a file saved here and
 // one saved by `attnlab export` read back to the same numbers.
 //
-// Pure: strings out, no DOM. The traces are the API's JSON (encoded arrays), as the views hold them.
+// Pure: strings out, no DOM. The traces are the API's JSON as the views hold them: arrays as
+// nested lists (a lesson's, -inf and NaN named) or packed (a real model's, packed.js), read here
+// to plain numbers in full.
 
 import { decodeArray } from "./format.js";
+import { asNested } from "./packed.js";
+
+/** An array of the API's answer as nested plain numbers, whichever way it was sent. */
+const numbers = (a) => decodeArray(asNested(a, { exact: true }));
 
 /** The long form's columns (words/page_export.py CSV_HEADERS, written into every CSV). */
 export const CSV_HEADERS = ["layer", "head", "query_index", "query_token", "key_index", "key_token", "raw_score", "score", "weight"];
@@ -30,7 +36,7 @@ const csvRows = (rows) => rows.map((r) => r.map(csvField).join(",")).join("\n") 
 /** One head's weights: a header of key tokens, then a row per query token. @param {Record<string, any>} trace */
 export function matrixCSV(trace) {
   const cols = trace.key_tokens ?? trace.tokens;
-  const w = decodeArray(trace.weights);
+  const w = numbers(trace.weights);
   return csvRows([[CORNER, ...cols], ...trace.tokens.map((tok, i) => [tok, ...w[i].map(csvNumber)])]);
 }
 
@@ -42,7 +48,7 @@ export function longCSV(heads) {
   const rows = [CSV_HEADERS];
   for (const { layer, head, trace } of heads) {
     const cols = trace.key_tokens ?? trace.tokens;
-    const [raw, score, w] = [trace.raw_scores, trace.scores, trace.weights].map(decodeArray);
+    const [raw, score, w] = [trace.raw_scores, trace.scores, trace.weights].map(numbers);
     trace.tokens.forEach((q, i) => {
       cols.forEach((k, j) => rows.push([layer, head, i, q, j, k, csvNumber(raw[i][j]), csvNumber(score[i][j]), csvNumber(w[i][j])]));
     });

@@ -145,6 +145,7 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
 
   async function run(key, values, make) {
     close({ refocus: true });
+    status.classList.remove("failed");
     status.textContent = say(words(), "export.working", { file: say(words(), key, values) });
     await new Promise((r) => setTimeout(r, 0)); // let the words show before a long drawing
     try {
@@ -152,6 +153,7 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
       save(blob, saved);
       status.textContent = say(words(), "export.saved", { file: saved });
     } catch (err) {
+      status.classList.add("failed"); // a message of any length: it wraps in its own box, in the flow
       status.textContent = say(words(), "export.failed", { error: err instanceof Error ? err.message : String(err) });
     }
   }

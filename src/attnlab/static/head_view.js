@@ -12,6 +12,7 @@
 import { h } from "./dom.js";
 import { num } from "./format.js";
 import { ROW, headColor, headViewLayout, seriesOf, strongest } from "./head_view_layout.js";
+import { changes } from "./model_state.js";
 import { say } from "./words.js";
 
 const LONG = 30; // from this many tokens the panel says that the columns scroll
@@ -36,10 +37,9 @@ export function paintLines(ctx, layout, ratio) {
  * @param {any} model
  * @param {string} id a prefix for element ids
  */
-export function headView(model, id) {
-  const words = () => model.get("words");
+/** The panel's elements: the head boxes, the Show select, the two token columns and the lines. */
+function headViewElements(id) {
   const ui = {};
-  const state = { heads: null, show: "heads", isolate: null, data: null };
   ui.boxes = h("div", { class: "hv-boxes" });
   ui.heads = h("fieldset", { class: "hv-heads" }, [h("legend", { "data-words": "model.hv.heads" }), ui.boxes]);
   ui.show = h("select", { id: `${id}-hv-show` });
@@ -61,6 +61,20 @@ export function headView(model, id) {
     ui.wrap,
     ui.readout,
   ]);
+  return { ui, el };
+}
+
+/** A series' name in words: one head, or the mean over a layer's heads or every layer's. */
+function seriesName(words, key, data) {
+  if (key === "mean_heads") return say(words, "model.hv.mean_heads", { layer: data.layer, n_heads: data.n_heads });
+  if (key === "mean_layers") return say(words, "model.hv.mean_layers", { n_layers: data.n_layers, n_heads: data.n_heads });
+  return say(words, "model.hv.head", { head: Number(key.split(" ")[1]) });
+}
+
+export function headView(model, id) {
+  const words = () => model.get("words");
+  const { ui, el } = headViewElements(id);
+  const state = { heads: null, show: "heads", isolate: null, data: null };
 
   function choice() {
     return { show: state.show, heads: state.heads ?? [Number(model.get("head")) || 0] };
@@ -107,17 +121,12 @@ export function headView(model, id) {
     if (!data) return;
     const series = seriesOf(data, choice());
     const lists = strongest(series, side, i).map((s) => say(words(), "model.hv.series", {
-      series: seriesName(s.series, data),
+      series: seriesName(words(), s.series, data),
       pairs: s.top.map((t) => say(words(), "model.hv.pair", { token: data.tokens[t.k], weight: num(t.w) })).join(", "),
     }));
     ui.readout.textContent = say(words(), side === "query" ? "model.hv.readout_query" : "model.hv.readout_key", { token: data.tokens[i], position: i, list: lists.join("; ") });
   }
 
-  function seriesName(key, data) {
-    if (key === "mean_heads") return say(words(), "model.hv.mean_heads", { layer: data.layer, n_heads: data.n_heads });
-    if (key === "mean_layers") return say(words(), "model.hv.mean_layers", { n_layers: data.n_layers, n_heads: data.n_heads });
-    return say(words(), "model.hv.head", { head: Number(key.split(" ")[1]) });
-  }
 
   function draw() {
     const data = state.data;
@@ -137,7 +146,7 @@ export function headView(model, id) {
     const ctx = ui.canvas.getContext("2d");
     if (ctx) paintLines(ctx, layout, ratio);
     ui.canvas.dataset.lines = String(layout.lines.length);
-    const what = series.length ? series.map((s) => seriesName(s.key, data)).join(", ") : say(words(), "model.hv.none");
+    const what = series.length ? series.map((s) => seriesName(words(), s.key, data)).join(", ") : say(words(), "model.hv.none");
     ui.canvas.setAttribute("aria-label", say(words(), "model.hv.canvas", { what }));
     const notes = [];
     if (!series.length) notes.push(say(words(), "model.hv.none"));
@@ -177,5 +186,12 @@ export function headView(model, id) {
     ui.readout.textContent = say(words(), "model.hv.hint");
     draw();
   });
-  return { el, show, follow, redraw: draw };
+  const memo = changes();
+  /** A view's state changed (model_state.js): a new answer shows whole, another head is followed. */
+  function update(next) {
+    memo.next(next);
+    if (memo.changed("heads", "words")) show();
+    else if (memo.changed("head")) follow();
+  }
+  return { el, update, dispose: () => {}, show, follow, redraw: draw };
 }

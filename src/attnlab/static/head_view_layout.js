@@ -8,12 +8,10 @@
 // or as a key (its column). Lines under `minWeight` are left out: at opacity 0.005 a line is
 // invisible, and a 100-token head has 10,000 of them.
 
-export const HEAD_COLORS = [
-  "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
-  "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#393b79", "#637939",
-  "#843c39", "#7b4173", "#3182bd", "#e6550d",
-];
-export const MEAN_COLOR = "#1d1d2b";
+import { HEAD_PALETTE, MODEL_COLORS } from "./colors.js";
+
+export const HEAD_COLORS = HEAD_PALETTE;
+export const MEAN_COLOR = MODEL_COLORS.headMean;
 export const ROW = 22; // a token's row, CSS pixels: 100 tokens make a 2,200-pixel column that scrolls
 export const MIN_WEIGHT = 0.005;
 

@@ -4,11 +4,12 @@
 // The API answers 200 with a JSON body, or 4xx with {"error": message, "field": name} naming
 // the control at fault (server.py). getJSON never throws: a network failure, a body that is not
 // JSON and an error answer all come back as {ok: false, error: {message, field}}. A 503 with a
-// short Retry-After (busy with other heavy work) is asked again, RETRIES times at most.
+// short Retry-After (busy with other heavy work) is asked again, RETRIES times at most. A
+// question withdrawn through its AbortSignal answers {ok: false, aborted: true}.
 
 /**
  * @typedef {{message: string, field: string | null}} APIError
- * @typedef {{ok: true, body: any} | {ok: false, error: APIError}} Answer
+ * @typedef {{ok: true, body: any} | {ok: false, error: APIError, aborted?: true}} Answer
  * @typedef {{ok: true, blob: Blob} | {ok: false, error: APIError}} FileAnswer
  */
 
@@ -16,7 +17,10 @@
  * Ask the API for JSON: {ok: true, body}, or {ok: false, error: {message, field}} in the API's
  * words (or ours, when the server could not be reached or did not answer JSON).
  * @param {string} url
- * @param {RequestInit} [init] passed on to fetch (a method and a body for a POST); Accept is set
+ * @param {RequestInit} [init] passed on to fetch (a method and a body for a POST); Accept is set.
+ *   Its optional `signal` (an AbortController's) withdraws the question: the browser drops the
+ *   connection, a pending retry is not made, and the answer is {ok: false, aborted: true} (which
+ *   a caller ignores: whoever aborted has a newer question)
  * @returns {Promise<Answer>}
  */
 /** The answer when the server could not be reached at all. */
@@ -30,6 +34,9 @@ function refused(response, body) {
   const message = body?.error ?? `The server answered ${response.status} ${response.statusText}.`;
   return { ok: false, error: { message, field: body?.field ?? null } };
 }
+
+/** The answer of a question withdrawn through its signal. */
+const ABORTED = Object.freeze({ ok: false, aborted: true, error: Object.freeze({ message: "withdrawn: a newer question replaced it", field: null }) });
 
 /** How often getJSON asks again after a 503 "busy" answer, waiting its Retry-After each time. */
 export const RETRIES = 2;
@@ -49,12 +56,14 @@ function retryAfter(response) {
 }
 
 export async function getJSON(url, init = {}) {
+  const signal = init.signal ?? null;
   for (let attempt = 0; ; attempt += 1) {
+    if (signal?.aborted) return ABORTED;
     let response;
     try {
       response = await fetch(url, { ...init, headers: { Accept: "application/json", ...init.headers } });
     } catch (err) {
-      return unreachable(err);
+      return signal?.aborted ? ABORTED : unreachable(err);
     }
     // the server is busy with other heavy work (or starting a computing process): ask again
     // after the seconds it names, as a person would, before showing its message
@@ -69,6 +78,7 @@ export async function getJSON(url, init = {}) {
     } catch {
       body = null;
     }
+    if (signal?.aborted) return ABORTED; // withdrawn while its body came: not a failure
     if (response.ok && body) return { ok: true, body };
     return refused(response, body);
   }

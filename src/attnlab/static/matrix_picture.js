@@ -10,11 +10,11 @@
 //   log     log₁₀ of the weight from 10⁻⁴ to 1, so small weights differ from zero.
 // Masked cells (a decoder's later keys) are grey, never a colour of the scale.
 
-import { COLORS, heat, rgb } from "./colors.js";
+import { COLORS, MODEL_COLORS, heat, rgb } from "./colors.js";
 
 export const SCALES = ["linear", "row", "log"];
 export const LOG_FLOOR = 1e-4;
-export const MASKED = "#c8c8d2";
+export const MASKED = MODEL_COLORS.masked;
 const LUT_SIZE = 256;
 
 let lut = null;

@@ -12,6 +12,7 @@
 
 import { getFile, getJSON } from "./http.js";
 import widget, { modelName } from "./model.js";
+import { createFlights } from "./model_requests.js";
 import { say } from "./words.js";
 import { createModel } from "./widget_model.js";
 
@@ -25,6 +26,32 @@ const FULL_GRID_MAX = 40; // up to this many tokens the grid shows whole matrice
  * page's main thread right after the click, on the cores the server is computing the head on.
  */
 export const STATUS_DELAY_MS = 400;
+/**
+ * How long the learner stays on a head before its layer's head view (/api/model/heads) is
+ * asked: at 2,048 tokens it takes seconds of the server's time, and a head switch asked while it
+ * runs waited behind it (9-14 s).
+ */
+export const HEADS_DELAY_MS = 700;
+/**
+ * Above this many tokens the head view is asked only when the learner asks for it: its answer
+ * holds every head's n × n weights as plain JSON (at 2,048 tokens 38 million numbers, 75 s to
+ * come and tens of seconds of the page's main thread to read and draw).
+ */
+export const HEAD_VIEW_ASK_OVER = 512;
+
+/**
+ * Every answer the host holds for one model, empty. A model change puts this whole object back
+ * (with FRESH_HEAD) before it asks anything of the new model: no answer of the previous model
+ * (its info, head, grid, Compare, head view, mask, matrix) stays beside the next one's, and
+ * the old model's layer, head and focus are never asked of the new one.
+ */
+export const FRESH_ANSWERS = Object.freeze({
+  info: null, trace: null, grid: null, compare: null, compareError: null, heads: null, mask: null,
+  maskError: null, matrix: null, row_index: null, row: null, error: null, export_html: null,
+  heads_wait: 0,
+});
+/** The head a new model opens on: its first layer and head, the token the page picks. */
+export const FRESH_HEAD = Object.freeze({ layer: 0, head: 0, focus: null });
 
 /**
  * The model view's state in a URL query; anything unreadable falls back to the default.
@@ -91,6 +118,8 @@ function host(el, wanted, page, isActive) {
   let askedCompare = 0;
   let everLoaded = false;
   let statusTimer = 0; // the delayed status of the request on its way (STATUS_DELAY_MS)
+  const flights = createFlights(); // a newer question of a kind withdraws the older one
+  const ask = (kind, url) => getJSON(url, { signal: flights.signal(kind) });
   const state = () => Object.fromEntries([...KEYS, "beat", "word", "a", "b"].map((k) => [k, model.get(k)]));
   const writeURL = () => {
     if (!isActive()) return;
@@ -105,13 +134,11 @@ function host(el, wanted, page, isActive) {
     matrix: null, matrix_scale: "log", pool: "max", specials: "show", row_index: null, row: null,
     grid_color: "pattern", ranking_sort: { key: "first", descending: true },
   }, (changed) => {
-    if (changed.has("name")) {
-      info(model.get("name"));
-      load().then(compare);
-    }
+    if (changed.has("name")) switchModel(model.get("name"));
     else if (KEYS.some((k) => changed.has(k))) load();
     else if (changed.has("pool") || changed.has("specials")) matrix();
     if (changed.has("row_index")) row();
+    if (changed.has("heads_wanted")) views.askHeads();
     if (["word", "a", "b"].some((k) => changed.has(k))) {
       model.put("occ_a", 1); // another word or sentence: its first place again
       model.put("occ_b", 1);
@@ -120,7 +147,7 @@ function host(el, wanted, page, isActive) {
     if (["maskWord", "maskHow"].some((k) => changed.has(k))) mask();
     writeURL();
   }, { getFile });
-  const views = modelViews(model, () => good);
+  const views = modelViews(model, () => good, ask, flights);
   let askedMatrix = 0;
   let askedRow = 0;
 
@@ -131,7 +158,7 @@ function host(el, wanted, page, isActive) {
     if (!good) return;
     const ticket = ++askedMatrix;
     const q = new URLSearchParams({ ...headParams(), pool: model.get("pool"), specials: model.get("specials") });
-    const answer = await getJSON(`/api/model/matrix?${q}`);
+    const answer = await ask("matrix", `/api/model/matrix?${q}`);
     if (ticket === askedMatrix && answer.ok) model.put("matrix", answer.body);
   }
 
@@ -139,13 +166,18 @@ function host(el, wanted, page, isActive) {
     const index = model.get("row_index");
     if (!good || index === null || index === undefined) return;
     const ticket = ++askedRow;
-    const answer = await getJSON(`/api/model/row?${new URLSearchParams({ ...headParams(), row: String(index) })}`);
+    const answer = await ask("row", `/api/model/row?${new URLSearchParams({ ...headParams(), row: String(index) })}`);
     if (ticket === askedRow && answer.ok) model.put("row", answer.body);
   }
 
   async function load({ fallback = false } = {}) {
     const request = Object.fromEntries(KEYS.map((k) => [k, model.get(k)]));
     const ticket = ++asked;
+    // a question this one makes moot is withdrawn: the head view of another layer or text, the
+    // mask of another text or token, the whole grid of another text (each asked again after
+    // this head is shown); one this head still needs (its own layer's head view) goes on
+    views.supersede(request);
+    if (!good || good.text !== request.text || good.name !== request.name) flights.abort("grid");
     const q = new URLSearchParams({ model: request.name, text: request.text, layer: String(request.layer), head: String(request.head) });
     if (request.focus !== null && request.focus !== undefined) q.set("focus", String(request.focus));
     const grid = model.get("grid");
@@ -159,12 +191,12 @@ function host(el, wanted, page, isActive) {
     else model.put("status", say(words, "model.running")); // a new text: a whole pass
     const started = performance.now();
     const sameHead = sameText && good.layer === request.layer && good.head === request.head;
-    const matrixAnswer = sameHead ? null : getJSON(`/api/model/matrix?${new URLSearchParams({ ...Object.fromEntries(["text", "layer", "head"].map((k) => [k, String(request[k])])), model: request.name, pool: model.get("pool"), specials: model.get("specials") })}`);
+    const matrixAnswer = sameHead ? null : ask("matrix", `/api/model/matrix?${new URLSearchParams({ ...Object.fromEntries(["text", "layer", "head"].map((k) => [k, String(request[k])])), model: request.name, pool: model.get("pool"), specials: model.get("specials") })}`);
     // the followed token's row beside the matrix, asked with the head instead of after it: the
     // same text, so the token is already a position of it (a new text's focus is the answer's)
-    const rowAsked = sameText && Number.isInteger(request.focus) ? { index: request.focus, ticket: ++askedRow, answer: getJSON(`/api/model/row?${new URLSearchParams({ model: request.name, text: request.text, layer: String(request.layer), head: String(request.head), row: String(request.focus) })}`) } : null;
-    const answer = await getJSON(`/api/model/trace?${q}`);
-    if (ticket !== asked) return; // a newer request is on its way
+    const rowAsked = sameText && Number.isInteger(request.focus) ? { index: request.focus, ticket: ++askedRow, answer: ask("row", `/api/model/row?${new URLSearchParams({ model: request.name, text: request.text, layer: String(request.layer), head: String(request.head), row: String(request.focus) })}`) } : null;
+    const answer = await ask("trace", `/api/model/trace?${q}`);
+    if (ticket !== asked || answer.aborted) return; // a newer request is on its way
     clearTimeout(statusTimer);
     model.put("status", "");
     if (answer.ok) {
@@ -225,7 +257,7 @@ function host(el, wanted, page, isActive) {
 
   async function fullGrid(q, ticket) {
     q.set("grid", "full");
-    const answer = await getJSON(`/api/model/trace?${q}`);
+    const answer = await ask("grid", `/api/model/trace?${q}`);
     if (ticket === asked && answer.ok && answer.body.grid) model.put("grid", answer.body.grid);
   }
 
@@ -233,8 +265,8 @@ function host(el, wanted, page, isActive) {
     const request = { word: model.get("word"), a: model.get("a"), b: model.get("b") };
     const ticket = ++askedCompare;
     const which = { occurrence_a: String(model.get("occ_a")), occurrence_b: String(model.get("occ_b")) };
-    const answer = await getJSON(`/api/model/compare?${new URLSearchParams({ model: good?.name ?? model.get("name"), ...request, ...which })}`);
-    if (ticket !== askedCompare) return;
+    const answer = await ask("compare", `/api/model/compare?${new URLSearchParams({ model: good?.name ?? model.get("name"), ...request, ...which })}`);
+    if (ticket !== askedCompare || answer.aborted) return;
     if (answer.ok) {
       goodCompare = request;
       model.put("compareError", null);
@@ -248,9 +280,28 @@ function host(el, wanted, page, isActive) {
     writeURL();
   }
 
+  /**
+   * Another model: every question of the old one withdrawn and every answer of it dropped at
+   * once (FRESH_ANSWERS, FRESH_HEAD), then the new model's info, head and Compare are asked.
+   */
+  function switchModel(name) {
+    flights.abort();
+    asked++; // an answer still on its way belongs to the old model: its ticket is stale
+    askedCompare++;
+    askedMatrix++;
+    askedRow++;
+    clearTimeout(statusTimer);
+    good = null;
+    everLoaded = false; // the status says the new model is loading
+    views.reset();
+    for (const [key, value] of Object.entries({ ...FRESH_ANSWERS, ...FRESH_HEAD })) model.put(key, value);
+    info(name);
+    load().then(compare);
+  }
+
   widget.render({ model, el }); // the page keeps the view for its lifetime: no cleanup to call
   function info(name) {
-    getJSON(`/api/model/info?model=${encodeURIComponent(name)}`).then((answer) => {
+    ask("info", `/api/model/info?model=${encodeURIComponent(name)}`).then((answer) => {
       if (answer.ok && model.get("name") === name) model.put("info", answer.body);
     });
   }
@@ -267,20 +318,27 @@ function host(el, wanted, page, isActive) {
  * @param {any} model
  * @param {() => Record<string, any> | null} current the request behind the head on screen
  */
-function modelViews(model, current) {
+function modelViews(model, current, ask, flights) {
   let headsKey = "";
   let askedHeads = 0;
   let askedMask = 0;
+  let headsPending = false; // a head view's question is on its way
+  let headsTimer = 0; // the head view is asked once the learner stays on a layer (HEADS_DELAY_MS)
+  let maskKey = "";
+  let wantedKey = ""; // the long text's layer whose head view the learner asked for
+  const headsKeyOf = (q) => JSON.stringify([q.name, q.text, q.layer]);
 
   async function heads() {
     const good = current();
     if (!good) return;
-    const key = JSON.stringify([good.name, good.text, good.layer]);
+    const key = headsKeyOf(good);
     if (key === headsKey) return;
     headsKey = key;
     const ticket = ++askedHeads;
-    const answer = await getJSON(`/api/model/heads?${new URLSearchParams({ model: good.name, text: good.text, layer: String(good.layer) })}`);
-    if (ticket !== askedHeads) return;
+    headsPending = true;
+    const answer = await ask("heads", `/api/model/heads?${new URLSearchParams({ model: good.name, text: good.text, layer: String(good.layer) })}`);
+    if (ticket !== askedHeads || answer.aborted) return; // withdrawn by a newer head: asked again after it
+    headsPending = false;
     if (answer.ok) model.put("heads", answer.body);
     else headsKey = "";
   }
@@ -290,14 +348,64 @@ function modelViews(model, current) {
     const word = (model.get("maskWord") ?? "").trim();
     if (!good || !word) return;
     const ticket = ++askedMask;
+    maskKey = JSON.stringify([good.name, good.text, good.focus]);
     const q = { model: good.name, text: good.text, focus: String(good.focus), mask: word, how: model.get("maskHow") ?? "mask" };
-    const answer = await getJSON(`/api/model/mask?${new URLSearchParams(q)}`);
-    if (ticket !== askedMask) return;
+    const answer = await ask("mask", `/api/model/mask?${new URLSearchParams(q)}`);
+    if (ticket !== askedMask || answer.aborted) return;
     model.put("maskError", answer.ok ? null : answer.error);
     model.put("mask", answer.ok ? answer.body : null);
   }
 
-  return { afterTrace: () => (heads(), mask()), mask };
+  /**
+   * A new head is asked: withdraw the questions it makes moot (a head view of another layer or
+   * text, a mask of another text or token), so they do not hold the server ahead of it; they
+   * are asked again once it is shown. The head view of its own layer is kept.
+   */
+  function supersede(request) {
+    clearTimeout(headsTimer);
+    if (headsPending && headsKeyOf(request) !== headsKey) {
+      flights.abort("heads");
+      headsPending = false;
+      headsKey = "";
+    }
+    if (maskKey && maskKey !== JSON.stringify([request.name, request.text, request.focus])) flights.abort("mask");
+  }
+
+  /** The head is shown: the mask is asked now, the head view once the learner stays a moment
+   * (a quick run of head switches across layers starts no layer's head view on the way). */
+  function afterTrace() {
+    mask();
+    clearTimeout(headsTimer);
+    const good = current();
+    const n = model.get("trace")?.window?.n ?? 0;
+    if (good && n > HEAD_VIEW_ASK_OVER && headsKeyOf(good) !== wantedKey) {
+      if (headsKey !== headsKeyOf(good)) model.put("heads", null); // another layer's lines must not stay
+      model.put("heads_wait", n); // the panel offers to ask (model.js)
+      return;
+    }
+    headsTimer = setTimeout(heads, HEADS_DELAY_MS);
+  }
+
+  /** The learner asked for the long text's head view: ask it now. */
+  function askHeads() {
+    const good = current();
+    if (!good) return;
+    wantedKey = headsKeyOf(good);
+    model.put("heads_wait", 0);
+    heads();
+  }
+
+  /** Another model: nothing asked is remembered, every old answer is stale. */
+  function reset() {
+    clearTimeout(headsTimer);
+    headsPending = false;
+    maskKey = "";
+    headsKey = "";
+    askedHeads++;
+    askedMask++;
+  }
+
+  return { afterTrace, mask, supersede, reset, askHeads };
 }
 
 /** Wire the tabs: show one panel, keep the choice in the URL, build the model view on first use. */

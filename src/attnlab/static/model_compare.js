@@ -12,18 +12,59 @@ import { h, s } from "./dom.js";
 import { num } from "./format.js";
 import { field, paintSVG } from "./model_dom.js";
 import { cosinePlot } from "./model_layout.js";
+import { changes } from "./model_state.js";
 import { say } from "./words.js";
 
-/**
- * Build the panel. The model holds "word", "a", "b", "layer", "head", "compare" and
- * "compareError"; `commit(changes)` sets and saves the learner's choices.
- * @param {any} model
- * @param {string} id a prefix for the panel's element ids
- * @param {(changes: Record<string, any>) => void} commit
- */
-export function comparePanel(model, id, commit) {
+/** One sentence's row of the word, for head (L, H), as a one-row table on the heat scale. */
+function rowTable(table, { cmp, side, which, sentence, L, H, words }) {
+  const row = side.rows?.[L]?.[H] ?? [];
+  const word = cmp.word;
+  table.setAttribute("aria-label", say(words, "model.compare.row_name", { word, which }));
+  const head = h("tr", {}, side.tokens.map((tok, j) => h("th", { scope: "col", class: side.pieces.includes(j) ? "rm-self" : "" }, [tok])));
+  const cells = h("tr", {}, row.map((w) => {
+    const td = h("td", {}, [num(w)]);
+    td.style.background = heat(w);
+    td.style.color = inkOn(w);
+    return td;
+  }));
+  table.replaceChildren(h("caption", {}, [say(words, "model.compare.row_caption", { which, sentence })]), h("thead", {}, [head]), h("tbody", {}, [cells]));
+}
+
+/** Which place of the word a sentence follows, when it has several (hidden otherwise). */
+function occurrences(select, { side, word, chosen, words }) {
+  select.replaceChildren(...side.occurrences.map((position, k) => h("option", { value: String(k + 1) }, [say(words, "model.compare.occurrence", { word, k: k + 1, position })])));
+  select.value = String(side.occurrences.indexOf(side.index) + 1 || chosen);
+  select.closest(".field").hidden = side.occurrences.length < 2;
+}
+
+const signed = (x) => (x > 0 ? `+${num(x)}` : num(x));
+
+/** A − B on the keys both sentences share, for head (L, H), the sign in its cell's class. */
+function diffTable(table, { cmp, L, H, words }) {
+  const shared = cmp.shared;
+  const d = shared.difference[L]?.[H] ?? [];
+  const cols = [["diff_key", (k) => shared.tokens[k]], ["diff_a", (k) => num(cmp.a.rows[L][H][shared.a[k]])], ["diff_b", (k) => num(cmp.b.rows[L][H][shared.b[k]])], ["diff_d", (k) => signed(d[k])]];
+  const body = h("tbody", {}, shared.tokens.map((_, k) => h("tr", {}, cols.map(([, cell], c) => (c === 0 ? h("th", { scope: "row" }, [cell(k)]) : h("td", { class: c === 3 ? (d[k] > 0 ? "pos" : d[k] < 0 ? "neg" : "") : "" }, [cell(k)]))))));
+  const head = h("tr", {}, cols.map(([key]) => h("th", { scope: "col" }, [say(words, `model.compare.${key}`)])));
+  table.replaceChildren(h("caption", {}, [say(words, "model.compare.diff_caption", { layer: L, head: H, word: cmp.word })]), h("thead", {}, [head]), body);
+}
+
+/** The cosine similarity layer by layer: the plot at `width`, its table and the API's note. */
+function showCosine(ui, cmp, width, words) {
+  const plotSize = { width, height: 230 };
+  const plot = cosinePlot(cmp.cosine, cmp.cosine_labels, plotSize, words);
+  paintSVG(ui.plot, plot.shapes, plotSize);
+  const values = cmp.cosine_labels.map((label, k) => say(words, "model.compare.plot_value", { label, value: num(cmp.cosine[k]) })).join(", ");
+  ui.plot.setAttribute("aria-label", say(words, "model.compare.plot_name", { word: cmp.word, values }));
+  const head = h("tr", {}, ["table_layer", "table_cosine"].map((k) => h("th", { scope: "col" }, [say(words, `model.compare.${k}`)])));
+  const body = h("tbody", {}, cmp.cosine_labels.map((label, k) => h("tr", {}, [h("th", { scope: "row" }, [label === "embeddings" ? say(words, "model.compare.table_in") : label]), h("td", {}, [num(cmp.cosine[k])])])));
+  ui.cosTable.replaceChildren(h("caption", {}, [say(words, "model.compare.table_caption", { word: cmp.word })]), h("thead", {}, [head]), body);
+  ui.note.textContent = cmp.note;
+}
+
+/** The panel's elements: the form, the occurrence selects, the rows, the plot and its table. */
+function compareElements(id) {
   const ui = {};
-  const words = () => model.get("words");
   ui.word = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 100 });
   ui.a = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000 });
   ui.b = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 2000 });
@@ -60,40 +101,20 @@ export function comparePanel(model, id, commit) {
     h("div", { class: "rm-cos-wrap" }, [h("div", { class: "rm-plot-wrap" }, [ui.plot]), h("div", { class: "table-wrap" }, [ui.cosTable])]),
     ui.note,
   ]);
+  return { ui, el };
+}
 
-  function rowTable(table, side, which, sentence) {
-    const L = Number(model.get("layer"));
-    const H = Number(model.get("head"));
-    const row = side.rows?.[L]?.[H] ?? [];
-    const word = model.get("compare").word;
-    table.setAttribute("aria-label", say(words(), "model.compare.row_name", { word, which }));
-    const head = h("tr", {}, side.tokens.map((tok, j) => h("th", { scope: "col", class: side.pieces.includes(j) ? "rm-self" : "" }, [tok])));
-    const cells = h("tr", {}, row.map((w) => {
-      const td = h("td", {}, [num(w)]);
-      td.style.background = heat(w);
-      td.style.color = inkOn(w);
-      return td;
-    }));
-    table.replaceChildren(h("caption", {}, [say(words(), "model.compare.row_caption", { which, sentence })]), h("thead", {}, [head]), h("tbody", {}, [cells]));
-  }
+/**
+ * Build the panel. The model holds "word", "a", "b", "layer", "head", "compare" and
+ * "compareError"; `commit(changes)` sets and saves the learner's choices.
+ * @param {any} model
+ * @param {string} id a prefix for the panel's element ids
+ * @param {(changes: Record<string, any>) => void} commit
+ */
+export function comparePanel(model, id, commit) {
+  const words = () => model.get("words");
+  const { ui, el } = compareElements(id);
 
-  function occurrences(select, side, key) {
-    const word = model.get("compare").word;
-    select.replaceChildren(...side.occurrences.map((position, k) => h("option", { value: String(k + 1) }, [say(words(), "model.compare.occurrence", { word, k: k + 1, position })])));
-    select.value = String(side.occurrences.indexOf(side.index) + 1 || model.get(key));
-    select.closest(".field").hidden = side.occurrences.length < 2;
-  }
-
-  function diffTable(cmp, L, H) {
-    const shared = cmp.shared;
-    const d = shared.difference[L]?.[H] ?? [];
-    const cols = [["diff_key", (k) => shared.tokens[k]], ["diff_a", (k) => num(cmp.a.rows[L][H][shared.a[k]])], ["diff_b", (k) => num(cmp.b.rows[L][H][shared.b[k]])], ["diff_d", (k) => signed(d[k])]];
-    const body = h("tbody", {}, shared.tokens.map((_, k) => h("tr", {}, cols.map(([, cell], c) => (c === 0 ? h("th", { scope: "row" }, [cell(k)]) : h("td", { class: c === 3 ? (d[k] > 0 ? "pos" : d[k] < 0 ? "neg" : "") : "" }, [cell(k)]))))));
-    const head = h("tr", {}, cols.map(([key]) => h("th", { scope: "col" }, [say(words(), `model.compare.${key}`)])));
-    ui.diff.replaceChildren(h("caption", {}, [say(words(), "model.compare.diff_caption", { layer: L, head: H, word: cmp.word })]), h("thead", {}, [head]), body);
-  }
-
-  const signed = (x) => (x > 0 ? `+${num(x)}` : num(x));
 
   // what the panel shows now: the rows for [answer, words, layer, head], the cosine plot and
   // its table for [answer, words, width]. A head switch shows the rows again and nothing else
@@ -119,36 +140,35 @@ export function comparePanel(model, id, commit) {
   /** The whole panel: the rows, and the plot at the width its box has now. */
   function showCompare() {
     const cmp = model.get("compare");
-    if (!cmp) return;
+    if (!cmp) return clear();
     showHead();
     const width = Math.max(280, Math.min(560, ui.plot.parentElement?.clientWidth || 520));
     const plot = [cmp, words(), width];
     if (!same(plotFor, plot)) {
       plotFor = plot;
-      showCosine(cmp, width);
+      showCosine(ui, cmp, width, words());
     }
   }
 
-  function showRows(cmp, L, H) {
-    occurrences(ui.occA, cmp.a, "occ_a");
-    occurrences(ui.occB, cmp.b, "occ_b");
-    ui.rowsTitle.textContent = say(words(), "model.compare.rows_title", { word: cmp.word, layer: L, head: H });
-    rowTable(ui.rowA, cmp.a, "A", cmp.a.tokens.slice(1, -1).join(" "));
-    rowTable(ui.rowB, cmp.b, "B", cmp.b.tokens.slice(1, -1).join(" "));
-    diffTable(cmp, L, H);
+  /** No answer (another model is loading): the old rows, plot and note go. */
+  function clear() {
+    rowsFor = null;
+    plotFor = null;
+    for (const node of [ui.rowA, ui.rowB, ui.diff, ui.cosTable, ui.plot]) node.replaceChildren();
+    ui.rowsTitle.textContent = "";
+    ui.note.textContent = "";
   }
 
-  function showCosine(cmp, width) {
-    const plotSize = { width, height: 230 };
-    const plot = cosinePlot(cmp.cosine, cmp.cosine_labels, plotSize, words());
-    paintSVG(ui.plot, plot.shapes, plotSize);
-    const values = cmp.cosine_labels.map((label, k) => say(words(), "model.compare.plot_value", { label, value: num(cmp.cosine[k]) })).join(", ");
-    ui.plot.setAttribute("aria-label", say(words(), "model.compare.plot_name", { word: cmp.word, values }));
-    const head = h("tr", {}, ["table_layer", "table_cosine"].map((k) => h("th", { scope: "col" }, [say(words(), `model.compare.${k}`)])));
-    const body = h("tbody", {}, cmp.cosine_labels.map((label, k) => h("tr", {}, [h("th", { scope: "row" }, [label === "embeddings" ? say(words(), "model.compare.table_in") : label]), h("td", {}, [num(cmp.cosine[k])])])));
-    ui.cosTable.replaceChildren(h("caption", {}, [say(words(), "model.compare.table_caption", { word: cmp.word })]), h("thead", {}, [head]), body);
-    ui.note.textContent = cmp.note;
+  function showRows(cmp, L, H) {
+    const w = words();
+    occurrences(ui.occA, { side: cmp.a, word: cmp.word, chosen: model.get("occ_a"), words: w });
+    occurrences(ui.occB, { side: cmp.b, word: cmp.word, chosen: model.get("occ_b"), words: w });
+    ui.rowsTitle.textContent = say(w, "model.compare.rows_title", { word: cmp.word, layer: L, head: H });
+    rowTable(ui.rowA, { cmp, side: cmp.a, which: "A", sentence: cmp.a.tokens.slice(1, -1).join(" "), L, H, words: w });
+    rowTable(ui.rowB, { cmp, side: cmp.b, which: "B", sentence: cmp.b.tokens.slice(1, -1).join(" "), L, H, words: w });
+    diffTable(ui.diff, { cmp, L, H, words: w });
   }
+
 
   function showCompareError() {
     const error = model.get("compareError");
@@ -173,5 +193,17 @@ export function comparePanel(model, id, commit) {
     e.preventDefault();
     commit({ word: ui.word.value, a: ui.a.value, b: ui.b.value });
   });
-  return { el, show: showCompare, showHead, showError: showCompareError, showInputs: showCompareInputs };
+  const memo = changes();
+  /** The view's state changed: a new answer shows whole, another head only its rows. */
+  function update(state) {
+    memo.next(state);
+    el.hidden = Boolean(state.info?.weights_only); // attention handed in alone: nothing to compare
+    if (memo.changed("compare")) {
+      showCompareInputs();
+      showCompare();
+    } else if (memo.changed("words")) showCompare();
+    else if (memo.changed("layer", "head", "trace")) showHead();
+    if (memo.changed("compareError")) showCompareError();
+  }
+  return { el, update, dispose: () => {}, show: showCompare, showHead, showError: showCompareError, showInputs: showCompareInputs };
 }

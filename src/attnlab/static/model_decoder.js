@@ -8,6 +8,7 @@ import { h, s as svgNode } from "./dom.js";
 import { num, percent } from "./format.js";
 import { paintSVG } from "./model_dom.js";
 import { ropePlot, shortVec } from "./model_layout.js";
+import { changes } from "./model_state.js";
 import { nested } from "./packed.js";
 import { say } from "./words.js";
 
@@ -56,5 +57,11 @@ export function decoderPanel(model, id) {
       ];
     ui.next.replaceChildren(...tables);
   }
-  return { el, show };
+  const memo = changes();
+  /** The view's state changed: RoPE and the next tokens follow the trace. */
+  function update(state) {
+    memo.next(state);
+    if (memo.changed("trace", "words")) show();
+  }
+  return { el, update, dispose: () => {}, show };
 }

@@ -2,6 +2,7 @@
 // dom.js's): a labelled field with its error slot, and layout shapes (rect, text, line, polyline) painted
 // as SVG.
 
+import { COLORS } from "./colors.js";
 import { h, s as svgNode } from "./dom.js";
 
 /**
@@ -48,7 +49,7 @@ export function paintSVG(svg, shapes, size) {
       n.setAttribute("x", String(s.x));
       n.setAttribute("y", String(s.y));
       n.setAttribute("font-size", String(s.size));
-      n.setAttribute("fill", s.color ?? "#1d1d2b");
+      n.setAttribute("fill", s.color ?? COLORS.ink);
       if (s.weight) n.setAttribute("font-weight", s.weight);
       n.setAttribute("text-anchor", { center: "middle", right: "end" }[s.align] ?? "start");
       if (s.role) n.setAttribute("class", s.role);

@@ -3,12 +3,13 @@
 // from the /api/model/trace answer's "grid" (model_layout.miniHeat). One Tab stop: the arrow
 // keys walk the grid, Enter or a click picks a head.
 
-import { heat } from "./colors.js";
+import { MODEL_COLORS, heat } from "./colors.js";
 import { h } from "./dom.js";
 import { draw } from "./draw.js";
 import { num } from "./format.js";
 import { field } from "./model_dom.js";
 import { miniHeat } from "./model_layout.js";
+import { changes } from "./model_state.js";
 import { wordKey } from "./model_ranking.js";
 import { unpack } from "./packed.js";
 import { say } from "./words.js";
@@ -49,6 +50,61 @@ export function statRange(values) {
   return xs.length ? [Math.min(...xs), Math.max(...xs)] : [0, 1];
 }
 
+/** The grid's cells: the K/V labels (grouped-query attention), the head numbers, then a row
+ * label and a button per head for each layer. */
+function gridCells({ L, H, KV, words, pick }) {
+  const cells = [];
+  if (KV < H) {
+    // grouped-query attention: which query heads read one key/value head
+    cells.push(h("span", { class: "rm-corner", "aria-hidden": "true" }));
+    const g = H / KV;
+    for (let kv = 0; kv < KV; kv++) {
+      const label = h("span", { class: "rm-kv", "aria-hidden": "true" }, [say(words, "model.grid.kv", { kv })]);
+      label.style.gridColumn = `span ${g}`; // through the CSSOM: the page's CSP refuses style attributes
+      cells.push(label);
+    }
+  }
+  cells.push(h("span", { class: "rm-corner", "aria-hidden": "true" }, [say(words, "model.grid.corner")]));
+  for (let hd = 0; hd < H; hd++) cells.push(h("span", { class: "rm-col", "aria-hidden": "true" }, [String(hd)]));
+  const buttons = [];
+  for (let l = 0; l < L; l++) {
+    cells.push(h("span", { class: "rm-rowlabel", "aria-hidden": "true" }, [say(words, "model.layer_option", { layer: l })]));
+    for (let hd = 0; hd < H; hd++) {
+      const canvas = h("canvas", { "aria-hidden": "true" });
+      const b = h("button", { type: "button", class: "rm-cell", "aria-label": say(words, "model.grid.cell", { layer: l, head: hd }), "aria-pressed": "false", tabindex: -1, "data-layer": l, "data-head": hd }, [canvas]);
+      b.addEventListener("click", () => pick(l, hd));
+      buttons.push(b);
+      cells.push(b);
+    }
+  }
+  return { cells, buttons };
+}
+
+/** The arrow keys, Home and End move the grid's one Tab stop between its heads. */
+function walkGrid(e, buttons, info) {
+  const b = e.target instanceof Element ? e.target.closest(".rm-cell") : null;
+  const move = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0], Home: [0, -99], End: [0, 99] }[e.key];
+  if (!b || !move) return;
+  e.preventDefault();
+  e.stopPropagation();
+  const L = info?.n_layers ?? 0;
+  const H = info?.n_heads ?? 0;
+  const l = Math.min(L - 1, Math.max(0, Number(b.dataset.layer) + move[0]));
+  const hd = Math.min(H - 1, Math.max(0, Number(b.dataset.head) + move[1]));
+  const target = buttons[l * H + hd];
+  if (!target) return;
+  for (const g of buttons) g.setAttribute("tabindex", g === target ? "0" : "-1");
+  target.focus();
+}
+
+/** One cell coloured by a diagnostic's value `v` within `range` (grey when it has none). */
+function paintStatCell(ctx, b, { v, range, sz, stat, words }) {
+  const ok = typeof v === "number" && Number.isFinite(v);
+  draw(ctx, [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: ok ? heat(range[1] > range[0] ? (v - range[0]) / (range[1] - range[0]) : 0) : MODEL_COLORS.missing }], 1, sz);
+  b.title = say(words, "model.grid.cell_stat", { stat: say(words, `model.grid.color.${wordKey(stat)}`), value: ok ? num(v) : "—" });
+  b.dataset.value = ok ? String(v) : "";
+}
+
 export function headsGrid(model, id, pick, commit = () => {}) {
   const ui = {};
   ui.grid = h("div", { class: "rm-grid", role: "group", "data-words-label": "model.grid.name" });
@@ -76,31 +132,9 @@ export function headsGrid(model, id, pick, commit = () => {}) {
     if (gridButtons.length === L * H && ui.grid.dataset.frame === frame) return markGrid();
     ui.grid.dataset.frame = frame;
     ui.grid.style.setProperty("--heads", String(H));
-    const cells = [];
-    if (KV < H) {
-      // grouped-query attention: which query heads read one key/value head
-      cells.push(h("span", { class: "rm-corner", "aria-hidden": "true" }));
-      const g = H / KV;
-      for (let kv = 0; kv < KV; kv++) {
-        const label = h("span", { class: "rm-kv", "aria-hidden": "true" }, [say(words, "model.grid.kv", { kv })]);
-        label.style.gridColumn = `span ${g}`; // through the CSSOM: the page's CSP refuses style attributes
-        cells.push(label);
-      }
-    }
-    cells.push(h("span", { class: "rm-corner", "aria-hidden": "true" }, [say(words, "model.grid.corner")]));
-    for (let hd = 0; hd < H; hd++) cells.push(h("span", { class: "rm-col", "aria-hidden": "true" }, [String(hd)]));
-    gridButtons = [];
-    for (let l = 0; l < L; l++) {
-      cells.push(h("span", { class: "rm-rowlabel", "aria-hidden": "true" }, [say(words, "model.layer_option", { layer: l })]));
-      for (let hd = 0; hd < H; hd++) {
-        const canvas = h("canvas", { "aria-hidden": "true" });
-        const b = h("button", { type: "button", class: "rm-cell", "aria-label": say(words, "model.grid.cell", { layer: l, head: hd }), "aria-pressed": "false", tabindex: -1, "data-layer": l, "data-head": hd }, [canvas]);
-        b.addEventListener("click", () => pick(l, hd));
-        gridButtons.push(b);
-        cells.push(b);
-      }
-    }
-    ui.grid.replaceChildren(...cells);
+    const frameCells = gridCells({ L, H, KV, words, pick });
+    gridButtons = frameCells.buttons;
+    ui.grid.replaceChildren(...frameCells.cells);
     markGrid();
     paintGrid(null);
   }
@@ -132,6 +166,10 @@ export function headsGrid(model, id, pick, commit = () => {}) {
     const stat = grid?.stats && (wanted !== "pattern" || !grid.rows) ? (wanted === "pattern" ? "first" : wanted) : null;
     const range = stat ? statRange(grid.stats[stat]) : [0, 1];
     ui.grid.dataset.color = stat ?? "pattern";
+    // the select says what is drawn: a grid without rows cannot show the pattern
+    const pattern = ui.color.querySelector('option[value="pattern"]');
+    if (pattern) pattern.disabled = Boolean(grid?.stats && !grid.rows);
+    ui.color.value = stat ?? wanted;
     const ratio = window.devicePixelRatio || 1;
     const sz = { width: MINI, height: MINI, ratio };
     for (const b of gridButtons) {
@@ -147,17 +185,13 @@ export function headsGrid(model, id, pick, commit = () => {}) {
       const l = Number(b.dataset.layer);
       const hd = Number(b.dataset.head);
       if (stat) {
-        const v = grid.stats[stat][l][hd];
-        const ok = typeof v === "number" && Number.isFinite(v);
-        draw(ctx, [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: ok ? heat(range[1] > range[0] ? (v - range[0]) / (range[1] - range[0]) : 0) : "#bbbbbb" }], 1, sz);
-        b.title = say(model.get("words"), "model.grid.cell_stat", { stat: say(model.get("words"), `model.grid.color.${wordKey(stat)}`), value: ok ? num(v) : "—" });
-        b.dataset.value = ok ? String(v) : "";
+        paintStatCell(ctx, b, { v: grid.stats[stat][l]?.[hd], range, sz, stat, words: model.get("words") });
         continue;
       }
       b.removeAttribute("title");
       const full = grid?.attentions ? headMatrix(grid, l, hd) : null;
       const m = full ?? (grid?.rows ? headRow(grid, l, hd) : null);
-      draw(ctx, m ? miniHeat(m, sz, full ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: "#f3f3f7" }], 1, sz);
+      draw(ctx, m ? miniHeat(m, sz, full ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: MODEL_COLORS.emptyCell }], 1, sz);
     }
     if (stat) {
       ui.gridHelp.textContent = say(model.get("words"), "model.grid.stat", { stat: say(model.get("words"), `model.grid.color.${wordKey(stat)}`), least: num(range[0]), most: num(range[1]) });
@@ -168,22 +202,18 @@ export function headsGrid(model, id, pick, commit = () => {}) {
     ui.gridHelp.textContent = say(model.get("words"), key, { token });
   }
 
-  ui.grid.addEventListener("keydown", (e) => {
-    const b = e.target instanceof Element ? e.target.closest(".rm-cell") : null;
-    const move = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0], Home: [0, -99], End: [0, 99] }[e.key];
-    if (!b || !move) return;
-    e.preventDefault();
-    e.stopPropagation();
-    const L = model.get("info")?.n_layers ?? 0;
-    const H = model.get("info")?.n_heads ?? 0;
-    const l = Math.min(L - 1, Math.max(0, Number(b.dataset.layer) + move[0]));
-    const hd = Math.min(H - 1, Math.max(0, Number(b.dataset.head) + move[1]));
-    const target = gridButtons[l * H + hd];
-    if (!target) return;
-    for (const g of gridButtons) g.setAttribute("tabindex", g === target ? "0" : "-1");
-    target.focus();
-  });
+  ui.grid.addEventListener("keydown", (e) => walkGrid(e, gridButtons, model.get("info")));
 
 
-  return { el, build: buildGridFrame, mark: markGrid, paint: paintGrid };
+  const memo = changes();
+  /** The view's state changed: build, mark and paint what its parts changed (model_state.js). */
+  function update(state) {
+    memo.next(state);
+    if (memo.changed("info", "words", "grid_color")) buildGridFrame();
+    else if (memo.changed("layer", "head")) markGrid();
+    if (memo.changed("trace", "grid", "grid_color", "words", "info")) paintGrid(state.trace);
+  }
+
+  // its listeners are on its own elements, which go with it
+  return { el, update, dispose: () => {}, build: buildGridFrame, mark: markGrid, paint: paintGrid };
 }

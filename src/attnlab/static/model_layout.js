@@ -13,7 +13,7 @@
 // (words/captions.py); the subtitles and column headings are the page's words (model.canvas.*,
 // words/page.py), templates filled with the trace's tokens and numbers.
 
-import { COLORS, heat, inkOn, rgb } from "./colors.js";
+import { COLORS, MODEL_COLORS, heat, inkOn, rgb } from "./colors.js";
 import { num } from "./format.js";
 import { argmax, beatKeys } from "./layout.js";
 import { LEGEND_HEIGHT, MASKED, legendShapes } from "./matrix_picture.js";
@@ -65,7 +65,7 @@ function tint(color, f) {
  * @param {number} reach
  */
 export function diverging(x, reach) {
-  if (!Number.isFinite(x)) return "#bbbbbb";
+  if (!Number.isFinite(x)) return MODEL_COLORS.missing;
   const f = Math.sqrt(Math.min(1, Math.abs(x) / reach)); // sqrt: small entries stay visible
   return tint(x >= 0 ? COLORS.positive : COLORS.negative, f);
 }
@@ -407,7 +407,7 @@ export function cosinePlot(cosine, labels, size, words = null) {
   const py = (v) => H - L.bottom - ((v - lo) / (1 - lo)) * (H - L.top - L.bottom);
   const shapes = [{ kind: "rect", x: 0, y: 0, w: W, h: H, fill: COLORS.paper }];
   for (const t of ticks) {
-    shapes.push({ kind: "line", x1: L.left, y1: py(t), x2: W - L.right, y2: py(t), color: t === 0 ? COLORS.muted : "#e4e4ee", width: 1 });
+    shapes.push({ kind: "line", x1: L.left, y1: py(t), x2: W - L.right, y2: py(t), color: t === 0 ? COLORS.muted : MODEL_COLORS.gridLine, width: 1 });
     shapes.push({ kind: "text", x: L.left - 6, y: py(t) + 4, text: num(t), size: 11, align: "right", color: COLORS.muted, role: "y-tick" });
   }
   shapes.push({ kind: "line", x1: L.left, y1: L.top - 6, x2: L.left, y2: H - L.bottom, color: COLORS.ink, width: 1 });
@@ -448,7 +448,7 @@ export function ropePlot(scores, used, size, words = null) {
   const shapes = [{ kind: "rect", x: 0, y: 0, w: W, h: H, fill: COLORS.paper }];
   const yticks = [lo, lo + span / 2, hi];
   for (const t of yticks) {
-    shapes.push({ kind: "line", x1: L.left, y1: py(t), x2: W - L.right, y2: py(t), color: "#e4e4ee", width: 1 });
+    shapes.push({ kind: "line", x1: L.left, y1: py(t), x2: W - L.right, y2: py(t), color: MODEL_COLORS.gridLine, width: 1 });
     shapes.push({ kind: "text", x: L.left - 6, y: py(t) + 4, text: num(t), size: 11, align: "right", color: COLORS.muted, role: "y-tick" });
   }
   const step = D > 1000 ? 500 : D > 400 ? 100 : D > 100 ? 50 : 10;

@@ -11,6 +11,7 @@ import { h, s } from "./dom.js";
 import { num } from "./format.js";
 import { distancePlot } from "./mask_layout.js";
 import { field, paintSVG } from "./model_dom.js";
+import { changes } from "./model_state.js";
 import { say } from "./words.js";
 
 /**
@@ -103,5 +104,13 @@ export function maskPanel(model, id, commit) {
     e.preventDefault();
     commit({ maskWord: ui.word.value, maskHow: ui.how.value });
   });
-  return { el, show, showError, showInputs };
+  const memo = changes();
+  /** The view's state changed: the plots follow the answer and the head chosen above. */
+  function update(state) {
+    memo.next(state);
+    if (memo.changed("words")) showInputs();
+    if (memo.changed("mask", "head", "words")) show();
+    if (memo.changed("maskError")) showError();
+  }
+  return { el, update, dispose: () => {}, show, showError, showInputs };
 }

@@ -7,11 +7,13 @@
 // "specials" and "row_index" (the host fetches). Nothing here computes a weight: the cells are
 // the API's, decoded by packed.js, and the row's numbers are /api/model/row's.
 
+import { COLORS, MODEL_COLORS } from "./colors.js";
 import { h } from "./dom.js";
 import { draw } from "./draw.js";
 import { num } from "./format.js";
 import { field } from "./model_dom.js";
 import { LEGEND_HEIGHT, SCALES, cellAt, legendShapes, matrixLayout, matrixPixels } from "./matrix_picture.js";
+import { changes } from "./model_state.js";
 import { unpack } from "./packed.js";
 import { fitCanvas } from "./picture.js";
 import { say } from "./words.js";
@@ -30,8 +32,8 @@ export function cellOf(edges, p) {
   return lo;
 }
 
-export function matrixPanel(model, id, commit) {
-  const words = () => model.get("words");
+/** The panel's elements: its three selects, the picture and its legend, the row's table. */
+function matrixElements(id) {
   const ui = {};
   ui.scale = h("select");
   ui.pool = h("select");
@@ -56,6 +58,67 @@ export function matrixPanel(model, id, commit) {
       h("div", { class: "rm-matrix-right" }, [ui.rowHelp, h("div", { class: "table-wrap rm-row-wrap" }, [ui.rowTable])]),
     ]),
   ]);
+  return { ui, el };
+}
+
+/** The token of each cell (its block's first shown token). */
+function cellTokens(m, all) {
+  return m.edges.map((p) => all[m.kept[p]]);
+}
+
+/** The matrix's title and note: exact or pooled, the mask, [CLS]/[SEP] hidden or not. */
+function matrixNote(ui, { m, trace, specials, words }) {
+  ui.title.textContent = say(words, "model.matrix.title", { layer: m.layer, head: m.head });
+  const parts = [say(words, m.pooled ? `model.matrix.pooled_${m.pool}` : "model.matrix.exact", { n: m.shown, cells: m.cells, factor: m.factor })];
+  if (m.causal) parts.push(say(words, "model.matrix.causal"));
+  if (m.specials !== "show") parts.push(say(words, m.specials === "hide" ? "model.matrix.hidden" : "model.matrix.renormalised", { hidden: num(m.hidden_mean ?? 0) }));
+  ui.note.textContent = parts.join(" ");
+  const hasSpecials = Boolean(trace?.window?.all_tokens?.some((t) => /^\[(CLS|SEP)\]$/.test(t)));
+  ui.specialsField.box.style.display = !hasSpecials && specials === "show" ? "none" : "";
+}
+
+/** One row's largest weights (/api/model/row), as a table beside the picture. */
+function rowTable(table, row, trace, words) {
+  if (!row || !trace) {
+    table.replaceChildren();
+    return;
+  }
+  const w = unpack(row.weights).values;
+  const all = trace.window.all_tokens;
+  const order = Array.from(w.keys()).sort((a, b) => w[b] - w[a] || a - b).slice(0, Math.min(12, row.visible));
+  const caption = h("caption", {}, [say(words, "model.matrix.row_caption", { position: row.row, token: row.token, layer: row.layer, head: row.head, listed: order.length, visible: row.visible, sum: num(row.sum, 4) })]);
+  const head = h("tr", {}, ["row_pos", "row_key", "row_weight"].map((k) => h("th", { scope: "col" }, [say(words, `model.matrix.${k}`)])));
+  const body = h("tbody", {}, order.map((j) => h("tr", {}, [h("td", {}, [String(j)]), h("th", { scope: "row" }, [all[j]]), h("td", { "data-j": j }, [num(w[j], 4)])])));
+  table.replaceChildren(caption, h("thead", {}, [head]), body);
+}
+
+/**
+ * Paint the matrix: the layout's labels (draw.js), the cells as one image of their pixels
+ * (matrix_picture.matrixPixels), then the focus row's outline and the picked row's.
+ */
+function paintMatrix(ctx, { m, decoded, laid, size, width, scale, picked }) {
+  const outlines = laid.shapes.filter((sh) => sh.kind === "rect" && sh.stroke && !sh.fill && sh.role === "focus-row");
+  draw(ctx, [{ kind: "rect", x: 0, y: 0, w: width, h: laid.height, fill: COLORS.paper }, ...laid.shapes.filter((sh) => !outlines.includes(sh))], 1, size);
+  const pixels = matrixPixels(decoded.values, m.cells, { scale, rowMax: decoded.rowMax, causal: m.causal, edges: m.edges, shown: m.shown, kept: m.kept, codes: decoded.codes, step: m.weights.scale });
+  const image = new OffscreenCanvas(m.cells, m.cells);
+  image.getContext("2d").putImageData(new ImageData(pixels, m.cells, m.cells), 0, 0);
+  ctx.save();
+  ctx.scale(size.ratio, size.ratio);
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(image, laid.x0, laid.y0, laid.side, laid.side);
+  const marks = [...outlines];
+  if (picked !== null) marks.push({ x: laid.x0 - 3, y: laid.y0 + picked * laid.px - 1.5, w: laid.side + 6, h: Math.max(laid.px, 1) + 3, stroke: MODEL_COLORS.pickedRow, lineWidth: 2 });
+  for (const o of marks) {
+    ctx.strokeStyle = o.stroke;
+    ctx.lineWidth = o.lineWidth;
+    ctx.strokeRect(o.x, o.y, o.w, o.h);
+  }
+  ctx.restore();
+}
+
+export function matrixPanel(model, id, commit) {
+  const words = () => model.get("words");
+  const { ui, el } = matrixElements(id);
   const size = { width: 0, height: 0, ratio: 1 };
   const legendSize = { width: 0, height: 0, ratio: 1 };
   let decoded = null; // {matrix, values, rowMax}
@@ -73,10 +136,6 @@ export function matrixPanel(model, id, commit) {
     options(ui.specials, ["show", "hide", "renormalise"], "model.matrix.specials", model.get("specials") ?? "show");
   }
 
-  /** The token of each cell (its block's first shown token). */
-  function cellTokens(m, all) {
-    return m.edges.map((p) => all[m.kept[p]]);
-  }
 
   function focusCell(m, trace) {
     const f = trace?.window?.focus;
@@ -97,23 +156,7 @@ export function matrixPanel(model, id, commit) {
     fitCanvas(ui.canvas, size, width, laid.height);
     const ctx = ui.canvas.getContext("2d");
     if (!ctx) return;
-    const outlines = laid.shapes.filter((sh) => sh.kind === "rect" && sh.stroke && !sh.fill && sh.role === "focus-row");
-    draw(ctx, [{ kind: "rect", x: 0, y: 0, w: width, h: laid.height, fill: "#ffffff" }, ...laid.shapes.filter((sh) => !outlines.includes(sh))], 1, size);
-    const pixels = matrixPixels(decoded.values, m.cells, { scale, rowMax: decoded.rowMax, causal: m.causal, edges: m.edges, shown: m.shown, kept: m.kept, codes: decoded.codes, step: m.weights.scale });
-    const image = new OffscreenCanvas(m.cells, m.cells);
-    image.getContext("2d").putImageData(new ImageData(pixels, m.cells, m.cells), 0, 0);
-    ctx.save();
-    ctx.scale(size.ratio, size.ratio);
-    ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(image, laid.x0, laid.y0, laid.side, laid.side);
-    const marks = [...outlines];
-    if (selected !== null && selected !== focus) marks.push({ x: laid.x0 - 3, y: laid.y0 + selected * laid.px - 1.5, w: laid.side + 6, h: Math.max(laid.px, 1) + 3, stroke: "#d95f02", lineWidth: 2 });
-    for (const o of marks) {
-      ctx.strokeStyle = o.stroke;
-      ctx.lineWidth = o.lineWidth;
-      ctx.strokeRect(o.x, o.y, o.w, o.h);
-    }
-    ctx.restore();
+    paintMatrix(ctx, { m, decoded, laid, size, width, scale, picked: selected !== null && selected !== focus ? selected : null });
     ui.canvas.setAttribute("aria-label", say(words(), "model.matrix.name", { layer: m.layer, head: m.head, n: m.n, cells: m.cells }));
     ui.canvas.dataset.cells = String(m.cells);
     ui.canvas.dataset.focusCell = focus === null ? "" : String(focus);
@@ -130,7 +173,7 @@ export function matrixPanel(model, id, commit) {
     fitCanvas(ui.legend, legendSize, Math.min(width, 560), LEGEND_HEIGHT);
     const ctx = ui.legend.getContext("2d");
     if (!ctx) return;
-    const shapes = [{ kind: "rect", x: 0, y: 0, w: legendSize.width, h: LEGEND_HEIGHT, fill: "#ffffff" }, ...legendShapes({ x: 8, y: 2, w: legendSize.width - 16, scale, title: say(words(), `model.matrix.legend.${scale}`), masked: causal ? say(words(), "model.matrix.masked") : null })];
+    const shapes = [{ kind: "rect", x: 0, y: 0, w: legendSize.width, h: LEGEND_HEIGHT, fill: COLORS.paper }, ...legendShapes({ x: 8, y: 2, w: legendSize.width - 16, scale, title: say(words(), `model.matrix.legend.${scale}`), masked: causal ? say(words(), "model.matrix.masked") : null })];
     draw(ctx, shapes, 1, legendSize);
     ui.legend.dataset.scale = scale;
     ui.legend.setAttribute("aria-label", `${say(words(), "model.matrix.legend_name")}: ${say(words(), `model.matrix.legend.${scale}`)}`);
@@ -138,15 +181,7 @@ export function matrixPanel(model, id, commit) {
 
   function showNote() {
     const m = model.get("matrix");
-    if (!m) return;
-    ui.title.textContent = say(words(), "model.matrix.title", { layer: m.layer, head: m.head });
-    const parts = [say(words(), m.pooled ? `model.matrix.pooled_${m.pool}` : "model.matrix.exact", { n: m.shown, cells: m.cells, factor: m.factor })];
-    if (m.causal) parts.push(say(words(), "model.matrix.causal"));
-    if (m.specials !== "show") parts.push(say(words(), m.specials === "hide" ? "model.matrix.hidden" : "model.matrix.renormalised", { hidden: num(m.hidden_mean ?? 0) }));
-    ui.note.textContent = parts.join(" ");
-    const trace = model.get("trace");
-    const hasSpecials = Boolean(trace?.window?.all_tokens?.some((t) => /^\[(CLS|SEP)\]$/.test(t)));
-    ui.specialsField.box.style.display = !hasSpecials && (model.get("specials") ?? "show") === "show" ? "none" : "";
+    if (m) matrixNote(ui, { m, trace: model.get("trace"), specials: model.get("specials") ?? "show", words: words() });
   }
 
   function readCell(r, c) {
@@ -163,21 +198,7 @@ export function matrixPanel(model, id, commit) {
     ui.canvas.title = text;
   }
 
-  function showRow() {
-    const row = model.get("row");
-    const trace = model.get("trace");
-    if (!row || !trace) {
-      ui.rowTable.replaceChildren();
-      return;
-    }
-    const w = unpack(row.weights).values;
-    const all = trace.window.all_tokens;
-    const order = Array.from(w.keys()).sort((a, b) => w[b] - w[a] || a - b).slice(0, Math.min(12, row.visible));
-    const caption = h("caption", {}, [say(words(), "model.matrix.row_caption", { position: row.row, token: row.token, layer: row.layer, head: row.head, listed: order.length, visible: row.visible, sum: num(row.sum, 4) })]);
-    const head = h("tr", {}, ["row_pos", "row_key", "row_weight"].map((k) => h("th", { scope: "col" }, [say(words(), `model.matrix.${k}`)])));
-    const body = h("tbody", {}, order.map((j) => h("tr", {}, [h("td", {}, [String(j)]), h("th", { scope: "row" }, [all[j]]), h("td", { "data-j": j }, [num(w[j], 4)])])));
-    ui.rowTable.replaceChildren(caption, h("thead", {}, [head]), body);
-  }
+  const showRow = () => rowTable(ui.rowTable, model.get("row"), model.get("trace"), words());
 
   function pickRow(r) {
     const m = model.get("matrix");
@@ -218,8 +239,21 @@ export function matrixPanel(model, id, commit) {
 
   function onMatrix() {
     selected = null;
+    el.hidden = !model.get("matrix"); // another model loading: no picture of the previous one
     showNote();
     paint();
   }
-  return { el, showOptions, onMatrix, paint, showRow, rowTop: ROW_TOP };
+  const memo = changes();
+  /** The view's state changed: a new matrix shows whole; a trace of the head it holds repaints it. */
+  function update(state) {
+    memo.next(state);
+    if (memo.changed("words", "matrix_scale", "pool", "specials")) showOptions();
+    const m = state.matrix;
+    const t = state.trace;
+    if (memo.changed("matrix")) onMatrix();
+    else if (memo.changed("matrix_scale")) paint();
+    else if (memo.changed("trace") && m && t && m.layer === t.model.layer && m.head === t.model.head && m.n === t.window.n) paint();
+    if (memo.changed("row", "words")) showRow();
+  }
+  return { el, update, dispose: () => {}, showOptions, onMatrix, paint, showRow, rowTop: ROW_TOP };
 }

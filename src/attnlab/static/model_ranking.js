@@ -8,6 +8,7 @@
 
 import { h } from "./dom.js";
 import { num } from "./format.js";
+import { changes } from "./model_state.js";
 import { say } from "./words.js";
 
 export const STATS = ["entropy_bits", "first", "previous", "itself", "top1"];
@@ -117,5 +118,12 @@ export function rankingPanel(model, id, pick, commit) {
     for (const b of table.querySelectorAll("button.rm-show")) b.tabIndex = b === next ? 0 : -1;
     next.focus();
   }
-  return { el, build, mark };
+  const memo = changes();
+  /** The view's state changed: the rows again for another grid, sort or words; else the mark. */
+  function update(state) {
+    memo.next(state);
+    if (memo.changed("grid", "ranking_sort", "words", "info")) build();
+    else if (memo.changed("layer", "head")) mark();
+  }
+  return { el, update, dispose: () => {}, build, mark };
 }

@@ -27,9 +27,25 @@ export function unpack(p) {
   return { values, shape: p.shape, codes };
 }
 
-/** A packed array as nested plain arrays (rows of rows), the shape the layouts read. */
-export function nested(p) {
-  const { values, shape } = unpack(p);
+/**
+ * A uint16 array's values in full double precision (code × scale, as encode/packed.py's unpack
+ * gives them): what a file of its numbers holds, not the float32 the pictures read.
+ */
+function exactValues(p) {
+  const { codes } = unpack(p);
+  if (!codes) return unpack(p).values;
+  const values = new Float64Array(codes.length);
+  for (let i = 0; i < codes.length; i++) values[i] = codes[i] * p.scale;
+  return values;
+}
+
+/**
+ * A packed array as nested plain arrays (rows of rows), the shape the layouts read; `exact`
+ * gives a uint16 array's values in double precision (the exports' numbers).
+ */
+export function nested(p, { exact = false } = {}) {
+  const { shape } = p;
+  const values = exact ? exactValues(p) : unpack(p).values;
   const build = (offset, dim) => {
     if (dim === shape.length - 1) return Array.from(values.subarray(offset, offset + shape[dim]));
     const stride = shape.slice(dim + 1).reduce((a, b) => a * b, 1);
@@ -39,7 +55,7 @@ export function nested(p) {
 }
 
 /** An array the API sent: nested lists as they are, a packed object unpacked to nested lists. */
-export const asNested = (x) => (x == null || Array.isArray(x) ? x : nested(x));
+export const asNested = (x, options = {}) => (x == null || Array.isArray(x) ? x : nested(x, options));
 
 const ARRAYS = ["embeddings", "queries", "keys", "values", "raw_scores", "scores", "weights", "outputs"];
 

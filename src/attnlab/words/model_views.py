@@ -57,6 +57,11 @@ _HEAD_VIEW = {
         "of 0.005 are not drawn (they would be invisible)."
     ),
     "model.hv.lesson": "Head view of the toy head (every line is one weight)",
+    "model.hv.ask": "Show the head view of this layer",
+    "model.hv.ask_long": (
+        "{n} tokens: the head view's answer holds every head's {n} × {n} weights of this layer "
+        "and takes a while to come and to draw, so it is asked only when you want it."
+    ),
 }
 
 _MASK = {

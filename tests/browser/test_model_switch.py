@@ -1,0 +1,111 @@
+"""Switching models on the Real model page the way a newcomer does, in Chromium: open the tab on
+MiniLM, pick SmolLM2 in the `Model` menu, a layer, a head, a longer text, Run, a layer and a head
+again. After every step the readouts are the chosen model's, layer's and head's (the title, the
+tokens, the table, the grid, Compare), and the page reports no error. A long SmolLM2 run's
+`Colour the grid by` shows what the grid is coloured by."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_model_page import api, api_table, expect, open_model, table_numbers, weights_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("smollm2")]
+
+SENTENCE = "The farmers walked home along the muddy river bank after the long rain of spring. "
+
+
+def status(page: Any) -> Any:
+    return page.get_by_role("status", name="Model status")
+
+
+def settle(page: Any) -> None:
+    """The model's answer is on screen: no status, no error anywhere."""
+    expect()(status(page)).to_be_empty()
+    expect()(page.locator("#real-model .field-error:not(:empty)")).to_have_count(0)
+    expect()(page.locator("#real-model .banner:not([hidden])")).to_have_count(0)
+
+
+def check_readouts(page: Any, base_url: str, text: str, layer: int, head: int) -> None:
+    """Every readout on screen is SmolLM2's, for this text, layer and head."""
+    t = api(base_url, "/api/model/trace", model="smollm2", text=text, layer=layer, head=head)
+    expect()(page.get_by_label("Model", exact=True)).to_have_value("smollm2")
+    expect()(page.get_by_label("Layer", exact=True)).to_have_value(str(layer))
+    expect()(page.get_by_label("Head", exact=True)).to_have_value(str(head))
+    expect()(page.locator(".rm-which")).to_contain_text(
+        f"Layer {layer}, head {head} of SmolLM2-135M-Instruct"
+    )
+    tokens = page.get_by_role("group", name="Follow the token:").get_by_role("button")
+    expect()(tokens).to_have_text(t["window"]["all_tokens"])
+    expect()(weights_table(page).locator("caption")).to_contain_text(f"layer {layer}, head {head}")
+    assert table_numbers(page) == api_table(t)
+    cells = page.get_by_role("group", name="Heads: layers × heads").get_by_role("button")
+    expect()(cells).to_have_count(30 * 9)
+    pressed = page.locator(".rm-cell[aria-pressed='true']")
+    expect()(pressed).to_have_count(1)
+    expect()(pressed).to_have_accessible_name(f"layer {layer} head {head}")
+    # every cell of every layer holds a picture or a colour (none left blank)
+    blank = page.evaluate(
+        """() => [...document.querySelectorAll('.rm-cell canvas')].filter((c) => {
+             const px = c.getContext('2d').getImageData(c.width / 2, c.height / 2, 1, 1).data;
+             return px[0] === 0xf3 && px[1] === 0xf3 && px[2] === 0xf7;
+           }).length"""
+    )
+    assert blank == 0
+    cmp = api(base_url, "/api/model/compare", model="smollm2")
+    row_a = page.get_by_role("table", name="Attention row of bank in sentence A")
+    expect()(row_a.locator("thead th")).to_have_text(cmp["a"]["tokens"])
+    expect()(page.locator(".rm-compare h3")).to_contain_text(f"layer {layer}, head {head}")
+
+
+def pick(page: Any, label: str, value: str) -> None:
+    page.get_by_label(label, exact=True).select_option(value)
+    settle(page)
+
+
+def test_the_model_menu_switches_the_whole_view(
+    new_page, base_url, console, artifacts: Path
+) -> None:
+    console.allow("willReadFrequently")  # the test reads the grid's pixels, many times
+    expect().set_options(timeout=60_000)
+    page = open_model(new_page(1280, 800))
+    pick(page, "Model", "smollm2")
+    check_readouts(page, base_url, "by the river bank", 0, 0)
+    pick(page, "Layer", "3")
+    pick(page, "Head", "4")
+    check_readouts(page, base_url, "by the river bank", 3, 4)
+    text = (SENTENCE * 4).strip()
+    page.get_by_label("Text", exact=True).fill(text)
+    page.get_by_role("button", name="Run the model", exact=True).click()
+    settle(page)
+    check_readouts(page, base_url, text, 3, 4)
+    pick(page, "Layer", "7")
+    pick(page, "Head", "2")
+    check_readouts(page, base_url, text, 7, 2)
+    page.get_by_role("button", name="layer 12 head 5", exact=True).click()
+    settle(page)
+    check_readouts(page, base_url, text, 12, 5)
+    page.screenshot(path=str(artifacts / "model-switch-smollm2.png"), full_page=True)
+
+
+def test_the_colour_select_says_what_a_long_run_draws(new_page, base_url, artifacts) -> None:
+    expect().set_options(timeout=120_000)
+    page = open_model(new_page(1280, 800), "?view=model&model.name=smollm2")
+    text = (SENTENCE * 40).strip()  # beyond 512 tokens the grid has no rows
+    t = api(base_url, "/api/model/trace", model="smollm2", text=text, grid="focus")
+    assert t["grid"]["stats"]
+    assert t["window"]["n"] > 512 and t["grid"]["rows"] is None
+    page.get_by_label("Text", exact=True).fill(text)
+    page.get_by_role("button", name="Run the model", exact=True).click()
+    settle(page)
+    expect()(page.locator(".rm-window-note")).to_contain_text(f"of its {t['window']['n']} tokens")
+    grid = page.locator(".rm-grid")
+    drawn = grid.get_attribute("data-color")
+    select = page.get_by_label("Colour the grid by", exact=True)
+    expect()(select).to_have_value(drawn)
+    help_text = page.locator(".rm-grid-help").text_content() or ""
+    shown = select.locator("option:checked").text_content() or ""
+    assert shown in help_text
+    page.locator(".rm-top").screenshot(path=str(artifacts / "model-long-grid-colour.png"))

@@ -1,0 +1,62 @@
+// The Real model view is built from small panels: no top-level function of model.js or of its
+// panel modules runs past ~100 lines, and the view's state is one object read whole.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { STATE_KEYS, changes, stateReader } from "../../src/attnlab/static/model_state.js";
+
+const STATIC = new URL("../../src/attnlab/static/", import.meta.url);
+const SMALL = ["model.js", "model_state.js", "model_settings.js", "model_tokens.js", "model_notes.js", "model_picture.js", "model_strips.js", "model_table.js", "model_requests.js"];
+
+/** Each top-level function's [name, lines]: from its `function` line to the `}` in column 0. */
+function functionLengths(text) {
+  const lines = text.split("\n");
+  const out = [];
+  lines.forEach((line, k) => {
+    const m = /^(?:export )?(?:async )?function (\w+)/.exec(line);
+    if (!m) return;
+    const end = lines.findIndex((l, j) => j > k && /^}/.test(l));
+    out.push([m[1], end - k + 1]);
+  });
+  return out;
+}
+
+test("no function of the view's modules is over 100 lines", () => {
+  for (const file of SMALL) {
+    const lengths = functionLengths(readFileSync(new URL(file, STATIC), "utf8"));
+    assert.ok(lengths.length > 0, file);
+    for (const [name, n] of lengths) assert.ok(n <= 100, `${file}: ${name} is ${n} lines`);
+  }
+});
+
+/** A model as the hosts make one: get, and a way to change a key. */
+function fakeModel(values) {
+  const state = { ...values };
+  return { get: (k) => state[k], put: (k, v) => (state[k] = v) };
+}
+
+test("the state is one frozen object; its trace is decoded once per answer", () => {
+  const trace = JSON.parse(readFileSync(new URL("./model_trace.json", import.meta.url), "utf8"));
+  const model = fakeModel({ trace, layer: 2, head: 5, words: null });
+  const read = stateReader(model);
+  const a = read();
+  const b = read();
+  assert.ok(Object.isFrozen(a));
+  assert.equal(a.trace, b.trace, "the same answer is not decoded again");
+  assert.equal(a.data, trace);
+  for (const key of STATE_KEYS) assert.ok(key in a, key);
+  model.put("trace", null); // a model change: the answers reset, and the state holds none
+  const c = read();
+  assert.equal(c.trace, null);
+  assert.equal(c.data, null);
+});
+
+test("changes() says which parts changed since the last state", () => {
+  const memo = changes();
+  memo.next({ trace: 1, head: 0 });
+  assert.equal(memo.changed("trace"), true); // the first state: everything is new
+  memo.next({ trace: 1, head: 3 });
+  assert.equal(memo.changed("trace"), false);
+  assert.equal(memo.changed("head"), true);
+});
