@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from test_model_page import api, api_table, expect, open_model, table_numbers, weights_table
@@ -109,3 +110,23 @@ def test_the_colour_select_says_what_a_long_run_draws(new_page, base_url, artifa
     shown = select.locator("option:checked").text_content() or ""
     assert shown in help_text
     page.locator(".rm-top").screenshot(path=str(artifacts / "model-long-grid-colour.png"))
+
+
+def test_an_emoji_after_the_last_word_leaves_the_page_following_the_word(
+    new_page: Any, base_url: str
+) -> None:
+    """SmolLM2 cuts ✅ into escaped bytes (' \\xe2', '\\x9c', '\\x85'). The page had a rule of
+    its own for the default token, which took the x and 85 of '\\x85' for a word and asked again
+    for it; it follows the API's default focus, " works"."""
+    text = "It works ✅"
+    t = api(base_url, "/api/model/trace", model="smollm2", text=text, layer=0, head=0)
+    focus = t["window"]["focus"]
+    assert t["window"]["all_tokens"][focus] == " works"
+    page = open_model(
+        new_page(1280, 800), f"?view=model&model.name=smollm2&model.text={quote(text)}"
+    )
+    settle(page)
+    tokens = page.get_by_role("group", name="Follow the token:").get_by_role("button")
+    expect()(tokens.nth(focus)).to_have_attribute("aria-pressed", "true")
+    expect()(page.locator("[aria-pressed='true']", has_text="x85")).to_have_count(0)
+    assert f"model.focus={focus}" in page.url or "model.focus" not in page.url

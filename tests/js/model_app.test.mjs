@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { readFileSync } from "node:fs";
 
-import { lastWord, readModelURL, writeModelURL } from "../../src/attnlab/static/model_app.js";
+import { readModelURL, writeModelURL } from "../../src/attnlab/static/model_app.js";
 
 // the beats as /api/presets sends them (page.json: scripts/make_js_fixtures.py)
 const BEATS = JSON.parse(readFileSync(new URL("./page.json", import.meta.url), "utf8")).choices.beats;
@@ -46,9 +46,3 @@ test("unreadable values fall back to the defaults", () => {
   assert.equal(s.focus, "bank", "a token named in words is the API's to resolve");
 });
 
-test("the token followed by default is the last word, not punctuation or [SEP]", () => {
-  assert.equal(lastWord(["[CLS]", "by", "the", "river", "bank", "[SEP]"]), 4);
-  assert.equal(lastWord(["[CLS]", "go", "by", ".", "[SEP]"]), 2);
-  assert.equal(lastWord(["[CLS]", "bank", "##s", "?", "[SEP]"]), 2);
-  assert.equal(lastWord(["[CLS]", "!", "[SEP]"]), -1);
-});

@@ -234,3 +234,15 @@ def test_head_nbytes_is_what_recomputing_a_head_allocates(dtype) -> None:
     assert head.weights.dtype == dtype
     assert mt.head_nbytes == pytest.approx(kept, rel=0.05)
     assert mt.head_nbytes == pytest.approx(peak, rel=0.05)
+
+
+def test_the_default_focus_is_the_last_word_not_punctuation_nor_a_special_token() -> None:
+    """The one rule for the token followed when none is asked (the page has none of its own)."""
+    from attnlab.models.model_trace import last_word
+
+    special = ("[CLS]", "[SEP]")
+    assert last_word(("[CLS]", "by", "the", "river", "bank", "[SEP]"), special) == 4
+    assert last_word(("[CLS]", "go", "by", ".", "[SEP]"), special) == 2
+    assert last_word(("[CLS]", "bank", "##s", "?", "[SEP]"), special) == 2
+    assert last_word(("It", " works", " \\xe2", "\\x9c", "\\x85")) == 1
+    assert last_word(("[CLS]", "!", "[SEP]"), special) == 1  # no word: the last plain token

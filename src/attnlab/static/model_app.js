@@ -101,14 +101,6 @@ export function writeModelURL(search, state, beats = []) {
   return `?${q}`;
 }
 
-/** The last token holding a letter or a digit (not [CLS] or [SEP]): the default token to follow. */
-export function lastWord(tokens) {
-  for (let j = tokens.length - 1; j >= 0; j--) {
-    if (!/^\[[A-Z]+\]$/.test(tokens[j]) && /[\p{L}\p{N}]/u.test(tokens[j])) return j;
-  }
-  return -1;
-}
-
 function host(el, wanted, page, isActive) {
   const beats = page?.choices?.beats ?? [];
   const KEYS = ["name", "text", "layer", "head", "focus"];
@@ -202,13 +194,8 @@ function host(el, wanted, page, isActive) {
     if (answer.ok) {
       everLoaded = true;
       const body = answer.body;
-      const all = body.window.all_tokens;
-      const word = request.focus === null ? lastWord(all) : -1;
-      if (word >= 0 && word !== body.window.focus) {
-        // the API follows the last token; a learner would rather follow a word than "." or "?"
-        model.put("focus", word);
-        return load({ fallback });
-      }
+      // with no token asked, the answer's focus is the model's default, the text's last word
+      // (models/model_trace.py last_word): the page follows it and keeps no rule of its own
       good = { ...request, focus: body.window.focus, layer: body.model.layer, head: body.model.head };
       // the Export menu's offline page: this text, head and token (the view adds the step)
       const held = { model: good.name, text: good.text, layer: String(good.layer), head: String(good.head), focus: String(good.focus) };
@@ -237,7 +224,7 @@ function host(el, wanted, page, isActive) {
       model.put("shown_ms", performance.now() - started); // a head switch, measured in the page
       el.dataset.shownAt = String(performance.now()); // when this head was on screen (the tests read it)
       writeURL();
-      if (model.get("grid")?.kind === "focus" && all.length <= FULL_GRID_MAX) fullGrid(q, ticket);
+      if (model.get("grid")?.kind === "focus" && body.window.all_tokens.length <= FULL_GRID_MAX) fullGrid(q, ticket);
       return;
     }
     const field = answer.error.field;
