@@ -2,8 +2,8 @@
 greyed with masked cells reading 0, the GQA line, RoPE's plot with its legend, the next tokens,
 all the API's numbers; at 2,048 tokens (the text built once) a head switch is timed in the page
 with performance.now() and reported, not asserted. The pages come from `attnlab serve` itself in
-a child process (its front and compute processes, as a learner runs it), not from the in-thread
-test server."""
+a child process (one uvicorn process and its executors' workers, as a learner runs it), not
+from the in-thread test server."""
 
 from __future__ import annotations
 
