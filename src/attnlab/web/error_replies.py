@@ -24,9 +24,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from attnlab.encode.answers_trace import Answer
 from attnlab.errors import AttnlabError
 from attnlab.web.heavy import Busy
-from attnlab.web.schemas_trace import Answer
 
 __all__ = [
     "BODY_RESPONSES",
