@@ -24,7 +24,7 @@ from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
 from attnlab.web.executors import json_answer
 from attnlab.web.model_routes import _index, _trace, cached_model, heavy_slot
 from attnlab.web.offload import on_models
-from attnlab.web.requests_model_views import HeadsQuery, MaskQuery
+from attnlab.web.requests_model import HeadsQuery, MaskQuery
 
 __all__ = ["router"]
 
