@@ -46,32 +46,30 @@ class ErrorAnswer(Answer):
     field: str | None
 
 
+def _declared(description: str, **more: Any) -> dict[str, Any]:
+    """One refusal as `/openapi.json` declares it: the error shape and what it means."""
+    return {"model": ErrorAnswer, "description": description, **more}
+
+
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: {
-        "model": ErrorAnswer,
-        "description": "a parameter, the body or the Host header was refused; `field` names it",
-    },
-    "4XX": {"model": ErrorAnswer, "description": "no such route or method"},
-    "5XX": {"model": ErrorAnswer, "description": "an unexpected failure, with its message"},
+    400: _declared("a parameter, the body or the Host header was refused; `field` names it"),
+    "4XX": _declared("no such route or method"),
+    "5XX": _declared("an unexpected failure, with its message"),
+}
+_RETRY_AFTER = {
+    "description": "seconds to wait before asking again",
+    "schema": {"type": "integer", "minimum": 1},
 }
 BUSY_RESPONSES: dict[int | str, dict[str, Any]] = {
-    503: {
-        "model": ErrorAnswer,
-        "description": (
-            "every slot for heavy work and its queue are taken, or the worker stopped and a "
-            "new one is starting: ask again later"
-        ),
-        "headers": {
-            "Retry-After": {
-                "description": "seconds to wait before asking again",
-                "schema": {"type": "integer", "minimum": 1},
-            }
-        },
-    },
+    503: _declared(
+        "every slot for heavy work and its queue are taken, or the worker stopped and a "
+        "new one is starting: ask again later",
+        headers={"Retry-After": _RETRY_AFTER},
+    ),
 }
 BODY_RESPONSES: dict[int | str, dict[str, Any]] = {
-    413: {"model": ErrorAnswer, "description": "the body is longer than the server's limit"},
-    415: {"model": ErrorAnswer, "description": "the body is not sent as application/json"},
+    413: _declared("the body is longer than the server's limit"),
+    415: _declared("the body is not sent as application/json"),
 }
 
 _EXPECTED = {
