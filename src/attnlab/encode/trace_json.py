@@ -1,9 +1,9 @@
 """The JSON form of the core's results: a Trace, an Explanation, and the lab's measures.
 
 One encoder per type, each a plain function from the dataclass to the API's declared contract
-(web/schemas_*.py validate every answer into it); numbers that JSON cannot hold are spelled out
-by arrays.py. The keys follow the Python names, and row i, column j of every matrix means query i
-attends to key j.
+(answers_*.py, which the routes validate every answer into); numbers that JSON cannot hold are
+spelled out by arrays.py. The keys follow the Python names, and row i, column j of every matrix
+means query i attends to key j.
 """
 
 from __future__ import annotations

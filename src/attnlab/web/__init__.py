@@ -3,6 +3,6 @@ the CLI (FastAPI on Starlette; the contract is served at /openapi.json).
 
 app.py builds the app and serves it; lesson_routes.py and model_routes.py hold the routes;
 requests_lesson.py and requests_model.py declare what each route takes (request_fields.py the
-kinds of value), schemas_trace.py, schemas_lesson.py and schemas_model.py what each answers;
-error_replies.py answers every refusal as {"error": message, "field": name}.
+kinds of value), encode/answers_*.py what each answers; error_replies.py answers every refusal
+as {"error": message, "field": name}.
 """

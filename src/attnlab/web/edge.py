@@ -27,9 +27,9 @@ import socket
 from collections.abc import Iterable
 
 from starlette.datastructures import Headers
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from attnlab.web.error_replies import reply
 from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
 
 __all__ = ["SECURITY_HEADERS", "Edge", "allowed_hosts", "host_name", "read_body", "too_long"]
@@ -119,7 +119,7 @@ class Edge:
             if refusal is None:
                 receive = _replay(body, receive)
         if refusal is not None:
-            await _reply(*refusal)(scope, receive, send)
+            await reply(*refusal)(scope, receive, send)
             return
         if head:
             scope = {**scope, "method": "GET"}
@@ -180,10 +180,6 @@ async def read_body(receive: Receive, limit: int) -> bytes | None:
 def too_long(limit: int) -> str:
     """The refusal of a body over `limit` bytes (413)."""
     return f"the body is longer than the limit of {limit} bytes"
-
-
-def _reply(message: str, field: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message, "field": field}, status_code=status)
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -16,7 +16,7 @@ edge.py, answers those and a refused Host in the same shape).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -24,9 +24,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from attnlab.encode.answers_trace import Answer
 from attnlab.errors import AttnlabError
 from attnlab.web.heavy import Busy
-from attnlab.web.schemas_trace import Answer
 
 __all__ = [
     "BODY_RESPONSES",
@@ -35,6 +35,7 @@ __all__ = [
     "ErrorAnswer",
     "describe",
     "install",
+    "reply",
 ]
 
 
@@ -45,32 +46,30 @@ class ErrorAnswer(Answer):
     field: str | None
 
 
+def _declared(description: str, **more: Any) -> dict[str, Any]:
+    """One refusal as `/openapi.json` declares it: the error shape and what it means."""
+    return {"model": ErrorAnswer, "description": description, **more}
+
+
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: {
-        "model": ErrorAnswer,
-        "description": "a parameter, the body or the Host header was refused; `field` names it",
-    },
-    "4XX": {"model": ErrorAnswer, "description": "no such route or method"},
-    "5XX": {"model": ErrorAnswer, "description": "an unexpected failure, with its message"},
+    400: _declared("a parameter, the body or the Host header was refused; `field` names it"),
+    "4XX": _declared("no such route or method"),
+    "5XX": _declared("an unexpected failure, with its message"),
+}
+_RETRY_AFTER = {
+    "description": "seconds to wait before asking again",
+    "schema": {"type": "integer", "minimum": 1},
 }
 BUSY_RESPONSES: dict[int | str, dict[str, Any]] = {
-    503: {
-        "model": ErrorAnswer,
-        "description": (
-            "every slot for heavy work and its queue are taken, or the worker stopped and a "
-            "new one is starting: ask again later"
-        ),
-        "headers": {
-            "Retry-After": {
-                "description": "seconds to wait before asking again",
-                "schema": {"type": "integer", "minimum": 1},
-            }
-        },
-    },
+    503: _declared(
+        "every slot for heavy work and its queue are taken, or the worker stopped and a "
+        "new one is starting: ask again later",
+        headers={"Retry-After": _RETRY_AFTER},
+    ),
 }
 BODY_RESPONSES: dict[int | str, dict[str, Any]] = {
-    413: {"model": ErrorAnswer, "description": "the body is longer than the server's limit"},
-    415: {"model": ErrorAnswer, "description": "the body is not sent as application/json"},
+    413: _declared("the body is longer than the server's limit"),
+    415: _declared("the body is not sent as application/json"),
 }
 
 _EXPECTED = {
@@ -110,9 +109,13 @@ def _field(loc: Sequence[int | str]) -> str:
     return str(parts[0]) if parts and isinstance(parts[0], str) else "body"
 
 
+def _named(field: str) -> str:
+    return "the body" if field == "body" else field
+
+
 def _one(error: dict[str, Any], field: str) -> tuple[str, str]:
     kind, ctx = error["type"], error.get("ctx") or {}
-    name = "the body" if field == "body" else field
+    name = _named(field)
     cause = ctx.get("error")
     if isinstance(cause, AttnlabError):
         return str(cause), cause.field or field
@@ -152,41 +155,39 @@ def describe(errors: Sequence[Any]) -> tuple[str, str]:
     same = [e for e in errors if _field(e["loc"]) == field and e["type"] in _EXPECTED]
     if len(same) > 1 and first["type"] in _EXPECTED:
         wants = " or ".join(dict.fromkeys(_EXPECTED[e["type"]] for e in same))
-        name = "the body" if field == "body" else field
-        return f"{name} must be {wants}, got {_got(first.get('input'))}", field
+        return f"{_named(field)} must be {wants}, got {_got(first.get('input'))}", field
     return _one(first, field)
 
 
-def _reply(message: str, field: str | None, status: int) -> JSONResponse:
-    return JSONResponse({"error": message, "field": field}, status_code=status)
+def reply(
+    message: str, field: str | None, status: int, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    """The one error shape, {"error": message, "field": field}, with its status (and headers)."""
+    return JSONResponse({"error": message, "field": field}, status_code=status, headers=headers)
 
 
 def _refused(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return _reply(*describe(exc.errors()), status=400)
+    return reply(*describe(exc.errors()), status=400)
 
 
 def _bad_input(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AttnlabError)
-    return _reply(str(exc), exc.field, status=400)
+    return reply(str(exc), exc.field, status=400)
 
 
 def _http(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
-    response = _reply(str(exc.detail), None, status=exc.status_code)
-    response.headers.update(exc.headers or {})
-    return response
+    return reply(str(exc.detail), None, status=exc.status_code, headers=exc.headers)
 
 
 def _busy(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, Busy)
-    response = _reply(str(exc), None, status=503)
-    response.headers["Retry-After"] = str(exc.retry_after)
-    return response
+    return reply(str(exc), None, status=503, headers={"Retry-After": str(exc.retry_after)})
 
 
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-    return _reply(f"internal error: {type(exc).__name__}: {exc}", None, status=500)
+    return reply(f"internal error: {type(exc).__name__}: {exc}", None, status=500)
 
 
 def install(app: FastAPI) -> None:

@@ -10,8 +10,8 @@
     GET  /api/lab      the lab's choices and limits
 
 Each handler has a plain function turn its request model into the lesson's options, run the
-lesson, validate the encoder's dict into the declared answer (schemas_lesson.py,
-schemas_trace.py) and encode it, in the toy lesson's process pool, the cost in the measuring
+lesson, validate the encoder's dict into the declared answer (encode/answers_lesson.py,
+encode/answers_trace.py) and encode it, in the toy lesson's process pool, the cost in the measuring
 child (executors.py); measuring is heavy work, answered 503 beyond the heavy queue. The presets
 and the lab's limits never change: they are encoded once, and sent by the server itself.
 The explanation is 1-2 ms (median 1.7 ms for two heads with RoPE), but computed on the event
@@ -32,6 +32,8 @@ from attnlab import lesson
 from attnlab.core.cost import measure, measured_kv_cache, sizes
 from attnlab.core.positions import KINDS
 from attnlab.core.saturation import sweep, temperatures
+from attnlab.encode.answers_lesson import LabAnswer, LessonAnswer, PresetsAnswer, ShuffleAnswer
+from attnlab.encode.answers_trace import CostAnswer, SweepAnswer
 from attnlab.encode.lesson_json import encode_lesson, encode_shuffle
 from attnlab.encode.page_json import encode_lab, encode_presets
 from attnlab.encode.trace_json import encode_cost, encode_sweep
@@ -48,8 +50,6 @@ from attnlab.web.requests_lesson import (
     ShuffleQuery,
     SweepQuery,
 )
-from attnlab.web.schemas_lesson import LabAnswer, LessonAnswer, PresetsAnswer, ShuffleAnswer
-from attnlab.web.schemas_trace import CostAnswer, SweepAnswer
 
 __all__ = ["router"]
 

@@ -32,6 +32,13 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from attnlab.core.trace import Trace
+from attnlab.encode.answers_model import (
+    ComparisonAnswer,
+    MatrixAnswer,
+    ModelInfoAnswer,
+    ModelTraceAnswer,
+    RowAnswer,
+)
 from attnlab.encode.head_json import encode_head_view, encode_info
 from attnlab.encode.model_json import GRIDS, encode_comparison, encode_matrix, encode_row
 from attnlab.errors import (
@@ -60,13 +67,6 @@ from attnlab.web.requests_model import (
     ModelTraceQuery,
     RowQuery,
     model_names,
-)
-from attnlab.web.schemas_model import (
-    ComparisonAnswer,
-    MatrixAnswer,
-    ModelInfoAnswer,
-    ModelTraceAnswer,
-    RowAnswer,
 )
 from attnlab.web.server_options import ServerOptions
 

@@ -16,6 +16,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
+from attnlab.encode.answers_model_views import HeadsAnswer, MaskAnswer
 from attnlab.encode.model_views_json import encode_layer_heads, encode_masking
 from attnlab.errors import AttnlabError, FocusError, TooLongError
 from attnlab.models.masking import Reruns, mask_of, mask_token
@@ -23,8 +24,7 @@ from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
 from attnlab.web.executors import json_answer
 from attnlab.web.model_routes import _index, _trace, cached_model, heavy_slot
 from attnlab.web.offload import on_models
-from attnlab.web.requests_model_views import HeadsQuery, MaskQuery
-from attnlab.web.schemas_model_views import HeadsAnswer, MaskAnswer
+from attnlab.web.requests_model import HeadsQuery, MaskQuery
 
 __all__ = ["router"]
 

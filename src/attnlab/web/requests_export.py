@@ -12,9 +12,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from attnlab.web.request_fields import Between, Blank, Position
+from attnlab.web.request_fields import Between, Blank
 from attnlab.web.requests_lesson import LessonQuery
-from attnlab.web.requests_model import HeadQuery, ModelText
+from attnlab.web.requests_model import HeadQuery, ModelFocus
 from attnlab.words.page import BEAT_TITLES
 
 __all__ = ["LessonFileQuery", "ModelFileQuery"]
@@ -31,7 +31,7 @@ class LessonFileQuery(LessonQuery):
 class ModelFileQuery(HeadQuery):
     """`GET /api/export/model.html`: the text, the head and the token followed, and the step."""
 
-    focus: Blank[Annotated[int | ModelText | None, Position]] = Field(
+    focus: ModelFocus = Field(
         None, description="the token followed or its index (default: the last word)"
     )
     beat: Blank[Beat] = Field(0, description="the step the file opens at, from 0")

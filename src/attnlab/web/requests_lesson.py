@@ -34,6 +34,8 @@ Focus = Annotated[
     Field(description="a word of the sentence or its position (default: the word of two senses)"),
 ]
 Seed = Annotated[int, Between(0, SEED_LIMIT - 1)]
+Head = Annotated[int, Between(1, 2)]
+"""One of the toy's two heads, from 1 (or, for `heads`, how many run)."""
 T_LOWEST, T_HIGHEST = 1e-3, 1e6
 """The temperatures a sweep may reach: below 1e-3 the toy's scores over T overflow float64
 once edits make them large (1e4 / 5e-324 is inf, and the weights would be NaN)."""
@@ -55,7 +57,7 @@ class LessonParams(Params):
     temperature: Blank[float | None] = Field(None, description="T in place of √dₖ")
     positions: Blank[PositionKind] = "none"
     causal: Blank[bool] = False
-    heads: Blank[Annotated[int, Between(1, 2)]] = 1
+    heads: Blank[Head] = 1
     shuffle: Blank[Seed | None] = Field(None, description="a seed: also run a shuffled sentence")
 
     @model_validator(mode="before")
@@ -122,7 +124,7 @@ class SweepQuery(LessonQuery):
     t_min: Blank[float] = Field(T_MIN, ge=T_LOWEST, le=T_HIGHEST, allow_inf_nan=False)
     t_max: Blank[float] = Field(T_MAX, ge=T_LOWEST, le=T_HIGHEST, allow_inf_nan=False)
     steps: Blank[Annotated[int, Between(2, 201)]] = T_STEPS
-    head: Blank[Annotated[int, Between(1, 2)]] = Field(1, description="the toy's head, 1 or 2")
+    head: Blank[Head] = Field(1, description="the toy's head, 1 or 2")
 
     @model_validator(mode="after")
     def _rising(self) -> SweepQuery:

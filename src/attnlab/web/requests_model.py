@@ -1,5 +1,6 @@
 """A real model's requests, declared once: the query strings of `/api/model/info`,
-`/api/model/trace` and `/api/model/compare`.
+`/api/model/trace`, `/api/model/matrix`, `/api/model/row`, `/api/model/compare`, and of the
+extra views `/api/model/heads` (a layer's heads) and `/api/model/mask` (one word masked).
 
 Only known model names are accepted, and the name of a folder the server was started with
 (`attnlab serve --model PATH`, `serve_folder`): a query string cannot make the server read a
@@ -10,7 +11,7 @@ a whole number from 0.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
 
@@ -27,7 +28,10 @@ __all__ = [
     "NAME_ENUM",
     "SERVED",
     "CompareQuery",
+    "HeadsQuery",
+    "MaskQuery",
     "MatrixQuery",
+    "ModelFocus",
     "ModelQuery",
     "ModelText",
     "ModelTraceQuery",
@@ -52,6 +56,8 @@ def model_names() -> tuple[str, ...]:
 
 
 ModelText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT_CHARS)]
+ModelFocus = Blank[Annotated[int | ModelText | None, Position]]
+"""A token of the text or its position (None: the model's default focus)."""
 
 
 def _known(name: str) -> str:
@@ -80,20 +86,28 @@ class ModelQuery(Params):
     model: Blank[ModelName] = "minilm"
 
 
-class HeadQuery(ModelQuery):
-    """One head of one text."""
+class TextQuery(ModelQuery):
+    """One text."""
 
     text: ModelText = DEFAULT_A
+
+
+class LayerQuery(TextQuery):
+    """One layer of one text."""
+
     layer: Blank[Index] = 0
+
+
+class HeadQuery(LayerQuery):
+    """One head of one text."""
+
     head: Blank[Index] = 0
 
 
 class ModelTraceQuery(HeadQuery):
     """`GET /api/model/trace`: one head of one text, and how much of the heads grid."""
 
-    focus: Blank[Annotated[int | ModelText | None, Position]] = Field(
-        None, description="a token or its position"
-    )
+    focus: ModelFocus = Field(None, description="a token or its position")
     mode: Blank[Mode] = "scaled"
     axis: Blank[Axis] = "keys"
     grid: Blank[Grid] = Field("focus", description="every head's focus row, full matrices, none")
@@ -127,3 +141,22 @@ class CompareQuery(ModelQuery):
     b: ModelText = DEFAULT_B
     occurrence_a: Blank[Index1] = Field(1, description="which place of the word in a, from 1")
     occurrence_b: Blank[Index1] = Field(1, description="which place of the word in b, from 1")
+
+
+class HeadsQuery(LayerQuery):
+    """`GET /api/model/heads`: every head of one layer of one text, whole."""
+
+
+class MaskQuery(TextQuery):
+    """`GET /api/model/mask`: follow `focus`, mask (or drop) `mask`, compare layer by layer."""
+
+    focus: ModelFocus = Field(None, description="a token or its position")
+    mask: Blank[Annotated[int | ModelText, Position]] = Field(
+        "river", description="the word (or position) to mask"
+    )
+    occurrence: Blank[Index1] = Field(
+        1, description="which place of the word, from 1, when it occurs more than once"
+    )
+    how: Blank[Literal["mask", "drop", "none"]] = Field(
+        "mask", description="mask: the mask token in its place; drop: removed; none: the check"
+    )

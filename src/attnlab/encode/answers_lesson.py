@@ -1,7 +1,7 @@
 """The declared JSON contract of the toy lesson and its lab: what encode/lesson_json.py writes
 for `/api/lesson`, `/api/shuffle`, and what `/api/presets` and `/api/lab` answer.
 
-Like schemas_trace.py, every model forbids undeclared keys, so the routes' validation catches
+Like answers_trace.py, every model forbids undeclared keys, so the routes' validation catches
 an encoder that drifts from `/openapi.json`.
 """
 
@@ -10,8 +10,7 @@ from __future__ import annotations
 from pydantic import Field, FiniteFloat
 
 from attnlab.core.positions import PositionKind
-from attnlab.types import Axis, Mode
-from attnlab.web.schemas_trace import (
+from attnlab.encode.answers_trace import (
     Answer,
     BeatAnswer,
     ExplanationAnswer,
@@ -19,6 +18,7 @@ from attnlab.web.schemas_trace import (
     TraceAnswer,
     Vector,
 )
+from attnlab.types import Axis, Mode
 
 __all__ = [
     "LabAnswer",
