@@ -13,7 +13,8 @@ Routes (all answers JSON except the page and its static files):
 
 FastAPI on Starlette. Requests and answers are pydantic models (requests_*.py; the answers
 in encode/answers_*.py); an unknown parameter is refused by name, and every refusal answers
-{"error": message, "field": name} (error_replies.py) so the page can show it next to the control at fault.
+{"error": message, "field": name} (error_replies.py) so the page can show it next to the
+control at fault.
 FastAPI's docs pages load their scripts from a CDN, so they are off: nothing the page or the
 API serves comes from elsewhere.
 
