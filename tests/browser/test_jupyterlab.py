@@ -126,16 +126,7 @@ def test_two_notebook_widgets_render_talk_to_the_kernel_and_leave_nothing(
 ) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 2000}, reduced_motion="reduce")
     outside: list[str] = []
-
-    def route(r: Any) -> None:
-        host = urlparse(r.request.url).hostname
-        if r.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
-            r.continue_()
-        else:
-            outside.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
+    _route_local(context, outside)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
