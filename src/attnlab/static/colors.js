@@ -118,7 +118,7 @@ export function contrast(a, b) {
 /** The Real model view's marks. */
 export const MODEL_COLORS = Object.freeze({
   /** A masked cell (a decoder's later key): the weights table, the step picture, the matrix. */
-  masked: "#c8c8d2",
+  masked: COLORS.masked,
   /** The words in a masked cell of the weights table (they read 0). */
   maskedInk: COLORS.muted,
   /** A number that is none (NaN: no previous token, a diagnostic not computed). */

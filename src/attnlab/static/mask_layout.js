@@ -29,7 +29,7 @@ export function distancePlot(series, labels, size, { xTitle, yTitle }) {
   const py = (v) => H - M.bottom - (v / top) * (H - M.top - M.bottom);
   const shapes = [{ kind: "rect", x: 0, y: 0, w: W, h: H, fill: COLORS.paper }];
   for (const t of ticks) {
-    shapes.push({ kind: "line", x1: M.left, y1: py(t), x2: W - M.right, y2: py(t), color: t === 0 ? COLORS.muted : "#e4e4ee", width: 1 });
+    shapes.push({ kind: "line", x1: M.left, y1: py(t), x2: W - M.right, y2: py(t), color: t === 0 ? COLORS.muted : COLORS.plotRule, width: 1 });
     shapes.push({ kind: "text", x: M.left - 6, y: py(t) + 4, text: num(t, 3), size: 11, align: "right", color: COLORS.muted, role: "y-tick" });
   }
   shapes.push({ kind: "line", x1: M.left, y1: M.top - 6, x2: M.left, y2: H - M.bottom, color: COLORS.ink, width: 1 });
