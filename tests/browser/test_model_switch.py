@@ -8,10 +8,18 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
-from test_model_page import api, api_table, expect, open_model, table_numbers, weights_table
+from test_model_page import (
+    api,
+    api_error,
+    api_table,
+    expect,
+    open_model,
+    table_numbers,
+    weights_table,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("smollm2")]
 
@@ -130,3 +138,40 @@ def test_an_emoji_after_the_last_word_leaves_the_page_following_the_word(
     expect()(tokens.nth(focus)).to_have_attribute("aria-pressed", "true")
     expect()(page.locator("[aria-pressed='true']", has_text="x85")).to_have_count(0)
     assert f"model.focus={focus}" in page.url or "model.focus" not in page.url
+
+
+def test_a_model_too_small_for_the_text_shows_the_text_or_nothing(
+    new_page: Any, base_url: str, console: Any, artifacts: Path
+) -> None:
+    """SmolLM2 on a text over MiniLM's 512 tokens, Run, then MiniLM in the `Model` menu: the
+    error named the limit, while the steps, the tokens and the table silently showed MiniLM's
+    default text ("[CLS] by the river bank [SEP]") and the address bar said
+    model.text=by+the+river+bank, the text box still holding the long text. The box, the address
+    bar and the view agree: the view shows the text in the box, or nothing."""
+    console.allow("status of 400 (Bad Request)")
+    expect().set_options(timeout=60_000)
+    text = " ".join(["word"] * 600)
+    expected = api_error(base_url, "/api/model/trace", model="minilm", text=text)["error"]
+    assert "limit is 512" in expected
+    page = open_model(new_page(1280, 800))
+    pick(page, "Model", "smollm2")
+    box = page.get_by_label("Text", exact=True)
+    box.fill(text)
+    page.get_by_role("button", name="Run the model", exact=True).click()
+    settle(page)
+    page.get_by_label("Model", exact=True).select_option("minilm")
+    alert = page.locator("#real-model").get_by_role("alert").filter(has_text="limit is 512")
+    expect()(alert).to_have_text(expected)
+    expect()(status(page)).to_be_empty()
+    page.wait_for_timeout(500)  # an answer the page would still draw has come by now
+    expect()(page.get_by_label("Model", exact=True)).to_have_value("minilm")
+    expect()(box).to_have_value(text)
+    query = parse_qs(urlparse(page.url).query)
+    assert query.get("model.text", [text]) == [text]
+    tokens = page.get_by_role("group", name="Follow the token:").get_by_role("button")
+    expect()(tokens).to_have_count(0)  # MiniLM cannot trace the text in the box: nothing shown
+    assert table_numbers(page) == []
+    expect()(page.locator(".rm-which")).not_to_contain_text("SmolLM2")
+    expect()(page.locator(".rm-matrix")).to_be_hidden()  # SmolLM2's causal matrix stayed
+    expect()(alert).to_have_text(expected)
+    page.screenshot(path=str(artifacts / "model-switch-too-long.png"), full_page=True)

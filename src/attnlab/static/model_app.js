@@ -7,7 +7,9 @@
 // The model view is built the first time its tab opens, so the lesson alone never loads the
 // weights. The beats and the page's words come from /api/presets ("choices", "words"), a
 // model's display name from its words (model.name.KEY). A 400 answer names the field at fault:
-// the message goes next to that control and the last good head stays on screen. The view's keys
+// the message goes next to that control and the last good head stays on screen; a text the
+// model cannot read with no head of it shown (right after a model change) leaves the view
+// empty, never another text's numbers beside the text in the box. The view's keys
 // act only while its tab shows (step_view.js), so the tabs need no key handling of their own.
 
 import { getFile, getJSON } from "./http.js";
@@ -229,6 +231,13 @@ function host(el, wanted, page, isActive) {
     }
     const field = answer.error.field;
     model.put("error", answer.error);
+    // a text this model cannot read and no head of it on screen (a model change, a URL): the text
+    // stays in the box and the URL, and the view stays empty (FRESH_ANSWERS) beside the message;
+    // another text in its place would be numbers of a text the box does not hold
+    if (field === "text" && !good) {
+      writeURL();
+      return;
+    }
     const reset = good ?? DEFAULTS; // back to the last head that worked, the message stays
     const key = field === "model" ? "name" : field;
     if (key && key in reset) {
