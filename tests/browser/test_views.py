@@ -10,8 +10,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
+import attnlab
 from attnlab.encode.bundle import view_module
 
 pytestmark = pytest.mark.browser
@@ -221,10 +223,6 @@ def test_weights_handed_in_alone_show_only_the_panels_that_have_numbers(blank) -
     """Bug: `attnlab.show(weights, tokens)` offered Mask a token and Compare contexts (weights
     cannot be run again), an encoder's RoPE note naming a SmolLM2 menu there is not, the
     ranking and the head view, none of which have numbers without a model."""
-    import numpy as np
-
-    import attnlab
-
     a = np.random.default_rng(1).random((2, 3, 6, 6))
     a /= a.sum(-1, keepdims=True)
     w = attnlab.show(a, ["at", "the", "bank", "by", "the", "river"], source="test")
