@@ -10,8 +10,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
+import attnlab
 from attnlab.encode.bundle import view_module
 
 pytestmark = pytest.mark.browser
@@ -215,3 +217,29 @@ def test_two_views_with_document_keys_step_the_one_last_used(blank, base_url) ->
     assert blank.evaluate(beats) == [1, 1]
     blank.evaluate("() => window.cleanups.forEach((f) => f())")
     assert blank.evaluate("() => Object.getOwnPropertySymbols(document).length") == 0
+
+
+def test_weights_handed_in_alone_show_only_the_panels_that_have_numbers(blank) -> None:
+    """Bug: `attnlab.show(weights, tokens)` offered Mask a token and Compare contexts (weights
+    cannot be run again), an encoder's RoPE note naming a SmolLM2 menu there is not, the
+    ranking and the head view, none of which have numbers without a model."""
+    a = np.random.default_rng(1).random((2, 3, 6, 6))
+    a /= a.sum(-1, keepdims=True)
+    w = attnlab.show(a, ["at", "the", "bank", "by", "the", "river"], source="test")
+    synced = json.loads(
+        json.dumps(
+            {
+                k: getattr(w, k)
+                for k in w.keys
+                if k not in ("layout", "tooltip", "tabbable") and not k.startswith("_")
+            }
+        )
+    )
+    blank.evaluate(HARNESS, {"code": view_module("model"), "states": [synced]})
+    view = blank.locator("[data-view='0']")
+    for shown in (".rm-weights", ".rm-grid"):  # the matrix needs a "matrix" the widget lacks
+        expect()(view.locator(shown).first).to_be_visible()
+    for absent in (".rm-mask-form", ".rm-cmp-form", ".rm-rope-query", ".rm-ranking", ".hv-boxes"):
+        expect()(view.locator(absent).first).to_be_hidden()
+    for words in ("Mask a token", "Compare contexts", "SmolLM2", "Heads ranked"):
+        expect()(view.get_by_text(words).first).to_be_hidden()

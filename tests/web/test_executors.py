@@ -9,6 +9,7 @@ that crosses processes), and says it started by writing its pid.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import threading
@@ -33,7 +34,8 @@ def _held(real):
 
     def held(params):
         folder = Path(os.environ["ATTNLAB_TEST_HELD"])
-        (folder / f"started-{os.getpid()}").write_text(str(os.getpid()))
+        (folder / f"pid-{os.getpid()}").write_text(str(os.getpid()))
+        (folder / f"pid-{os.getpid()}").rename(folder / f"started-{os.getpid()}")  # whole, at once
         deadline = time.monotonic() + WAIT
         while not (folder / "release").exists() and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -94,7 +96,10 @@ def test_a_cheap_request_completes_while_heavy_ones_are_held(held) -> None:
     assert [a.status_code for a in answers] == [200, 200, 200]
 
 
-def test_a_toy_worker_killed_mid_request_is_a_503_and_is_replaced(held) -> None:
+def test_a_toy_worker_killed_mid_request_is_a_503_and_is_replaced(held, caplog) -> None:
+    """Bug: the 503 quoted the executor's internals ("BrokenProcessPool: A process in the
+    process pool was terminated abruptly") and the server logged nothing."""
+    caplog.set_level(logging.WARNING, logger="uvicorn.error")
     client = ContractClient()
     answers = []
     thread = threading.Thread(target=lambda: answers.append(client.get("/api/sweep")))
@@ -104,13 +109,21 @@ def test_a_toy_worker_killed_mid_request_is_a_503_and_is_replaced(held) -> None:
     thread.join(WAIT)
     [r] = answers
     assert r.status_code == 503 and r.headers["retry-after"] == "2"
-    assert r.json()["error"].startswith("the toy lesson worker process stopped (BrokenProcessPool")
+    assert r.json() == {
+        "error": "the toy lesson process stopped and is being restarted: try again in 2 s",
+        "field": None,
+    }
+    [line] = [r.getMessage() for r in caplog.records if r.name == "uvicorn.error"]
+    assert line.startswith("the toy lesson worker process stopped (BrokenProcessPool"), line
     (held / "release").touch()
     assert client.get("/api/sweep").status_code == 200  # a new pool
     assert client.get("/api/lesson").status_code == 200  # and everyone else was served
 
 
-def test_the_models_worker_killed_is_a_503_and_is_replaced(minilm) -> None:
+def test_the_models_worker_killed_is_a_503_and_is_replaced(minilm, caplog) -> None:
+    """Bug: the 503 said "(WorkerGone: BrokenPipeError: [Errno 32] Broken pipe)" to a learner,
+    and the server logged nothing when the worker died."""
+    caplog.set_level(logging.WARNING, logger="uvicorn.error")
     client = ContractClient()
     assert client.get("/api/model/info").status_code == 200
     models = client.app.state.executors.models
@@ -123,7 +136,12 @@ def test_the_models_worker_killed_is_a_503_and_is_replaced(minilm) -> None:
             break
     r = client.get("/api/model/trace", params={"text": "by the river bank"})
     assert r.status_code == 503 and r.headers["retry-after"] == "2", r.text
-    assert r.json()["error"].startswith("the model worker process stopped")
+    assert r.json() == {
+        "error": "the model process stopped and is being restarted: try again in 2 s",
+        "field": None,
+    }
+    [line] = [r.getMessage() for r in caplog.records if r.name == "uvicorn.error"]
+    assert line.startswith(f"the model worker process (pid {pid}) stopped ("), line
     assert client.get("/api/presets").status_code == 200
     again = client.get("/api/model/trace", params={"text": "by the river bank"})
     assert again.status_code == 200 and models.start().pid() != pid

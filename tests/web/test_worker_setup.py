@@ -47,7 +47,7 @@ def _spun_ms() -> float:
 
 @pytest.fixture(scope="module")
 def pool():
-    p = Pool(1, niceness=0)
+    p = Pool(1, what="test", niceness=0)
     yield p
     p.close()
 

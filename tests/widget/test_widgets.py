@@ -63,7 +63,8 @@ def test_weights_only_show_what_weights_give_and_say_what_they_lack() -> None:
     w = attnlab.show(a, TOKENS, source="test")
     assert isinstance(w, MapsWidget)
     assert w.focus == 4 and w.beat == 5  # the last word, on the Parallel beat
-    assert w.info["weights_only"] and w.info["n_layers"] == 2 and w.info["n_heads"] == 3
+    assert w.info["weights_only"] is True  # model.js hides the panels that need a model
+    assert w.info["n_layers"] == 2 and w.info["n_heads"] == 3
     assert w.trace["queries"] is None and w.trace["drawn_beats"] == ["parallel"]
     assert [b["text"] for b in w.trace["narration"][:5]] == [NEEDS_QKV] * 5
     assert np.allclose(unpack(w.trace["weights"]), a[0, 0])
@@ -98,6 +99,7 @@ def test_a_real_models_head_is_computed_when_picked(minilm) -> None:  # type: ig
     w = attnlab.show(mt)
     assert isinstance(w, ModelWidget)
     assert w.text == "by the river bank" and w.focus == 4 and w.grid["kind"] == "full"
+    assert not w.info.get("weights_only")  # model.js shows the panels that run the model
     w.layer, w.head = 3, 7
     head = mt.head(3, 7)
     # the trait holds what the page gets: arrays packed (encode/packed.py), read back here

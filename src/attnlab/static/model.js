@@ -62,6 +62,11 @@ function panels(model, id, commit, steps) {
   };
 }
 
+/** The panels that need a model to run (a text to run again, the model's positions, its heads
+ * ranked by the API): absent for attention handed in alone (`info.weights_only`), which has
+ * only the weights' own panels (the grid, the matrix, the table and the steps they allow). */
+const NEEDS_MODEL = ["window", "decoder", "ranking", "headViewAsk", "headView", "mask", "compare"];
+
 /** Where each panel goes: on a wide screen the heads grid sits beside the settings and the
  * steps, so the picture below starts on the first screen. */
 function arrange(p, nav, side) {
@@ -130,7 +135,11 @@ function render({ model, el }) {
     state = read();
     memo.next(state);
     if (memo.changed("words")) fillWords(root, state.words);
-    for (const panel of Object.values(p)) panel.update(state);
+    const weightsOnly = Boolean(state.info?.weights_only);
+    for (const [name, panel] of Object.entries(p)) {
+      if (weightsOnly && NEEDS_MODEL.includes(name)) panel.el.hidden = true; // nothing to show
+      else panel.update(state);
+    }
     if (memo.changed("status")) root.setAttribute("aria-busy", String(Boolean(state.status)));
     if (memo.changed("trace", "words", "choices") || (!state.trace && memo.changed("status", "error"))) steps.show();
   }

@@ -24,4 +24,4 @@ NICENESS = 10
 
 def measuring_pool() -> Pool:
     """The one child that measures, started on first use and replaced if it dies."""
-    return Pool(1, niceness=NICENESS, preload=("attnlab.web.lesson_routes",))
+    return Pool(1, what="measuring", niceness=NICENESS, preload=("attnlab.web.lesson_routes",))

@@ -12,13 +12,16 @@ bytes: the server only copies them out. Three kinds of worker, made by `Executor
 
 `answered(request, future, what)` waits for a worker's future and also for the client: once the
 client has gone it stops waiting, and a future that has not started is cancelled. A worker that
-died answers 503 with Retry-After naming it; a ProcessPoolExecutor broken by the death of one of
-its processes (BrokenProcessPool) is replaced by a new one on the next call (`Pool`).
+died answers 503 with Retry-After in plain words (`stopped_message`, no exception text); a
+ProcessPoolExecutor broken by the death of one of its processes (BrokenProcessPool) is replaced
+by a new one on the next call (`Pool`). Each death is one warning line on uvicorn's error logger
+(`LOG`), with the exception the learner is not shown.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import threading
@@ -36,7 +39,24 @@ from attnlab.errors import AttnlabError
 from attnlab.web.heavy import Busy
 from attnlab.web.worker_setup import setup_worker, spawn_environment
 
-__all__ = ["Pool", "Reply", "WorkerGone", "answered", "json_answer", "reply"]
+__all__ = [
+    "LOG",
+    "Pool",
+    "Reply",
+    "WorkerGone",
+    "answered",
+    "json_answer",
+    "reply",
+    "stopped_message",
+]
+
+LOG = logging.getLogger("uvicorn.error")
+"""Where a worker's death is logged: uvicorn's own logger, shown by `attnlab serve`."""
+
+
+def stopped_message(what: str, retry_after: int) -> str:
+    """The 503 a learner reads when the `what` worker died: what happened, and when to retry."""
+    return f"the {what} process stopped and is being restarted: try again in {retry_after} s"
 
 
 @dataclass(frozen=True)
@@ -79,10 +99,14 @@ class WorkerGone(Exception):
 
 class Pool:
     """A ProcessPoolExecutor of `workers` spawned processes, each set up by setup_worker (the
-    `preload` modules imported), started on first use and replaced by a new one once broken."""
+    `preload` modules imported), started on first use and replaced by a new one once broken;
+    `what` names its work in the log and the 503 ("toy lesson")."""
 
-    def __init__(self, workers: int, *, niceness: int, preload: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, workers: int, *, what: str, niceness: int, preload: tuple[str, ...] = ()
+    ) -> None:
         self.workers = workers
+        self.what = what
         self.niceness = niceness
         self.preload = preload
         self._lock = threading.Lock()
@@ -102,12 +126,29 @@ class Pool:
         with self._lock:
             if self._pool is None:
                 self._pool = self._new()
+            pool = self._pool
             try:
-                return self._pool.submit(fn, *args)
+                future = pool.submit(fn, *args)
             except BrokenProcessPool:  # a worker died: the executor takes no more work
-                self._pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = self._new()
-                return self._pool.submit(fn, *args)
+                self._replace(pool, "BrokenProcessPool: the pool took no more work")
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = pool = self._new()
+                future = pool.submit(fn, *args)
+        future.add_done_callback(lambda done: self._broken(pool, done))
+        return future
+
+    def _broken(self, pool: ProcessPoolExecutor, done: Future[Any]) -> None:
+        """A future of `pool` that failed with BrokenProcessPool: forget the pool (once)."""
+        if done.cancelled() or not isinstance(done.exception(), BrokenProcessPool):
+            return
+        with self._lock:
+            if self._pool is pool:
+                self._replace(pool, f"BrokenProcessPool: {done.exception()}")
+                self._pool = None  # its processes are already gone: the next call starts anew
+
+    def _replace(self, pool: ProcessPoolExecutor, why: str) -> None:
+        """The one warning line of a broken pool (called with the lock held)."""
+        LOG.warning("the %s worker process stopped (%s); a new one starts", self.what, why)
 
     def close(self) -> None:
         with self._lock:
@@ -138,10 +179,8 @@ async def answered(request: Request, future: Future[Any], what: str, retry_after
     try:
         result = done.result()
     except (BrokenProcessPool, WorkerGone) as exc:
-        message = (
-            f"the {what} worker process stopped ({type(exc).__name__}: {exc}); a new one is "
-            f"starting: try again in {retry_after} s"
-        )
+        del exc  # logged where the death was noticed (Pool, Models): not shown to the learner
+        message = stopped_message(what, retry_after)
         return _refusal(message, None, 503, **{"Retry-After": str(retry_after)}).response()
     assert isinstance(result, Reply)
     return result.response()

@@ -12,8 +12,9 @@ route module beside it) with its request model, run through executors.reply: the
 as encoded bytes.
 
 The manager is spawned, set up by worker_setup.setup_worker, and serves the `--model` folders
-(`serve_folder`) too. If it dies, the call in flight answers 503 (executors.WorkerGone) and the
-next call starts a new manager: BaseManager has no replacement of its own.
+(`serve_folder`) too. If it dies, the call in flight answers 503 (executors.WorkerGone), one
+warning line is logged (executors.LOG) and the next call starts a new manager: BaseManager has no
+replacement of its own.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Any
 from starlette.responses import Response
 
 from attnlab.models.threads import cores
-from attnlab.web.executors import Reply, WorkerGone, reply
+from attnlab.web.executors import LOG, Reply, WorkerGone, reply
 from attnlab.web.server_options import ServerOptions
 from attnlab.web.worker_setup import setup_worker, spawn_environment
 
@@ -107,7 +108,7 @@ class Models:
             proxy = self.start()
             answer: Reply = proxy.answer(fn, *args)
         except (EOFError, OSError) as exc:  # the worker died (or never started): no connection
-            self._drop(proxy)
+            self._drop(proxy, f"{type(exc).__name__}: {exc}")
             raise WorkerGone(f"{type(exc).__name__}: {exc}") from None
         return answer
 
@@ -115,13 +116,15 @@ class Models:
         """`fn(*args)` in the worker, answered on one of the server's calling threads."""
         return self._calls.submit(self._call, fn, *args)
 
-    def _drop(self, proxy: Any) -> None:
+    def _drop(self, proxy: Any, why: str) -> None:
         with self._lock:
             if self._proxy is not proxy:
                 return  # another call already dropped it
             manager, self._manager, self._proxy = self._manager, None, None
+        manager_process = getattr(manager, "_process", None)
+        pid = getattr(manager_process, "pid", None)
+        LOG.warning("the model worker process (pid %s) stopped (%s); a new one starts", pid, why)
         if manager is not None:
-            manager_process = getattr(manager, "_process", None)
             if manager_process is not None and manager_process.is_alive():
                 manager_process.kill()
 

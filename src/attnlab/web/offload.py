@@ -33,7 +33,7 @@ class Executors:
     def __init__(self, options: ServerOptions, folders: tuple[str, ...] = ()) -> None:
         self.options = options
         toy = ("attnlab.web.lesson_routes", "attnlab.web.export_routes")
-        self.toy = Pool(cores(), niceness=TOY_NICENESS, preload=toy)
+        self.toy = Pool(cores(), what="toy lesson", niceness=TOY_NICENESS, preload=toy)
         self.models = Models(options, folders)
         self.measure = measuring_pool()
         self.heavy = HeavyGate(
