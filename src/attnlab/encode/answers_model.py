@@ -150,6 +150,7 @@ class ModelInfoAnswer(Answer):
     special: list[str] = Field(
         default_factory=list, description="the tokenizer's special tokens ([CLS], <|im_end|>)"
     )
+    mask_token: str | None = Field(default=None, description="null: no mask token (a decoder)")
 
 
 class NextToken(Answer):

@@ -192,6 +192,7 @@ def encode_info(
         d_model=s.d_model, d_k=s.d_k, max_tokens=s.max_tokens, max_text_chars=max_text_chars,
         n_kv_heads=s.n_kv_heads, causal=s.causal, known_models=list(known_models),
         grids=list(grids), compare_defaults=defaults, special=list(s.special),
+        mask_token=s.mask_token,
     )  # fmt: skip
 
 

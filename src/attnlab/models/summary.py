@@ -34,6 +34,7 @@ class ModelSummary:
     causal: bool
     special: tuple[str, ...] = ()
     description: str = ""
+    mask_token: str | None = None  # "[MASK]" for BERT; None: the model has none (a decoder)
 
     @classmethod
     def of(
@@ -45,5 +46,11 @@ class ModelSummary:
             name=model.name, architecture=c.architecture, n_layers=c.n_layers,
             n_heads=c.n_heads, n_kv_heads=c.n_kv_heads, d_model=c.d_model, d_k=c.d_k,
             max_tokens=model.max_tokens, causal=c.causal, special=special,
-            description=description,
+            description=description, mask_token=_mask_token(model),
         )  # fmt: skip
+
+
+def _mask_token(model: Model) -> str | None:
+    """The model's mask token ("[MASK]"), if it has one (masking.py's `mask_of` reads the same)."""
+    mask: tuple[str, int] | None = getattr(model, "mask_token", None)
+    return None if mask is None else mask[0]

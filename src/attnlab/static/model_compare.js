@@ -37,6 +37,9 @@ function occurrences(select, { side, word, chosen, words }) {
   select.closest(".field").hidden = side.occurrences.length < 2;
 }
 
+/** A sentence as its tokens, but the tokenizer's own ([CLS], [SEP], <|im_start|>), one space apart. */
+const sentenceOf = (tokens, special) => tokens.filter((t) => !special.includes(t)).map((t) => t.trim()).join(" ");
+
 const signed = (x) => (x > 0 ? `+${num(x)}` : num(x));
 
 /** A − B on the keys both sentences share, for head (L, H), the sign in its cell's class. */
@@ -130,7 +133,7 @@ export function comparePanel(model, id, commit) {
     if (!cmp) return;
     const L = Number(model.get("layer"));
     const H = Number(model.get("head"));
-    const rows = [cmp, words(), L, H];
+    const rows = [cmp, words(), L, H, model.get("info")];
     if (!same(rowsFor, rows)) {
       rowsFor = rows;
       showRows(cmp, L, H);
@@ -164,8 +167,9 @@ export function comparePanel(model, id, commit) {
     occurrences(ui.occA, { side: cmp.a, word: cmp.word, chosen: model.get("occ_a"), words: w });
     occurrences(ui.occB, { side: cmp.b, word: cmp.word, chosen: model.get("occ_b"), words: w });
     ui.rowsTitle.textContent = say(w, "model.compare.rows_title", { word: cmp.word, layer: L, head: H });
-    rowTable(ui.rowA, { cmp, side: cmp.a, which: "A", sentence: cmp.a.tokens.slice(1, -1).join(" "), L, H, words: w });
-    rowTable(ui.rowB, { cmp, side: cmp.b, which: "B", sentence: cmp.b.tokens.slice(1, -1).join(" "), L, H, words: w });
+    const special = model.get("info")?.special ?? [];
+    rowTable(ui.rowA, { cmp, side: cmp.a, which: "A", sentence: sentenceOf(cmp.a.tokens, special), L, H, words: w });
+    rowTable(ui.rowB, { cmp, side: cmp.b, which: "B", sentence: sentenceOf(cmp.b.tokens, special), L, H, words: w });
     diffTable(ui.diff, { cmp, L, H, words: w });
   }
 
@@ -202,7 +206,7 @@ export function comparePanel(model, id, commit) {
       showCompareInputs();
       showCompare();
     } else if (memo.changed("words")) showCompare();
-    else if (memo.changed("layer", "head", "trace")) showHead();
+    else if (memo.changed("layer", "head", "trace", "info")) showHead();
     if (memo.changed("compareError")) showCompareError();
   }
   return { el, update, dispose: () => {}, show: showCompare, showHead, showError: showCompareError, showInputs: showCompareInputs };

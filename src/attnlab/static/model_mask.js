@@ -3,7 +3,8 @@
 // asks /api/model/mask for the text and focus on screen and puts the answer in "mask". The panel
 // plots, layer by layer, how far the focus row moved (total variation, this head and the mean of
 // the layer's heads) and how far the focus vector moved (1 − cosine), with the numbers in a
-// table. The model holds "maskWord", "maskHow", "mask", "maskError", "head" and "words".
+// table. The model holds "maskWord", "maskHow", "mask", "maskError", "head", "words" and "info"
+// (whose "mask_token" says whether the mask token is offered: a decoder has none).
 // Computes nothing: every number is the API's.
 
 import { COLORS } from "./colors.js";
@@ -94,9 +95,14 @@ export function maskPanel(model, id, commit) {
     if (error) clear(); // numbers of another question must not stay beside the message
   }
 
+  /** The ways this model can take a word out: the mask token only where its info names one. */
+  const hows = () => (model.get("info")?.mask_token ? ["mask", "drop", "none"] : ["drop", "none"]);
+
   function showInputs() {
-    ui.how.replaceChildren(...["mask", "drop", "none"].map((v) => h("option", { value: v }, [say(words(), `model.mask.how.${v}`)])));
-    ui.how.value = model.get("maskHow") ?? "mask";
+    const offered = hows();
+    ui.how.replaceChildren(...offered.map((v) => h("option", { value: v }, [say(words(), `model.mask.how.${v}`)])));
+    const how = model.get("maskHow") ?? "mask";
+    ui.how.value = offered.includes(how) ? how : offered[0]; // another model: what it can do
     if (el.ownerDocument.activeElement !== ui.word) ui.word.value = model.get("maskWord") ?? "";
   }
 
@@ -108,7 +114,7 @@ export function maskPanel(model, id, commit) {
   /** The view's state changed: the plots follow the answer and the head chosen above. */
   function update(state) {
     memo.next(state);
-    if (memo.changed("words")) showInputs();
+    if (memo.changed("words", "info")) showInputs();
     if (memo.changed("mask", "head", "words")) show();
     if (memo.changed("maskError")) showError();
   }
