@@ -14,8 +14,10 @@ import os
 import signal
 import threading
 import time
-from concurrent.futures import Future
+from collections.abc import Coroutine
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from contract_check import ContractClient
@@ -147,6 +149,16 @@ def test_the_models_worker_killed_is_a_503_and_is_replaced(minilm, caplog) -> No
     assert again.status_code == 200 and models.start().pid() != pid
 
 
+R = TypeVar("R")
+
+
+def _run(coro: Coroutine[Any, Any, R]) -> R:
+    """`asyncio.run` on a thread of its own: in the full suite the browser tests' Playwright keeps
+    an event loop running on the main thread, where asyncio.run refuses to start another."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 class _Gone:
     """A Starlette request whose client has already gone."""
 
@@ -157,7 +169,7 @@ class _Gone:
 def test_a_request_whose_client_has_gone_stops_waiting_and_cancels_its_work() -> None:
     """Bug: a client that left did not stop the work; its request was computed all the same."""
     waiting: Future[Reply] = Future()  # queued, not started: no worker has taken it
-    response = asyncio.run(answered(_Gone(), waiting, "toy lesson", 2))  # type: ignore[arg-type]
+    response = _run(answered(_Gone(), waiting, "toy lesson", 2))  # type: ignore[arg-type]
     assert response.status_code == 499 and waiting.cancelled()
 
 
@@ -178,7 +190,7 @@ def test_a_gone_client_s_request_through_the_app_does_not_wait_for_the_worker() 
     async def send(message: dict[str, object]) -> None:
         sent.append(message)
 
-    asyncio.run(client.app(scope, gone, send))
+    _run(client.app(scope, gone, send))
     assert sent[0]["status"] == 499  # not the model's answer: nobody waited for it
 
 
