@@ -124,13 +124,7 @@ def _live_views(page: Any) -> int:
 def test_two_notebook_widgets_render_talk_to_the_kernel_and_leave_nothing(
     lab: str, browser: Any, artifacts: Path
 ) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 2000}, reduced_motion="reduce")
-    outside: list[str] = []
-    _route_local(context, outside)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(30_000)
+    context, page, outside, errors = _notebook_page(browser)
     try:
         page.goto(f"{lab}/lab/tree/widgets.ipynb")
         page.wait_for_function(
@@ -229,6 +223,19 @@ def _route_local(context: Any, outside: list[str]) -> None:
     context.route("**/*", route)
 
 
+def _notebook_page(browser: Any) -> tuple[Any, Any, list[str], list[str]]:
+    """A fresh context and page whose requests stay on this machine: the context, the page, the
+    requests sent elsewhere (aborted) and the page's uncaught errors."""
+    context = browser.new_context(viewport={"width": 1280, "height": 2000}, reduced_motion="reduce")
+    outside: list[str] = []
+    _route_local(context, outside)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(30_000)
+    return context, page, outside, errors
+
+
 def _plotted(figure: Any) -> dict[str, list[float]]:
     """The values a lab plot draws, read back from its SVG: each series' y at its points, in
     the y axis' units (the frame is the first rect; the weights' axis runs 0 to 1)."""
@@ -250,13 +257,7 @@ def _plotted(figure: Any) -> dict[str, list[float]]:
 def test_the_lab_in_a_notebook_asks_the_kernel_for_its_sweep_and_cost(
     lab: str, browser: Any, artifacts: Path
 ) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 2000}, reduced_motion="reduce")
-    outside: list[str] = []
-    _route_local(context, outside)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(30_000)
+    context, page, outside, errors = _notebook_page(browser)
     # the core's numbers for the same lesson: the focus row of head 1 per temperature
     run = toy.compute("by the river bank")
     focus = toy.focus_index(run.trace.tokens, None)
