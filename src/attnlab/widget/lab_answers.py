@@ -34,7 +34,10 @@ from attnlab.lesson.edits import FIELDS, ROLES, Edits
 from attnlab.lesson.options import LessonOptions
 from attnlab.widget.payloads import plain
 
-__all__ = ["ROUTES", "UnknownQuestionError", "answer", "edits_of", "measure_cost", "sweep_answer"]
+__all__ = [
+    "ROUTES", "UnknownQuestionError", "answer", "edit_params", "edits_of", "lab_options",
+    "measure_cost", "sweep_answer",
+]  # fmt: skip
 
 ROUTES = ("sweep", "cost")
 """The questions the lab asks (static/lab_state.js ASK_ROUTES)."""
@@ -62,6 +65,28 @@ def edits_of(data: object) -> Edits:
                                     f"{vectors!r:.60}", field=FIELDS[role])  # fmt: skip
         specs[role] = [f"{tok}={','.join(str(x) for x in xs)}" for tok, xs in vectors.items()]
     return Edits.parse(specs, dim_names=lesson.DIM_NAMES)
+
+
+def lab_options(base: LessonOptions, wanted: dict[str, Any]) -> LessonOptions:
+    """The lesson's options with the view's mode, axis and lab keys, as /api/lesson reads them
+    (a temperature only goes with Scaled)."""
+    mode = wanted["mode"]
+    return replace(
+        base, mode=mode, axis=wanted["axis"], positions=wanted["positions"],
+        causal=bool(wanted["causal"]), heads=int(wanted["heads"]), shuffle=wanted["shuffle"],
+        temperature=wanted["temperature"] if mode == "scaled" else None,
+        edits=edits_of(wanted["edits"]),
+    )  # fmt: skip
+
+
+def edit_params(edits: Edits) -> dict[str, dict[str, list[float]]]:
+    """The lesson's Edits as the lab's "edits" key: {"set": {"bank": [1, 0, 0, 1]}, ...}."""
+    out: dict[str, dict[str, list[float]]] = {}
+    for role in ROLES:
+        vectors = getattr(edits, role)
+        if vectors:
+            out[FIELDS[role]] = {tok: [float(x) for x in xs] for tok, xs in vectors.items()}
+    return out
 
 
 def sweep_answer(params: Mapping[str, Any]) -> dict[str, Any]:

@@ -30,9 +30,7 @@ from attnlab.encode.lesson_json import encode_lesson
 from attnlab.encode.model_json import encode_comparison
 from attnlab.encode.page_json import encode_lab, encode_presets
 from attnlab.errors import AttnlabError, FocusError, UnknownHeadError
-from attnlab.lesson.edits import FIELDS, ROLES, Edits
 from attnlab.lesson.explain import LessonExplanation, explain_lesson
-from attnlab.lesson.options import LessonOptions
 from attnlab.models import Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.head_view import summary_of, text_of
@@ -140,7 +138,7 @@ class LessonWidget(_View):
             view="lab" if lab else "lesson", sentence=explanation.sentence, mode=o.mode,
             axis=o.axis, focus=explanation.focus, presets=encode_presets(), lab=encode_lab(),
             beat=beat, temperature=o.temperature, positions=o.positions, causal=o.causal,
-            heads=o.heads, shuffle=o.shuffle, edits=_edit_params(o.edits),
+            heads=o.heads, shuffle=o.shuffle, edits=lab_answers.edit_params(o.edits),
         )  # fmt: skip
         self._options = o
         self._show(explanation)
@@ -180,7 +178,7 @@ class LessonWidget(_View):
                 None  # a new sentence alone: follow its ambiguous word, as the page does
             )
         try:
-            opts = _lab_options(self._options, wanted)
+            opts = lab_answers.lab_options(self._options, wanted)
             ex = explain_lesson(wanted["sentence"], opts, focus=wanted["focus"])
         except AttnlabError as exc:
             self.error = _error(exc)
@@ -195,28 +193,6 @@ class LessonWidget(_View):
 _LESSON_KEYS = ("sentence", "mode", "axis", "focus", "temperature", "positions", "causal",
                 "heads", "shuffle", "edits")  # fmt: skip
 """The keys whose change computes the lesson again (static/app.js LESSON_KEYS)."""
-
-
-def _lab_options(base: LessonOptions, wanted: dict[str, Any]) -> LessonOptions:
-    """The lesson's options with the view's mode, axis and lab keys, as /api/lesson reads them
-    (a temperature only goes with Scaled)."""
-    mode = wanted["mode"]
-    return replace(
-        base, mode=mode, axis=wanted["axis"], positions=wanted["positions"],
-        causal=bool(wanted["causal"]), heads=int(wanted["heads"]), shuffle=wanted["shuffle"],
-        temperature=wanted["temperature"] if mode == "scaled" else None,
-        edits=lab_answers.edits_of(wanted["edits"]),
-    )  # fmt: skip
-
-
-def _edit_params(edits: Edits) -> dict[str, dict[str, list[float]]]:
-    """The lesson's Edits as the lab's "edits" key: {"set": {"bank": [1, 0, 0, 1]}, ...}."""
-    out: dict[str, dict[str, list[float]]] = {}
-    for role in ROLES:
-        vectors = getattr(edits, role)
-        if vectors:
-            out[FIELDS[role]] = {tok: [float(x) for x in xs] for tok, xs in vectors.items()}
-    return out
 
 
 def _last_word(tokens: tuple[str, ...]) -> int:
