@@ -93,6 +93,59 @@ function numberField({ id, tok, noun, dim, d, value, edited, words, limit, edit 
 }
 
 /**
+ * The number typed in `input`, or null with the refusal shown in `err` and the field marked
+ * invalid (lab_state.readEditNumber: a finite number within the API's edit limit).
+ * @param {HTMLInputElement} input @param {HTMLElement} err @param {number} limit
+ * @param {Record<string, string> | null} words
+ */
+function checkedNumber(input, err, limit, words) {
+  const read = readEditNumber(input.value, limit, words);
+  if (!read.ok) {
+    err.textContent = say(words, "lab.edit.field_error", { field: input.getAttribute("aria-label") ?? "", error: read.message });
+    input.setAttribute("aria-invalid", "true");
+    return null;
+  }
+  err.textContent = "";
+  input.removeAttribute("aria-invalid");
+  return read.value;
+}
+
+/** How many vectors the learner has edited, over every role (the model's "edits"). */
+export function editCount(edits) {
+  return Object.values(edits ?? {}).reduce((k, m) => k + Object.keys(m).length, 0);
+}
+
+/** The role selector's options, one per edit parameter the API takes, keeping the one picked. */
+function showRoles(role, params, words) {
+  const now = role.value;
+  const all = Object.entries(params);
+  role.replaceChildren(...all.map(([param, which]) => h("option", { value: param }, [say(words, `lab.edit.role.${which}`) || which])));
+  role.value = all.some(([param]) => param === now) ? now : all[0]?.[0] ?? "";
+}
+
+/**
+ * One role's table: a row of number fields per token (a repeated word is one vector), each
+ * row's refusals right under it.
+ * @param {{tokens: string[], dims: string[], noun: string, words: Record<string, string> | null,
+ *   field: (tok: string, i: number, dim: string, d: number) => {input: HTMLElement, err: HTMLElement}}} parts
+ */
+function editTable({ tokens, dims, noun, words, field }) {
+  const seen = new Set();
+  const rows = [];
+  tokens.forEach((tok, i) => {
+    if (seen.has(tok)) return;
+    seen.add(tok);
+    const fields = dims.map((dim, d) => field(tok, i, dim, d));
+    rows.push(h("tr", {}, [h("th", { scope: "row" }, [tok]), ...fields.map((f) => h("td", {}, [f.input]))]));
+    rows.push(h("tr", { class: "errors" }, [h("td", { colspan: dims.length + 1 }, fields.map((f) => f.err))]));
+  });
+  return h("table", { class: "edit-table", "aria-label": say(words, "lab.edit.table", { noun }) }, [
+    h("thead", {}, [h("tr", {}, [h("th", { scope: "col" }, [say(words, "lab.edit.token")]), ...dims.map((d) => h("th", { scope: "col" }, [d]))])]),
+    h("tbody", {}, rows),
+  ]);
+}
+
+/**
  * The Edit vectors card.
  * @param {string} id a prefix for element ids
  * @param {{model: any, commit: (changes: Record<string, any>) => void}} host
@@ -111,47 +164,22 @@ export function editPanel(id, { model, commit }) {
   /** The edit parameters and the roles they edit (set -> embeddings, ...): /api/lab's. */
   const params = () => model.get("lab")?.edit_params ?? {};
   const limit = () => model.get("lab")?.edit_limit ?? 0;
-
   const vectorsFor = (param) => editedVectors(params()[param], data, trace);
 
-  function field(param, noun, tok, i, dim, d, value, edited) {
-    const edit = (input, err) => editOne(param, tok, i, d, input, err);
-    return numberField({ id: `${id}-err-${param}-${i}-${d}`, tok, noun, dim, d, value, edited, words: words(), limit, edit });
-  }
-
-  /** The role selector's options, one per edit parameter the API takes. */
-  function showRoles() {
-    const now = role.value;
-    const all = Object.entries(params());
-    role.replaceChildren(...all.map(([param, which]) => h("option", { value: param }, [say(words(), `lab.edit.role.${which}`) || which])));
-    role.value = all.some(([param]) => param === now) ? now : all[0]?.[0] ?? "";
-  }
-
   function show() {
-    showRoles();
+    showRoles(role, params(), words());
     const param = role.value;
     if (!param) return;
     const noun = say(words(), `lab.edit.noun.${params()[param]}`);
     const xs = vectorsFor(param);
     const dims = trace.dim_names ?? xs[0].map((_, d) => say(words(), "lab.dim", { number: d + 1 }));
     const edits = model.get("edits") ?? {};
-    const seen = new Set();
-    const rows = [];
-    trace.tokens.forEach((tok, i) => {
-      if (seen.has(tok)) return; // a repeated word is one vector
-      seen.add(tok);
-      const fields = dims.map((dim, d) => field(param, noun, tok, i, dim, d, xs[i][d], Boolean(edits[param]?.[tok])));
-      rows.push(h("tr", {}, [h("th", { scope: "row" }, [tok]), ...fields.map((f) => h("td", {}, [f.input]))]));
-      // a refusal shows right under the row of the field that caused it
-      rows.push(h("tr", { class: "errors" }, [h("td", { colspan: dims.length + 1 }, fields.map((f) => f.err))]));
+    const field = (tok, i, dim, d) => numberField({
+      id: `${id}-err-${param}-${i}-${d}`, tok, noun, dim, d, value: xs[i][d], edited: Boolean(edits[param]?.[tok]), words: words(), limit,
+      edit: (input, err) => editOne(param, tok, i, d, input, err),
     });
-    grid.replaceChildren(
-      h("table", { class: "edit-table", "aria-label": say(words(), "lab.edit.table", { noun }) }, [
-        h("thead", {}, [h("tr", {}, [h("th", { scope: "col" }, [say(words(), "lab.edit.token")]), ...dims.map((d) => h("th", { scope: "col" }, [d]))])]),
-        h("tbody", {}, rows),
-      ]),
-    );
-    const count = Object.values(edits).reduce((k, m) => k + Object.keys(m).length, 0);
+    grid.replaceChildren(editTable({ tokens: trace.tokens, dims, noun, words: words(), field }));
+    const count = editCount(edits);
     note.textContent = say(words(), count === 0 ? "lab.edit.preset" : count === 1 ? "lab.edit.edited_one" : "lab.edit.edited_many", { count });
     reset.disabled = count === 0;
     showError();
@@ -162,18 +190,13 @@ export function editPanel(id, { model, commit }) {
     apiError.textContent = error && Object.hasOwn(params(), error.field ?? "") ? say(words(), "lab.edit.refused", { error: error.message }) : "";
   }
 
+  /** Number `d` of `tok`'s vector, as typed in `input`: into the model's edits, if good. */
   function editOne(param, tok, i, d, input, err) {
-    const read = readEditNumber(input.value, limit(), words());
-    if (!read.ok) {
-      err.textContent = say(words(), "lab.edit.field_error", { field: input.getAttribute("aria-label") ?? "", error: read.message });
-      input.setAttribute("aria-invalid", "true");
-      return; // nothing is sent: the last good lesson stays on screen
-    }
-    err.textContent = "";
-    input.removeAttribute("aria-invalid");
+    const value = checkedNumber(input, err, limit(), words());
+    if (value === null) return; // nothing is sent: the last good lesson stays on screen
     const current = model.get("edits")?.[param]?.[tok];
     const xs = current ? current.map(Number) : vectorsFor(param)[i].slice();
-    xs[d] = read.value;
+    xs[d] = value;
     commit({ edits: withEdit(model.get("edits"), param, tok, xs) });
   }
 
