@@ -4,7 +4,8 @@
 // presenting, the room present.css gives it (lesson_room.js: the room and what a click picks).
 // A click reads a cell ("cell") and, while the lab asks, answers it ("guess").
 // A panel: {el, keys, update(state, key), dispose()}, with resize(), animate(), shapes() for
-// the view (present.js, the step view and the Export menu).
+// the view (present.js, the step view and the Export menu). Its parts: the beat's canvas (its
+// size, painting and animation, and what a point on it hits) and the banner.
 
 import { h } from "./dom.js";
 import { draw, drawMessage } from "./draw.js";
@@ -40,17 +41,38 @@ function annotate(canvas, out, focus) {
   }
 }
 
+/** The room the canvas' wrapper `el` gives it now, for `n` tokens (lesson_room.js). */
+function roomOf(el, presenting, n) {
+  const box = { width: Math.floor(el.clientWidth), height: Math.floor(el.clientHeight) };
+  return pictureRoom({ presenting, box, windowHeight: el.ownerDocument.defaultView?.innerHeight ?? 800, n });
+}
+
+/** The banner: what went wrong where no control is named (or the lesson could not be read). */
+function banner() {
+  const el = h("p", { class: "banner", role: "alert", hidden: true });
+  const tell = (message) => {
+    el.hidden = !message;
+    el.textContent = message;
+  };
+  return {
+    el,
+    tell,
+    /** An error of the sentence, mode or focus shows by its control, not here. */
+    update(error) {
+      const elsewhere = error && !["sentence", "mode", "focus"].includes(error.field ?? null);
+      tell(elsewhere ? error.message ?? "" : "");
+    },
+  };
+}
+
 /**
- * @param {{model: any, commit: (changes: Record<string, any>) => void, beat: () => number,
- *   presenting: () => boolean}} host `beat` the beat on screen; `presenting` whether present.js is on
+ * The canvas of the beat on screen in its wrapper: sized to the room and the beat's own height,
+ * painted (a step animated by `motion`), and read at a point.
+ * @param {{beat: () => number, presenting: () => boolean}} host
  */
-export function picturePanel({ model, commit, beat, presenting }) {
-  const scope = createScope();
+function beatCanvas({ beat, presenting }) {
   const canvas = h("canvas", { role: "img", "data-words-label": "canvas.lesson" });
-  const banner = h("p", { class: "banner", role: "alert", hidden: true });
-  const wrap = h("div", { class: "canvas-wrap" }, [canvas]);
-  const el = h("div", { class: "picture" }, [wrap, banner]);
-  const doc = el.ownerDocument;
+  const el = h("div", { class: "canvas-wrap" }, [canvas]);
   const size = { width: 0, height: 0, ratio: 1 };
   let zoom = 1; // CSS pixels per layout pixel: below 1 only while presenting in a small room
   let baseHeight = 0; // the canvas height the window gives; a beat that needs more grows it
@@ -58,17 +80,11 @@ export function picturePanel({ model, commit, beat, presenting }) {
   let state = { trace: null };
   const words = () => state.words ?? {};
   const motion = createMotion(ANIMATION_MS, paint); // the step's animation: paint() reads motion.t
-  scope.add(motion.cancel);
-
   const shapes = (box = size) => layout(state.trace, box, beat(), state.trace.focus, words());
-
   const neededHeight = (width, height) => beatHeight(state.trace, width, height, beat(), words());
 
   function resize() {
-    const room = pictureRoom({
-      presenting: presenting(), box: { width: Math.floor(wrap.clientWidth), height: Math.floor(wrap.clientHeight) },
-      windowHeight: doc.defaultView?.innerHeight ?? 800, n: state.trace?.tokens.length ?? 4,
-    });
+    const room = roomOf(el, presenting(), state.trace?.tokens.length ?? 4);
     if (!room) return;
     zoom = room.zoom;
     if (presenting()) {
@@ -101,63 +117,81 @@ export function picturePanel({ model, commit, beat, presenting }) {
     }
   }
 
-  /** A click on the picture: a cell is read (the lab listens), a token answers the lab's question. */
-  function click(e) {
-    if (!state.trace) return;
+  /** What a click picks (pictureHit) in the picture as it is laid out now; null with no lesson. */
+  function hit(e) {
+    if (!state.trace) return null;
     const box = canvas.getBoundingClientRect();
-    const x = (e.clientX - box.left) / zoom;
-    const y = (e.clientY - box.top) / zoom;
-    let out;
     try {
-      out = shapes({ width: box.width / zoom, height: box.height / zoom });
+      const out = shapes({ width: box.width / zoom, height: box.height / zoom });
+      return pictureHit(out, (e.clientX - box.left) / zoom, (e.clientY - box.top) / zoom);
     } catch {
-      return;
+      return null;
     }
-    const hit = pictureHit(out, x, y);
-    if (hit.cell) commit({ cell: hit.cell });
-    if (model.get("asking") && hit.token !== null) commit({ guess: hit.token });
   }
 
-  /** Say what went wrong where no control is named (or the lesson could not be read). */
-  function tell(message) {
-    banner.hidden = !message;
-    banner.textContent = message;
-  }
+  return {
+    el, canvas, size, shapes, resize, paint, hit,
+    /** @param {Record<string, any>} next the view's state */
+    use(next) {
+      state = next;
+    },
+    /** A new context or mode redraws at once, in the same beat. */
+    finish() {
+      motion.t = 1;
+    },
+    animate: () => motion.run(),
+    dispose: motion.cancel,
+  };
+}
 
-  scope.listen(canvas, "click", click);
-  const observer = new ResizeObserver(() => resize());
-  observer.observe(wrap);
+/**
+ * @param {{model: any, commit: (changes: Record<string, any>) => void, beat: () => number,
+ *   presenting: () => boolean}} host `beat` the beat on screen; `presenting` whether present.js is on
+ */
+export function picturePanel({ model, commit, beat, presenting }) {
+  const scope = createScope();
+  const picture = beatCanvas({ beat, presenting });
+  const note = banner();
+  const el = h("div", { class: "picture" }, [picture.el, note.el]);
+  scope.add(picture.dispose);
+
+  /** A click on the picture: a cell is read (the lab listens), a token answers the lab's question. */
+  scope.listen(picture.canvas, "click", (e) => {
+    const hit = picture.hit(e);
+    if (hit?.cell) commit({ cell: hit.cell });
+    if (hit && model.get("asking") && hit.token !== null) commit({ guess: hit.token });
+  });
+  const observer = new ResizeObserver(() => picture.resize());
+  observer.observe(picture.el);
   scope.add(() => observer.disconnect());
 
   return {
     el,
     keys: ["lesson", "error", "words"],
-    /** @param {Record<string, any>} next the view's state @param {string} [changed] */
-    update(next, changed) {
-      state = next;
+    /** @param {Record<string, any>} state the view's state @param {string} [changed] */
+    update(state, changed) {
+      picture.use(state);
       if (changed === "error") {
-        const field = state.error?.field ?? null;
-        const elsewhere = state.error && !["sentence", "mode", "focus"].includes(field);
-        tell(elsewhere ? state.error.message ?? "" : "");
-        if (!state.trace) paint();
+        note.update(state.error);
+        if (!state.trace) picture.paint();
         return;
       }
       if (changed === "lesson" && state.trace) {
-        motion.t = 1; // a new context or mode redraws at once, in the same beat
-        resize();
+        picture.finish();
+        picture.resize();
       }
-      paint();
+      picture.paint();
     },
     /** The lesson could not be shown: the message in the banner, the picture's own words. */
     fail(message) {
-      tell(message);
-      paint();
+      note.tell(message);
+      picture.paint();
     },
-    resize,
-    animate: () => motion.run(),
+    resize: picture.resize,
+    animate: picture.animate,
     /** The shapes on screen and the canvas' size (the Export menu's picture and frames). */
-    shapes,
-    size,
+    shapes: picture.shapes,
+    size: picture.size,
     dispose: () => scope.dispose(),
   };
 }
