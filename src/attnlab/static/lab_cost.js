@@ -7,7 +7,8 @@
 // cost.default_max_n (in the model's "lab"). The last stage also asks for the key/value cache
 // (kv_cache=true): one more token after n, the n × n matrix recomputed against one new row on
 // the cached keys, both measured by the API; a third plot and a table show them side by side.
-// Every sentence is the page's words (lab.cost.*).
+// Every sentence is the page's words (lab.cost.*). The staged asking (measureInStages) is apart
+// from the card and the figures, so Node's tests drive it with a host's fake `ask`.
 
 import { PLOT } from "./colors.js";
 import { h } from "./dom.js";

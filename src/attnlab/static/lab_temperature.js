@@ -7,6 +7,9 @@
 //
 // No √dₖ is T = 1 on the slider and Uniform its T → ∞ end; moving the slider asks for mode
 // Scaled with that temperature.
+//
+// Its parts: the slider (with its own timer and listeners), the saturation line and the sweep's
+// plots (which ask the host); the words they say (temperatureKey, saturationText) are pure.
 
 import { h } from "./dom.js";
 import { num } from "./format.js";
