@@ -88,6 +88,31 @@ def test_the_menu_by_keyboard_only(new_page, tab_to) -> None:
     )
 
 
+def test_the_menu_closes_on_tab_and_on_a_press_outside_it(new_page, tab_to) -> None:
+    page = open_lesson(new_page(), "?beat=score")
+    menu_button = page.locator("#lesson").get_by_role("button", name=MENU)
+    menu = page.get_by_role("menu")
+    in_menu = "() => Boolean(document.activeElement.closest('.export-list'))"
+    tab_to(page, MENU)
+    page.keyboard.press("Enter")
+    page.keyboard.press("End")
+    page.keyboard.press("Home")
+    assert focused(page) == "Picture, PNG 1×"
+    page.keyboard.press("Tab")  # leaves the menu, which closes behind it
+    expect()(menu).to_be_hidden()
+    expect()(menu_button).to_have_attribute("aria-expanded", "false")
+    assert not page.evaluate(in_menu) and focused(page) != MENU
+    menu_button.click()
+    expect()(menu).to_be_visible()
+    # a press inside the menu's box (its empty status line) leaves it open
+    page.locator("#lesson .export-status").dispatch_event("pointerdown")
+    expect()(menu).to_be_visible()
+    page.get_by_role("heading", level=1).click()  # outside: it closes, nothing is saved
+    expect()(menu).to_be_hidden()
+    expect()(menu_button).to_have_attribute("aria-expanded", "false")
+    expect()(page.locator("#lesson .export-status")).to_have_text("")
+
+
 SVG_AGAINST_CANVAS = """async ({ svgText, canvasPNG, w, h }) => {
   const load = (src) => new Promise((ok, bad) => {
     const img = new Image();
