@@ -163,8 +163,8 @@ def heads_note(
         low, high = percent(min(shares)), percent(max(shares))
         held = low if low == high else f"{low} to {high}"
         said.append(
-            f"{n} tokens: each query row draws only its {top} strongest keys (every weight of "
-            f"at least {num(floor)} is among them); they hold {held} of a row's weight on "
+            f"Each query row draws only its {top} strongest of {n} keys (every weight of at "
+            f"least {num(floor)} is among them); they hold {held} of a row's weight on "
             "average, depending on the head."
         )
     if not mean_layers:
