@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
-  HEAD_COLORS, MAX_COLUMN, MEAN_COLOR, MIN_ROW, ROW, decodeHeads, headViewLayout, matrixHeads, rowFor, seriesOf, strongest,
+  HEAD_COLORS, MEAN_COLOR, decodeHeads, headViewLayout, matrixHeads, seriesOf, strongest, visibleLines,
 } from "../../src/attnlab/static/head_view_layout.js";
 
 const STEP = 1 / 65535;
@@ -86,9 +86,8 @@ test("the toy's whole matrices take the same form: every key, strongest first, t
   assert.equal(out.lines.length, 4);
 });
 
-test("a long text's rows shrink so that the column stays drawable, never under MIN_ROW", () => {
-  assert.equal(rowFor(100), ROW);
-  assert.ok(rowFor(2048) * 2048 <= MAX_COLUMN && rowFor(2048) >= MIN_ROW);
-  assert.equal(rowFor(10_000), MIN_ROW);
-  assert.equal(headViewLayout(2048, [], { width: 10 }).row, rowFor(2048));
+test("a window of rows draws the lines that cross it, whichever end lies in it", () => {
+  const lines = [{ y1: 10, y2: 500 }, { y1: 500, y2: 10 }, { y1: 10, y2: 20 }, { y1: 300, y2: 310 }, { y1: 0, y2: 1000 }];
+  assert.deepEqual(visibleLines(lines, 100, 150), [lines[0], lines[1], lines[4]]);
+  assert.deepEqual(visibleLines(lines, 0, 1000), lines);
 });

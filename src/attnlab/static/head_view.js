@@ -8,27 +8,28 @@
 // its opacity the weight. Heads are ticked in a group of checkboxes named "head H", each in its
 // colour; "Show" switches to the mean over this layer's heads or over every layer's. A token is
 // a button: a click (or Enter) keeps only its lines, pointing at it (or focusing it) reads its
-// strongest weights from the answer. A long text's columns scroll, its rows a little shorter;
-// the answer's note says what is drawn. Computes nothing.
+// strongest weights from the answer. A long text's columns scroll past a canvas the height of
+// the window, which paints the lines in view; the answer's note says what is drawn. Computes
+// nothing.
 //
 // Built of small panels, each {el, update(state), dispose()}: the controls, a token column
 // (twice), the lines, the notes and the readout; `headView` holds the one state they read.
 
 import { h } from "./dom.js";
 import { num } from "./format.js";
-import { ROW, decodeHeads, headColor, headViewLayout, rowFor, seriesOf, strongest } from "./head_view_layout.js";
+import { ROW, decodeHeads, headColor, headViewLayout, seriesOf, strongest, visibleLines } from "./head_view_layout.js";
 import { changes } from "./model_state.js";
 import { say } from "./words.js";
 
 const LONG = 30; // from this many tokens the panel says that the columns scroll
-const MAX_CANVAS = 32_000; // device pixels: Chromium's largest canvas side is 32,767
 
-/** Paint the layout's lines: each a stroke whose alpha is its weight. */
-export function paintLines(ctx, layout, ratio) {
-  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-  ctx.clearRect(0, 0, layout.width, layout.height);
+/** Paint `lines` of a picture `width` wide, the band from `top` down: each a stroke whose alpha
+ * is its weight. */
+export function paintLines(ctx, { width, height, top, lines }, ratio) {
+  ctx.setTransform(ratio, 0, 0, ratio, 0, -top * ratio);
+  ctx.clearRect(0, top, width, height);
   ctx.lineWidth = 2;
-  for (const l of layout.lines) {
+  for (const l of lines) {
     ctx.globalAlpha = l.opacity;
     ctx.strokeStyle = l.color;
     ctx.beginPath();
@@ -79,11 +80,10 @@ function controlsPanel(id, on) {
 function columnPanel(side, on) {
   const el = h("div", { class: `hv-col ${side === "query" ? "hv-left" : "hv-right"}` });
   let tokens = null;
-  function button(tok, i, words, row) {
+  function button(tok, i, words) {
     const b = h("button", { type: "button", class: "hv-token", "data-side": side, "data-index": i, "aria-pressed": "false" }, [tok]);
     b.setAttribute("aria-label", say(words, side === "query" ? "model.hv.query_token" : "model.hv.key_token", { token: tok, position: i }));
-    b.style.height = `${row}px`;
-    if (row < ROW) b.style.fontSize = `${row - 2}px`;
+    b.style.height = `${ROW}px`;
     b.addEventListener("click", () => on.pick(side, i));
     b.addEventListener("mouseenter", () => on.read(side, i));
     b.addEventListener("focus", () => on.read(side, i));
@@ -93,31 +93,49 @@ function columnPanel(side, on) {
   function update({ data, isolate, words, rebuild }) {
     if (rebuild || data.tokens !== tokens) {
       tokens = data.tokens;
-      const row = rowFor(tokens.length);
-      el.replaceChildren(...tokens.map((t, i) => button(t, i, words, row)));
+      el.replaceChildren(...tokens.map((t, i) => button(t, i, words)));
     }
     for (const b of el.children) b.setAttribute("aria-pressed", String(isolate?.side === side && isolate.index === Number(b.dataset.index)));
   }
   return { el, update, dispose: () => el.replaceChildren() };
 }
 
-/** The canvas of lines, sized to the layout (its backing store under MAX_CANVAS pixels). */
-function linesPanel() {
+/**
+ * The canvas of lines: as tall as the scrolled window of `wrap` (sticky at its top), painting
+ * the lines that cross the rows in view, again as it scrolls. A canvas as tall as 2,048 rows
+ * held 32,000 lines, many crossing its whole height: painting them froze the page for 9 s.
+ */
+function linesPanel(wrap) {
   const el = h("canvas", { role: "img", class: "hv-canvas" });
+  el.style.position = "sticky"; // stays in view while the token columns scroll past it
+  el.style.top = "0";
+  el.style.alignSelf = "flex-start";
+  let layout = null;
+  let frame = 0;
+  function paint() {
+    frame = 0;
+    if (!layout) return;
+    const height = Math.min(layout.height, wrap.clientHeight || 800); // 0 while hidden
+    const top = Math.max(0, Math.min(wrap.scrollTop, layout.height - height));
+    const ratio = window.devicePixelRatio || 1;
+    el.width = Math.round(layout.width * ratio);
+    el.height = Math.round(height * ratio);
+    el.style.height = `${height}px`;
+    const ctx = el.getContext("2d");
+    if (ctx) paintLines(ctx, { width: layout.width, height, top, lines: visibleLines(layout.lines, top, height) }, ratio);
+  }
+  const scrolled = () => { frame ||= requestAnimationFrame(paint); }; // prettier-ignore
+  wrap.addEventListener("scroll", scrolled, { passive: true });
   function update({ data, series, isolate, words }) {
     const width = Math.max(80, Math.floor(el.clientWidth || 200));
-    const layout = headViewLayout(data.tokens.length, series, { width, isolate });
-    const ratio = Math.min(window.devicePixelRatio || 1, MAX_CANVAS / Math.max(1, layout.height));
-    el.width = Math.round(width * ratio);
-    el.height = Math.round(layout.height * ratio);
-    el.style.height = `${layout.height}px`;
-    const ctx = el.getContext("2d");
-    if (ctx) paintLines(ctx, layout, ratio);
+    layout = headViewLayout(data.tokens.length, series, { width, isolate });
+    paint();
     el.dataset.lines = String(layout.lines.length);
     const what = series.length ? series.map((s) => seriesName(words, s.key, data)).join(", ") : say(words, "model.hv.none");
     el.setAttribute("aria-label", say(words, "model.hv.canvas", { what }));
   }
-  return { el, update, dispose: () => {} };
+  const dispose = () => { wrap.removeEventListener("scroll", scrolled); cancelAnimationFrame(frame); }; // prettier-ignore
+  return { el, update, dispose };
 }
 
 /** What is drawn, in words: the answer's own note (a long text), none ticked, a token kept. */
@@ -173,7 +191,10 @@ export function headView(model, id, { decode = decodeHeads } = {}) {
   const read = (side, index) => { state.read = { side, index }; readout.update(view()); }; // prettier-ignore
   const left = columnPanel("query", { pick, read });
   const right = columnPanel("key", { pick, read });
-  const [lines, note, readout] = [linesPanel(), notePanel(), readoutPanel()];
+  const cols = h("div", { class: "hv-cols" });
+  const wrap = h("div", { class: "hv-wrap" }, [cols]);
+  const [lines, note, readout] = [linesPanel(wrap), notePanel(), readoutPanel()];
+  cols.replaceChildren(left.el, lines.el, right.el);
   const panels = [controls, left, right, lines, note, readout];
   const el = h("section", { class: "rm-hv", "aria-labelledby": `${id}-hv-title` }, [
     h("h2", { id: `${id}-hv-title`, "data-words": "model.hv.title" }),
@@ -181,7 +202,7 @@ export function headView(model, id, { decode = decodeHeads } = {}) {
     controls.el,
     note.el,
     h("div", { class: "hv-titles", "aria-hidden": "true" }, [h("span", { "data-words": "model.hv.queries" }), h("span", { "data-words": "model.hv.keys" })]),
-    h("div", { class: "hv-wrap" }, [h("div", { class: "hv-cols" }, [left.el, lines.el, right.el])]),
+    wrap,
     readout.el,
   ]);
   /** What every panel reads: the decoded answer, the choice and the series it draws. */

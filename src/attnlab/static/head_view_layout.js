@@ -16,15 +16,10 @@ import { unpack } from "./packed.js";
 export const HEAD_COLORS = HEAD_PALETTE;
 export const MEAN_COLOR = MODEL_COLORS.headMean;
 export const ROW = 22; // a token's row, CSS pixels: 100 tokens make a 2,200-pixel column that scrolls
-export const MIN_ROW = 12; // the least a token's row may shrink to, still a readable button
-export const MAX_COLUMN = 30_000; // CSS pixels: Chromium draws no canvas taller than 32,767
 export const MIN_WEIGHT = 0.005;
 
 /** The colour of head `head` (the same in the checkboxes and the lines). @param {number} head */
 export const headColor = (head) => HEAD_COLORS[head % HEAD_COLORS.length];
-
-/** A token's row height for `n` tokens: ROW, less when the column would pass MAX_COLUMN. */
-export const rowFor = (n) => Math.max(MIN_ROW, Math.min(ROW, Math.floor(MAX_COLUMN / Math.max(1, n))));
 
 /**
  * @typedef {{top: number, keys: ArrayLike<number>, weights: ArrayLike<number>, share: number}} Rows
@@ -89,7 +84,7 @@ export function seriesOf(data, choice) {
  * @param {{key: string, color: string, rows: Rows}[]} series
  * @param {{width: number, row?: number, isolate?: {side: "query" | "key", index: number} | null, minWeight?: number}} opts
  */
-export function headViewLayout(n, series, { width, row = rowFor(n), isolate = null, minWeight = MIN_WEIGHT }) {
+export function headViewLayout(n, series, { width, row = ROW, isolate = null, minWeight = MIN_WEIGHT }) {
   const y = (i) => row * (i + 0.5);
   const lines = [];
   for (const s of series) {
@@ -105,6 +100,19 @@ export function headViewLayout(n, series, { width, row = rowFor(n), isolate = nu
     }
   }
   return { width, height: row * n, row, rows: Array.from({ length: n }, (_, i) => ({ i, y: y(i) })), lines };
+}
+
+/**
+ * The lines that cross the band of rows [top, top + height) of the picture (CSS pixels): what a
+ * canvas the height of the scrolled window draws. A line runs from y1 to y2, so it crosses the
+ * band unless both ends lie above it or both below.
+ * @param {{y1: number, y2: number}[]} lines
+ * @param {number} top
+ * @param {number} height
+ */
+export function visibleLines(lines, top, height) {
+  const bottom = top + height;
+  return lines.filter((l) => Math.min(l.y1, l.y2) <= bottom && Math.max(l.y1, l.y2) >= top);
 }
 
 /**
