@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 from test_model_page import (
     api,
@@ -119,14 +121,31 @@ def test_compare_picks_the_occurrence_and_shows_a_minus_b(new_page, base_url) ->
     assert region.get_by_label("Which one in sentence B", exact=True).is_hidden()  # only one
 
 
-def _lines(weights: list[list[list[float]]], heads: list[int], row: int | None = None) -> int:
+Kept = list[list[tuple[int, int, float]]]
+"""Per head (or the one mean): its (query, key, weight) lines the answer holds."""
+
+
+def _kept(series: dict[str, Any]) -> Kept:
+    """A TopKeys answer's lines per head (its arrays as `api` unpacked them): each row's
+    strongest keys, as the page decodes them."""
+    keys, weights = np.asarray(series["keys"]).astype(int), np.asarray(series["weights"])
+    keys, weights = keys.reshape(-1, *keys.shape[-2:]), weights.reshape(-1, *weights.shape[-2:])
+    return [
+        [(i, int(keys[h, i, t]), float(weights[h, i, t])) for i, t in np.ndindex(keys.shape[1:])]
+        for h in range(keys.shape[0])
+    ]
+
+
+def _whole(matrices: list[list[list[float]]]) -> Kept:
+    return [[(i, j, w) for i, r in enumerate(m) for j, w in enumerate(r)] for m in matrices]
+
+
+def _lines(kept: Kept, heads: list[int], row: int | None = None, col: int | None = None) -> int:
     return sum(
         1
         for h in heads
-        for i, r in enumerate(weights[h])
-        if row is None or i == row
-        for w in r
-        if w >= 0.005
+        for i, j, w in kept[h]
+        if (row is None or i == row) and (col is None or j == col) and w >= 0.005
     )
 
 
@@ -134,21 +153,22 @@ def test_the_head_view_overlays_heads_and_isolates_a_token(new_page, base_url) -
     page = open_model(new_page())
     region = page.get_by_role("region", name="Head view: every line is one weight")
     d = api(base_url, "/api/model/heads", text="by the river bank", layer=0)
+    heads = _kept(d["heads"])
     canvas = region.get_by_role("img")
     expect()(region.get_by_role("checkbox", name="head 0", exact=True)).to_be_checked()
-    expect()(canvas).to_have_attribute("data-lines", str(_lines(d["heads"], [0])))
+    expect()(canvas).to_have_attribute("data-lines", str(_lines(heads, [0])))
     region.get_by_role("checkbox", name="head 3", exact=True).check()
-    expect()(canvas).to_have_attribute("data-lines", str(_lines(d["heads"], [0, 3])))
+    expect()(canvas).to_have_attribute("data-lines", str(_lines(heads, [0, 3])))
     expect()(canvas).to_have_attribute(
         "aria-label", "Lines from each query to each key, head 0, head 3"
     )
     bank = region.get_by_role("button", name="query bank (position 4)", exact=True)
     bank.click()
     expect()(bank).to_have_attribute("aria-pressed", "true")
-    expect()(canvas).to_have_attribute("data-lines", str(_lines(d["heads"], [0, 3], row=4)))
-    top = sorted(range(6), key=lambda j: -d["heads"][0][4][j])[0]
+    expect()(canvas).to_have_attribute("data-lines", str(_lines(heads, [0, 3], row=4)))
+    _, top, weight = heads[0][4 * 6]  # row 4's strongest key comes first
     expect()(region.locator(".hv-readout")).to_contain_text(
-        f"head 0: {d['tokens'][top]} {num(d['heads'][0][4][top])}"
+        f"head 0: {d['tokens'][top]} {num(weight)}"
     )
     bank.press("Enter")  # the keyboard: Enter on the same token shows every line again
     expect()(bank).to_have_attribute("aria-pressed", "false")
@@ -156,10 +176,9 @@ def test_the_head_view_overlays_heads_and_isolates_a_token(new_page, base_url) -
     river.focus()
     river.press("Enter")
     expect()(river).to_have_attribute("aria-pressed", "true")
-    col = sum(1 for h in (0, 3) for r in d["heads"][h] if r[3] >= 0.005)
-    expect()(canvas).to_have_attribute("data-lines", str(col))
+    expect()(canvas).to_have_attribute("data-lines", str(_lines(heads, [0, 3], col=3)))
     region.get_by_label("Show", exact=True).select_option("mean_layers")
-    mean = sum(1 for r in d["mean_layers"] if r[3] >= 0.005)
+    mean = _lines(_kept(d["mean_layers"]), [0], col=3)
     expect()(canvas).to_have_attribute("data-lines", str(mean))
     expect()(canvas).to_have_attribute(
         "aria-label", "Lines from each query to each key, mean of all 6 layers × 12 heads"
@@ -176,7 +195,7 @@ def test_the_head_view_follows_the_grid_and_reads_a_long_text(
     expect()(region.get_by_role("checkbox", name="head 0", exact=True)).not_to_be_checked()
     d = api(base_url, "/api/model/heads", text="by the river bank", layer=2)
     expect()(region.get_by_role("img")).to_have_attribute(
-        "data-lines", str(_lines(d["heads"], [5]))
+        "data-lines", str(_lines(_kept(d["heads"]), [5]))
     )
     region.get_by_role("checkbox", name="head 9", exact=True).check()
     region.screenshot(path=str(artifacts / "model-head-view.png"))
@@ -188,7 +207,12 @@ def test_the_head_view_follows_the_grid_and_reads_a_long_text(
     assert n > 90
     queries = region.get_by_role("button", name=re.compile(r"^query "))
     expect()(queries).to_have_count(n, timeout=20_000)
-    expect()(region.locator(".hv-note")).to_contain_text(f"{n} tokens: every row keeps its height")
+    expect()(region.locator(".hv-note")).to_contain_text(f"{n} tokens: the columns scroll")
+    long = api(base_url, "/api/model/heads", text=LONG, layer=2)
+    assert f"Each query row draws only its 16 strongest of {n} keys" in long["note"]
+    expect()(region.locator(".hv-note")).to_contain_text(long["note"])
+    lines = _lines(_kept(long["heads"]), [5, 9])
+    expect()(region.get_by_role("img")).to_have_attribute("data-lines", str(lines))
     region.get_by_role("button", name=f"query bank (position {last_bank})", exact=True).click()
     region.screenshot(path=str(artifacts / "model-head-view-100.png"))
     assert region.locator(".hv-wrap").evaluate("e => e.scrollHeight > e.clientHeight")
@@ -275,7 +299,7 @@ def test_the_toy_lessons_head_view_and_predict_first(new_page, base_url, artifac
     region = page.get_by_role("region", name="Head view: every line is one weight")
     lesson = api(base_url, "/api/lesson")
     canvas = region.get_by_role("img")
-    expect()(canvas).to_have_attribute("data-lines", str(_lines([lesson["weights"]], [0])))
+    expect()(canvas).to_have_attribute("data-lines", str(_lines(_whole([lesson["weights"]]), [0])))
     assert region.get_by_label("Show", exact=True).is_hidden()  # one layer: no means to offer
     bank = region.get_by_role("button", name="query bank (position 3)", exact=True)
     bank.hover()
@@ -287,6 +311,6 @@ def test_the_toy_lessons_head_view_and_predict_first(new_page, base_url, artifac
     two = api(base_url, "/api/lesson", heads=2)
     region.get_by_role("checkbox", name="head 1", exact=True).check()
     weights = [h["weights"] for h in two["heads"]]
-    expect()(canvas).to_have_attribute("data-lines", str(_lines(weights, [0, 1])))
+    expect()(canvas).to_have_attribute("data-lines", str(_lines(_whole(weights), [0, 1])))
     page.get_by_role("switch", name="Predict first").check()  # the lines are the answer
     expect()(region).to_be_hidden()

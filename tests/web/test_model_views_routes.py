@@ -4,10 +4,20 @@ answer, Compare contexts' occurrences and shared keys; every number equals the c
 import numpy as np
 import pytest
 
+from attnlab.encode.packed import unpack
 from attnlab.models.compare import compare
+from attnlab.models.layer_heads import TOP_KEYS
 from attnlab.models.masking import mask_token
 
 pytestmark = pytest.mark.usefixtures("minilm")
+
+
+def dense(series: dict, n: int) -> np.ndarray:
+    """A TopKeys answer back as (..., n, n) weights, 0 where a key was not kept."""
+    keys, weights = unpack(series["keys"]).astype(int), unpack(series["weights"])
+    out = np.zeros((*keys.shape[:-1], n))
+    np.put_along_axis(out, keys, weights, axis=-1)
+    return out
 
 
 def test_heads_are_the_layers_matrices_and_their_means(client, minilm) -> None:
@@ -15,9 +25,35 @@ def test_heads_are_the_layers_matrices_and_their_means(client, minilm) -> None:
     a = minilm.trace("by the river bank").attentions
     assert d["tokens"] == ["[CLS]", "by", "the", "river", "bank", "[SEP]"]
     assert (d["layer"], d["n_layers"], d["n_heads"], d["source"]) == (2, 6, 12, "model")
-    assert np.allclose(d["heads"], a[2], atol=5e-5)
-    assert np.allclose(d["mean_heads"], a[2].mean(0), atol=5e-5)
-    assert np.allclose(d["mean_layers"], a.mean((0, 1)), atol=5e-5)
+    assert (d["top"], d["floor"], d["note"]) == (6, 0.0, "")  # 6 tokens: every key, whole
+    assert np.allclose(dense(d["heads"], 6), a[2], atol=1e-5)
+    assert np.allclose(dense(d["mean_heads"], 6), a[2].mean(0), atol=1e-5)
+    assert np.allclose(dense(d["mean_layers"], 6), a.mean((0, 1)), atol=1e-5)
+    assert np.allclose(d["heads"]["share"], 1.0)
+    w = unpack(d["heads"]["weights"])
+    assert (np.diff(w, axis=-1) <= 0).all()  # strongest first
+
+
+def test_a_long_texts_heads_are_each_rows_strongest_keys_in_a_small_answer(client, minilm) -> None:
+    """Bug: at 2,048 SmolLM2 tokens the answer held every head's n × n weights as JSON lists,
+    198 MB in 53 s; at 452 MiniLM tokens 12 × 452² rounded numbers, 18.1 MB."""
+    text = " ".join(["the old river bank by the mill was quiet"] * 50)
+    r = client.get("/api/model/heads", params={"text": text, "layer": 3})
+    d = r.json()
+    n, h = len(d["tokens"]), d["n_heads"]
+    assert n > 400
+    assert len(r.content) < 1.4 * (h + 2) * n * TOP_KEYS * 4  # base64 of uint16 pairs, + 40%
+    assert len(r.content) < 800_000, len(r.content)
+    assert d["top"] == TOP_KEYS
+    mt = minilm.trace(text)
+    for head in (0, 7):
+        w = mt.head(3, head).weights  # (n, n)
+        got = dense(d["heads"], n)[head]
+        kept = got > 0
+        assert np.allclose(got[kept], w[kept], atol=1e-5)
+        assert (w[~kept] <= d["floor"] + 1e-6).all()  # every weight of at least 1/16 is drawn
+    assert f"Each query row draws only its 16 strongest of {n} keys" in d["note"]
+    assert d["mean_layers_max"] == 512 and d["mean_layers"] is not None  # 452 tokens: offered
 
 
 def test_mask_answers_the_cores_distances(client, minilm) -> None:

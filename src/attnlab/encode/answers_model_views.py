@@ -1,6 +1,6 @@
 """The declared JSON contract of the Real model's extra views: what encode/model_views_json.py
-writes for `/api/model/heads` and `/api/model/mask`, a word's pieces in `/api/model/trace`, and
-Compare contexts' shared keys."""
+writes for `/api/model/mask`, a word's pieces in `/api/model/trace`, and Compare contexts'
+shared keys (`/api/model/heads` is answers_heads.py's)."""
 
 from __future__ import annotations
 
@@ -10,21 +10,7 @@ from pydantic import Field, FiniteFloat
 
 from attnlab.encode.answers_trace import Answer
 
-__all__ = ["HeadsAnswer", "MaskAnswer", "SharedKeys", "WordPieces"]
-
-
-class HeadsAnswer(Answer):
-    """`/api/model/heads`: every head of a layer whole, for the head view."""
-
-    source: Literal["model", "lesson"]
-    name: str
-    tokens: list[str]
-    layer: int
-    n_layers: int
-    n_heads: int
-    heads: list[list[list[FiniteFloat]]] = Field(description="(heads, query, key)")
-    mean_heads: list[list[FiniteFloat]] = Field(description="(query, key): this layer's mean")
-    mean_layers: list[list[FiniteFloat]] = Field(description="(query, key): every head's mean")
+__all__ = ["MaskAnswer", "SharedKeys", "WordPieces"]
 
 
 class MaskTarget(Answer):

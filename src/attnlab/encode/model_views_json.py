@@ -2,23 +2,30 @@
 masking run layer by layer (a word's pieces are head_json.py's, Compare's shared keys
 model_json.py's).
 
-Each is built as its declared answer (answers_model_views.py). Weights round to
-model_json.PLACES decimals like the heads grid; every number is finite.
+Each is built as its declared answer (answers_heads.py, answers_model_views.py). The head view's
+strongest keys cross packed (encode/packed.py): weights as uint16 codes (within 7.6e-6), key
+indices as uint16 with scale 1 (exact). The masking's numbers round to model_json.PLACES
+decimals like the heads grid; every number is finite.
 """
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 import numpy as np
 
 from attnlab.core.trace import Trace
-from attnlab.encode.answers_model_views import HeadsAnswer, MaskAnswer, MaskTarget
+from attnlab.encode.answers_heads import HeadsAnswer, TopKeys
+from attnlab.encode.answers_model import PackedArray
+from attnlab.encode.answers_model_views import MaskAnswer, MaskTarget
 from attnlab.encode.model_json import PLACES
+from attnlab.encode.packed import Packed, pack_float32, pack_uint16
+from attnlab.models.layer_heads import TOP_KEYS, LayerHeads, TopRows, layer_heads, top_rows
 from attnlab.models.masking import Masking
 from attnlab.models.model_trace import ModelTrace
 from attnlab.types import FloatArray
-from attnlab.words.model_views import mask_note
+from attnlab.words.model_views import heads_note, mask_note
 
 __all__ = [
     "encode_layer_heads",
@@ -31,25 +38,75 @@ def _round(a: FloatArray) -> Any:
     return np.round(np.asarray(a, dtype=np.float64), PLACES).tolist()
 
 
+def _pack_keys(keys: np.ndarray) -> Packed:
+    """Key indices as uint16 codes with scale 1 (value = code), float32 past 65,535 keys."""
+    if int(keys.max(initial=0)) > 0xFFFF:
+        return pack_float32(keys)  # exact up to 2²⁴
+    codes = np.ascontiguousarray(keys, dtype="<u2")
+    data = base64.b64encode(codes.tobytes()).decode("ascii")
+    return {"dtype": "uint16", "shape": list(codes.shape), "data": data, "scale": 1.0}
+
+
+def _top_keys(t: TopRows | None) -> TopKeys | None:
+    if t is None:
+        return None
+    return TopKeys(
+        keys=PackedArray.model_validate(_pack_keys(t.keys)),
+        weights=PackedArray.model_validate(pack_uint16(t.weights)),
+        share=[float(x) for x in np.atleast_1d(t.share)],
+    )
+
+
+def _heads_answer(
+    lh: LayerHeads, *, source: str, name: str, tokens: list[str], n_layers: int, n_heads: int
+) -> HeadsAnswer:
+    heads = _top_keys(lh.heads)
+    assert heads is not None
+    note = heads_note(
+        n=lh.n, top=lh.top, floor=lh.heads.floor, shares=heads.share,
+        mean_layers=lh.mean_layers is not None, mean_layers_max=lh.mean_layers_max,
+        n_layers=n_layers, n_heads=n_heads,
+    )  # fmt: skip
+    return HeadsAnswer.model_validate(
+        {
+            "source": source,
+            "name": name,
+            "tokens": tokens,
+            "layer": lh.layer,
+            "n_layers": n_layers,
+            "n_heads": n_heads,
+            "top": lh.top,
+            "floor": lh.heads.floor,
+            "heads": heads,
+            "mean_heads": _top_keys(lh.mean_heads),
+            "mean_layers": _top_keys(lh.mean_layers),
+            "mean_layers_max": lh.mean_layers_max,
+            "note": note,
+        }
+    )
+
+
 def encode_layer_heads(mt: ModelTrace, layer: int) -> HeadsAnswer:
-    """Every head of `layer` whole, the mean of its heads, and the mean of every layer's heads."""
-    a = mt.attentions  # (L, H, n, n)
-    return HeadsAnswer(
-        source="model", name=mt.model, tokens=list(mt.tokens), layer=layer,
+    """Each head of `layer`, their mean and the mean of every layer's heads, as each query
+    row's strongest keys (models/layer_heads.py)."""
+    return _heads_answer(
+        layer_heads(mt, layer), source="model", name=mt.model, tokens=list(mt.tokens),
         n_layers=mt.n_layers, n_heads=mt.n_heads,
-        heads=_round(a[layer]),  # (H, n, n)
-        mean_heads=_round(a[layer].mean(axis=0)),  # (n, n)
-        mean_layers=_round(a.mean(axis=(0, 1))),  # (n, n)
     )  # fmt: skip
 
 
 def encode_lesson_heads(traces: tuple[Trace, ...], name: str) -> HeadsAnswer:
     """The toy lesson's heads in the same form (one layer; its mean over layers is that layer)."""
     w = np.stack([t.weights for t in traces])  # (H, n, n)
-    mean = w.mean(axis=0)
-    return HeadsAnswer(
-        source="lesson", name=name, tokens=list(traces[0].tokens), layer=0, n_layers=1,
-        n_heads=len(traces), heads=_round(w), mean_heads=_round(mean), mean_layers=_round(mean),
+    mean = top_rows(w.mean(axis=0), TOP_KEYS)  # (n, top)
+    n = w.shape[-1]
+    lh = LayerHeads(
+        layer=0, n=n, top=min(TOP_KEYS, n), heads=top_rows(w, TOP_KEYS), mean_heads=mean,
+        mean_layers=mean, mean_layers_max=n,
+    )  # fmt: skip
+    return _heads_answer(
+        lh, source="lesson", name=name, tokens=list(traces[0].tokens), n_layers=1,
+        n_heads=len(traces),
     )  # fmt: skip
 
 

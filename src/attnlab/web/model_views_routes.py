@@ -1,6 +1,6 @@
 """The Real model's extra views' routes: a layer's heads for the head view, and token masking.
 
-    GET /api/model/heads   every head of one layer whole, and two means (HeadsQuery)
+    GET /api/model/heads   each head of a layer and two means: rows' strongest keys (HeadsQuery)
     GET /api/model/mask    one word masked or dropped, distances layer by layer (MaskQuery)
 
 They share model_routes.py's loaded models and kept traces, so the head view and the mask
@@ -16,7 +16,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from attnlab.encode.answers_model_views import HeadsAnswer, MaskAnswer
+from attnlab.encode.answers_heads import HeadsAnswer
+from attnlab.encode.answers_model_views import MaskAnswer
 from attnlab.encode.model_views_json import encode_layer_heads, encode_masking
 from attnlab.errors import AttnlabError, FocusError, TooLongError
 from attnlab.models.masking import Reruns, mask_of, mask_token
@@ -34,12 +35,13 @@ router = APIRouter(prefix="/api/model", tags=["model"], responses=ERROR_RESPONSE
 def _heads(params: HeadsQuery) -> Response:
     mt = _trace(params.model, params.text, "text")
     layer = _index(params.layer, "layer", mt.n_layers)
-    return json_answer(HeadsAnswer.model_validate(encode_layer_heads(mt, layer)))
+    return json_answer(encode_layer_heads(mt, layer))
 
 
 @router.get("/heads", response_model=HeadsAnswer, responses=BUSY_RESPONSES)
 async def model_heads(params: Annotated[HeadsQuery, Query()], request: Request) -> Response:
-    """Every head of one layer, whole (query × key), with the means over heads and layers."""
+    """Each head of one layer, the mean over its heads and (up to 512 tokens) over every
+    layer's heads, as each query row's strongest keys, packed (a few MB at 2,048 tokens)."""
     return await on_models(request, _heads, params)
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from attnlab.words.numfmt import num
+from attnlab.words.numfmt import num, percent
 
 __all__ = [
     "MASK_COLUMNS",
     "MODEL_VIEW_VALUES",
     "MODEL_VIEW_WORDS",
     "PieceWhy",
+    "heads_note",
     "mask_note",
     "pieces_note",
 ]
@@ -53,14 +54,14 @@ _HEAD_VIEW = {
     "model.hv.side.query": "as a query",
     "model.hv.side.key": "as a key",
     "model.hv.long": (
-        "{n} tokens: every row keeps its height and the columns scroll; lines under a weight "
-        "of 0.005 are not drawn (they would be invisible)."
+        "{n} tokens: the columns scroll; lines under a weight of 0.005 are not drawn (they "
+        "would be invisible)."
     ),
     "model.hv.lesson": "Head view of the toy head (every line is one weight)",
     "model.hv.ask": "Show the head view of this layer",
     "model.hv.ask_long": (
-        "{n} tokens: the head view's answer holds every head's {n} × {n} weights of this layer "
-        "and takes a while to come and to draw, so it is asked only when you want it."
+        "{n} tokens: the head view recomputes every head of this layer and takes a few seconds, "
+        "so it is asked only when you want it."
     ),
 }
 
@@ -149,6 +150,29 @@ def pieces_note(word: str, pieces: Sequence[str], token: str, *, why: PieceWhy =
         "One head's row is one query's own scores and softmax; an average of the pieces' rows "
         "would be a row no head computed."
     )
+
+
+def heads_note(
+    *, n: int, top: int, floor: float, shares: Sequence[float], mean_layers: bool,
+    mean_layers_max: int, n_layers: int, n_heads: int,
+) -> str:  # fmt: skip
+    """What the head view draws of a text longer than `top` tokens (each row's strongest keys,
+    and how much of a row's weight they hold, per head), and why a mean is not offered."""
+    said = []
+    if top < n:
+        low, high = percent(min(shares)), percent(max(shares))
+        held = low if low == high else f"{low} to {high}"
+        said.append(
+            f"Each query row draws only its {top} strongest of {n} keys (every weight of at "
+            f"least {num(floor)} is among them); they hold {held} of a row's weight on "
+            "average, depending on the head."
+        )
+    if not mean_layers:
+        said.append(
+            f"The mean over every layer's heads is offered up to {mean_layers_max} tokens: "
+            f"here it would recompute all {n_layers} × {n_heads} heads."
+        )
+    return " ".join(said)
 
 
 def mask_note(
