@@ -1,6 +1,6 @@
 """What the model view reads, built in Python: there is no server in a notebook.
 
-The web page's host (static/model_app.js) asks /api/model/info, /api/model/trace,
+The web page's host (static/model_host.js) asks /api/model/info, /api/model/trace,
 /api/model/matrix and /api/model/row; the widget puts the same answers on its model as traits:
 "info" (sizes), "trace" (one head's explanation), "grid" (every head at a glance), "matrix"
 (one head's whole matrix as a picture: models/matrix_view.py through encode_matrix, the
@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 FULL_GRID_MAX = FULL_GRID_AT
-"""Up to this many tokens the grid holds whole matrices; beyond it the focus rows (model_app.js)."""
+"""Up to this many tokens the grid holds whole matrices, beyond it focus rows (model_host.js)."""
 
 
 def plain(value: dict[str, Any]) -> dict[str, Any]:
