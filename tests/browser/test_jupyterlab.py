@@ -4,10 +4,11 @@ JupyterLab runs from this interpreter with its config, data and runtime folders 
 directory and the kernel importing attnlab from this source tree (PYTHONPATH). The test opens a
 notebook that shows the lesson, a real model and attention weights, runs every cell through
 `window.jupyterapp.commands`, waits for the three widgets, clicks a token and a head, and reads
-the new traits back in the kernel; it sets a trait from the kernel and sees the view move;
-re-running a cell and clearing the outputs leave no view behind (notebook.js counts the views
-whose cleanup has not run). Every request to a host other than 127.0.0.1 is blocked and listed:
-the list must stay empty.
+the new traits back in the kernel; the real model's matrix panel, answered by the kernel
+(widget/matrix_panel.py), shows the head's picture and the core's weights in its row table; it
+sets a trait from the kernel and sees the view move; re-running a cell and clearing the outputs
+leave no view behind (notebook.js counts the views whose cleanup has not run). Every request to
+a host other than 127.0.0.1 is blocked and listed: the list must stay empty.
 
 A second notebook shows the lesson with its lab (`show(..., lab=True)`): there is no API in
 JupyterLab, so the lab's temperature sweep and cost are answered by the kernel; the test moves
@@ -165,6 +166,7 @@ def test_two_notebook_widgets_render_talk_to_the_kernel_and_leave_nothing(
             "?.textContent.includes('layer 3, head 7')"
         )
         assert table.count() == 1
+        _the_matrix_panel_has_the_cores_row(page, real)
 
         # a trait set in the kernel moves the view
         assert _kernel_print(page, "lesson.beat = 3; real.focus = 3; print('ok')") == "ok"
@@ -207,6 +209,25 @@ def test_two_notebook_widgets_render_talk_to_the_kernel_and_leave_nothing(
         context.close()
     assert outside == [], "requests left the machine"
     assert [e for e in errors if "attnlab" in e.lower() or "render" in e.lower()] == []
+
+
+def _the_matrix_panel_has_the_cores_row(page: Any, real: Any) -> None:
+    """The Real model widget's matrix panel shows head 3.7's picture, and its row table the
+    core's weights of the followed token (bank), which the kernel answered: there is no API."""
+    from attnlab import load_model
+
+    page.wait_for_function(
+        "(want) => document.querySelectorAll('.attnlab-nb')[1].querySelector('.rm-matrix-canvas')"
+        "?.getAttribute('aria-label')?.startsWith(want)",
+        arg="Attention matrix of layer 3, head 7 as a picture: 6 tokens",
+    )
+    row = real.get_by_role("table", name="Numbers of one row")
+    row.locator("caption", has_text="“bank” of layer 3, head 7").wait_for()
+    w = load_model("minilm").trace("by the river bank").head(3, 7).weights[4]  # (n,)
+    shown = {
+        int(td.get_attribute("data-j")): td.inner_text() for td in row.locator("td[data-j]").all()
+    }
+    assert shown == {j: num(float(w[j]), places=4) for j in range(len(w))}
 
 
 def _route_local(context: Any, outside: list[str]) -> None:

@@ -44,6 +44,10 @@ MODULES = (
     "model_strips.js",
     "model_table.js",
     "model_requests.js",
+    "model_host.js",
+    "model_url.js",
+    "model_timing.js",
+    "model_view_asks.js",
 )
 
 

@@ -1,34 +1,9 @@
-// The Real model view is built from small panels: no top-level function of model.js or of its
-// panel modules runs past ~100 lines, and the view's state is one object read whole.
+// The Real model view's state is one object read whole (the panels' sizes: panel_size.test.mjs).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { STATE_KEYS, changes, stateReader } from "../../src/attnlab/static/model_state.js";
-
-const STATIC = new URL("../../src/attnlab/static/", import.meta.url);
-const SMALL = ["model.js", "model_state.js", "model_settings.js", "model_tokens.js", "model_notes.js", "model_picture.js", "model_strips.js", "model_table.js", "model_requests.js"];
-
-/** Each top-level function's [name, lines]: from its `function` line to the `}` in column 0. */
-function functionLengths(text) {
-  const lines = text.split("\n");
-  const out = [];
-  lines.forEach((line, k) => {
-    const m = /^(?:export )?(?:async )?function (\w+)/.exec(line);
-    if (!m) return;
-    const end = lines.findIndex((l, j) => j > k && /^}/.test(l));
-    out.push([m[1], end - k + 1]);
-  });
-  return out;
-}
-
-test("no function of the view's modules is over 100 lines", () => {
-  for (const file of SMALL) {
-    const lengths = functionLengths(readFileSync(new URL(file, STATIC), "utf8"));
-    assert.ok(lengths.length > 0, file);
-    for (const [name, n] of lengths) assert.ok(n <= 100, `${file}: ${name} is ${n} lines`);
-  }
-});
 
 /** A model as the hosts make one: get, and a way to change a key. */
 function fakeModel(values) {

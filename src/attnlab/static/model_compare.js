@@ -107,6 +107,28 @@ function compareElements(id) {
   return { ui, el };
 }
 
+const FIELDS = ["word", "a", "b", "occurrence_a", "occurrence_b"];
+
+/** A refusal beside the field it names (the word, a sentence, an occurrence), else a banner. */
+function showError(ui, error) {
+  const fieldName = error?.field ?? null;
+  const msg = error?.message ?? "";
+  const boxes = { word: [ui.word, ui.wordErr], a: [ui.a, ui.aErr], b: [ui.b, ui.bErr], occurrence_a: [ui.occA, ui.occAErr], occurrence_b: [ui.occB, ui.occBErr] };
+  for (const name of FIELDS) {
+    const [box, err] = boxes[name];
+    err.textContent = fieldName === name ? msg : "";
+    box.setAttribute("aria-invalid", String(fieldName === name));
+  }
+  const elsewhere = Boolean(error) && !FIELDS.includes(fieldName);
+  ui.cmpBanner.hidden = !elsewhere;
+  ui.cmpBanner.textContent = elsewhere ? msg : "";
+}
+
+/** The form holds the word and sentences answered (not while the learner types in one). */
+function showInputs(ui, model, el) {
+  for (const name of ["word", "a", "b"]) if (el.ownerDocument.activeElement !== ui[name] && !model.get("compareError")) ui[name].value = model.get(name) ?? "";
+}
+
 /**
  * Build the panel. The model holds "word", "a", "b", "layer", "head", "compare" and
  * "compareError"; `commit(changes)` sets and saves the learner's choices.
@@ -117,7 +139,8 @@ function compareElements(id) {
 export function comparePanel(model, id, commit) {
   const words = () => model.get("words");
   const { ui, el } = compareElements(id);
-
+  const listening = new AbortController();
+  const on = { signal: listening.signal };
 
   // what the panel shows now: the rows for [answer, words, layer, head], the cosine plot and
   // its table for [answer, words, width]. A head switch shows the rows again and nothing else
@@ -173,30 +196,15 @@ export function comparePanel(model, id, commit) {
     diffTable(ui.diff, { cmp, L, H, words: w });
   }
 
+  const showCompareError = () => showError(ui, model.get("compareError"));
+  const showCompareInputs = () => showInputs(ui, model, el);
 
-  function showCompareError() {
-    const error = model.get("compareError");
-    const fieldName = error?.field ?? null;
-    const msg = error?.message ?? "";
-    for (const [name, box, err] of [["word", ui.word, ui.wordErr], ["a", ui.a, ui.aErr], ["b", ui.b, ui.bErr], ["occurrence_a", ui.occA, ui.occAErr], ["occurrence_b", ui.occB, ui.occBErr]]) {
-      err.textContent = fieldName === name ? msg : "";
-      box.setAttribute("aria-invalid", String(fieldName === name));
-    }
-    const elsewhere = Boolean(error) && !["word", "a", "b", "occurrence_a", "occurrence_b"].includes(fieldName);
-    ui.cmpBanner.hidden = !elsewhere;
-    ui.cmpBanner.textContent = elsewhere ? msg : "";
-  }
-
-  function showCompareInputs() {
-    for (const name of ["word", "a", "b"]) if (el.ownerDocument.activeElement !== ui[name] && !model.get("compareError")) ui[name].value = model.get(name) ?? "";
-  }
-
-  ui.occA.addEventListener("change", () => commit({ occ_a: Number(ui.occA.value) }));
-  ui.occB.addEventListener("change", () => commit({ occ_b: Number(ui.occB.value) }));
+  ui.occA.addEventListener("change", () => commit({ occ_a: Number(ui.occA.value) }), on);
+  ui.occB.addEventListener("change", () => commit({ occ_b: Number(ui.occB.value) }), on);
   ui.cmpForm.addEventListener("submit", (e) => {
     e.preventDefault();
     commit({ word: ui.word.value, a: ui.a.value, b: ui.b.value });
-  });
+  }, on);
   const memo = changes();
   /** The view's state changed: a new answer shows whole, another head only its rows. */
   function update(state) {
@@ -209,5 +217,5 @@ export function comparePanel(model, id, commit) {
     else if (memo.changed("layer", "head", "trace", "info")) showHead();
     if (memo.changed("compareError")) showCompareError();
   }
-  return { el, update, dispose: () => {}, show: showCompare, showHead, showError: showCompareError, showInputs: showCompareInputs };
+  return { el, update, dispose: () => listening.abort(), show: showCompare, showHead, showError: showCompareError, showInputs: showCompareInputs };
 }

@@ -105,6 +105,44 @@ function paintStatCell(ctx, b, { v, range, sz, stat, words }) {
   b.dataset.value = ok ? String(v) : "";
 }
 
+/** Which head is pressed, and the one button of the grid the Tab key reaches. Only the
+ * attributes that change are written: 540 writes of the same values restyled the grid twice on
+ * every head switch. */
+function markButtons(buttons, L, H) {
+  let any = false;
+  const put = (b, name, value) => b.getAttribute(name) !== value && b.setAttribute(name, value);
+  for (const b of buttons) {
+    const on = Number(b.dataset.layer) === L && Number(b.dataset.head) === H;
+    put(b, "aria-pressed", String(on));
+    if (on) any = true;
+    put(b, "tabindex", on ? "0" : "-1");
+  }
+  if (!any && buttons[0]) buttons[0].setAttribute("tabindex", "0");
+}
+
+/** One head's button painted: its diagnostic's colour, its matrix, its focus row, or empty. */
+function paintCell(b, { grid, stat, range, sz, words }) {
+  const canvas = b.querySelector("canvas");
+  if (canvas.width !== MINI * sz.ratio) {
+    canvas.width = MINI * sz.ratio;
+    canvas.height = MINI * sz.ratio;
+    canvas.style.width = `${MINI}px`;
+    canvas.style.height = `${MINI}px`;
+  }
+  const ctx = canvas.getContext("2d");
+  if (!ctx) return;
+  const l = Number(b.dataset.layer);
+  const hd = Number(b.dataset.head);
+  if (stat) {
+    paintStatCell(ctx, b, { v: grid.stats[stat][l]?.[hd], range, sz, stat, words });
+    return;
+  }
+  b.removeAttribute("title");
+  const full = grid?.attentions ? headMatrix(grid, l, hd) : null;
+  const m = full ?? (grid?.rows ? headRow(grid, l, hd) : null);
+  draw(ctx, m ? miniHeat(m, sz, full ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: MODEL_COLORS.emptyCell }], 1, sz);
+}
+
 export function headsGrid(model, id, pick, commit = () => {}) {
   const ui = {};
   ui.grid = h("div", { class: "rm-grid", role: "group", "data-words-label": "model.grid.name" });
@@ -139,21 +177,7 @@ export function headsGrid(model, id, pick, commit = () => {}) {
     paintGrid(null);
   }
 
-  function markGrid() {
-    const L = Number(model.get("layer"));
-    const H = Number(model.get("head"));
-    let any = false;
-    // only the attributes that change are written: 540 writes of the same values restyled the
-    // grid twice on every head switch
-    const put = (b, name, value) => b.getAttribute(name) !== value && b.setAttribute(name, value);
-    for (const b of gridButtons) {
-      const on = Number(b.dataset.layer) === L && Number(b.dataset.head) === H;
-      put(b, "aria-pressed", String(on));
-      if (on) any = true;
-      put(b, "tabindex", on ? "0" : "-1");
-    }
-    if (!any && gridButtons[0]) gridButtons[0].setAttribute("tabindex", "0");
-  }
+  const markGrid = () => markButtons(gridButtons, Number(model.get("layer")), Number(model.get("head")));
 
   let painted = null; // what the mini pictures show now: [grid, colour, focus, cells, words]
   function paintGrid(trace) {
@@ -172,27 +196,7 @@ export function headsGrid(model, id, pick, commit = () => {}) {
     ui.color.value = stat ?? wanted;
     const ratio = window.devicePixelRatio || 1;
     const sz = { width: MINI, height: MINI, ratio };
-    for (const b of gridButtons) {
-      const canvas = b.querySelector("canvas");
-      if (canvas.width !== MINI * ratio) {
-        canvas.width = MINI * ratio;
-        canvas.height = MINI * ratio;
-        canvas.style.width = `${MINI}px`;
-        canvas.style.height = `${MINI}px`;
-      }
-      const ctx = canvas.getContext("2d");
-      if (!ctx) continue;
-      const l = Number(b.dataset.layer);
-      const hd = Number(b.dataset.head);
-      if (stat) {
-        paintStatCell(ctx, b, { v: grid.stats[stat][l]?.[hd], range, sz, stat, words: model.get("words") });
-        continue;
-      }
-      b.removeAttribute("title");
-      const full = grid?.attentions ? headMatrix(grid, l, hd) : null;
-      const m = full ?? (grid?.rows ? headRow(grid, l, hd) : null);
-      draw(ctx, m ? miniHeat(m, sz, full ? grid.focus : null) : [{ kind: "rect", x: 0, y: 0, w: MINI, h: MINI, fill: MODEL_COLORS.emptyCell }], 1, sz);
-    }
+    for (const b of gridButtons) paintCell(b, { grid, stat, range, sz, words: model.get("words") });
     if (stat) {
       ui.gridHelp.textContent = say(model.get("words"), "model.grid.stat", { stat: say(model.get("words"), `model.grid.color.${wordKey(stat)}`), least: num(range[0]), most: num(range[1]) });
       return;

@@ -15,13 +15,8 @@ import { field, paintSVG } from "./model_dom.js";
 import { changes } from "./model_state.js";
 import { say } from "./words.js";
 
-/**
- * @param {any} model
- * @param {string} id a prefix for element ids
- * @param {(changes: Record<string, any>) => void} commit
- */
-export function maskPanel(model, id, commit) {
-  const words = () => model.get("words");
+/** The panel's elements: the form, its banner, the two plots, the table and the API's note. */
+function maskElements(id) {
   const ui = {};
   ui.word = h("input", { type: "text", autocomplete: "off", spellcheck: "false", maxlength: 100 });
   ui.how = h("select");
@@ -45,44 +40,64 @@ export function maskPanel(model, id, commit) {
     h("div", { class: "table-wrap" }, [ui.table]),
     ui.note,
   ]);
+  return { ui, el };
+}
 
-  function clear() {
-    for (const node of [ui.rows, ui.vector, ui.table]) node.replaceChildren();
-    ui.edited.textContent = "";
-    ui.note.textContent = "";
-    ui.rows.removeAttribute("aria-label");
-    ui.vector.removeAttribute("aria-label");
-  }
+/** The answer's plots and table gone (no answer, or a refusal beside its message). */
+function clearMask(ui) {
+  for (const node of [ui.rows, ui.vector, ui.table]) node.replaceChildren();
+  ui.edited.textContent = "";
+  ui.note.textContent = "";
+  ui.rows.removeAttribute("aria-label");
+  ui.vector.removeAttribute("aria-label");
+}
 
-  function plot(svg, title, series, labels, yTitle, xTitle) {
-    const size = { width: Math.max(280, Math.min(520, svg.parentElement?.clientWidth || 480)), height: 250 };
-    const out = distancePlot(series, labels, size, { xTitle, yTitle });
-    paintSVG(svg, out.shapes, size);
-    const values = series.map((sr) => `${sr.label}: ${sr.values.map((v, k) => `${labels[k]} ${num(v)}`).join(", ")}`).join("; ");
-    svg.setAttribute("aria-label", say(words(), "model.mask.plot_name", { title, values }));
-  }
+/** One distance plot (mask_layout.distancePlot) in `svg`, its numbers said in its name. */
+function plot(svg, { title, series, labels, yTitle, xTitle, words }) {
+  const size = { width: Math.max(280, Math.min(520, svg.parentElement?.clientWidth || 480)), height: 250 };
+  const out = distancePlot(series, labels, size, { xTitle, yTitle });
+  paintSVG(svg, out.shapes, size);
+  const values = series.map((sr) => `${sr.label}: ${sr.values.map((v, k) => `${labels[k]} ${num(v)}`).join(", ")}`).join("; ");
+  svg.setAttribute("aria-label", say(words, "model.mask.plot_name", { title, values }));
+}
+
+/** The answer `m` for head H: the two plots, the table layer by layer and the API's note. */
+function showMask(ui, m, H, words) {
+  const w = (key, values) => say(words, key, values);
+  ui.edited.textContent = w("model.mask.edited", { tokens: m.edited_tokens.join(" ") });
+  plot(ui.rows, {
+    title: w("model.mask.plot_rows"), labels: m.labels.slice(1), yTitle: w("model.mask.y_rows"), xTitle: w("model.mask.x_axis_rows"), words,
+    series: [
+      { values: m.tv.map((row) => row[H]), color: COLORS.violet, label: `${w("model.mask.series_head")} (${w("model.head_option", { head: H })})` },
+      { values: m.tv_mean, color: COLORS.positive, label: w("model.mask.series_mean") },
+    ],
+  });
+  plot(ui.vector, { title: w("model.mask.plot_vector"), series: [{ values: m.cosine_distance, color: COLORS.pair, label: w("model.mask.series_vector") }], labels: m.labels, yTitle: w("model.mask.y_vector"), xTitle: w("model.mask.x_axis"), words });
+  const cols = [w("model.mask.col.layer"), w("model.mask.col.tv_head", { head: H }), w("model.mask.col.tv_mean"), w("model.mask.col.target"), w("model.mask.col.cosine"), w("model.mask.col.distance")];
+  const head = h("tr", {}, cols.map((c) => h("th", { scope: "col" }, [c])));
+  const body = h("tbody", {}, m.labels.map((label, k) => {
+    const l = k - 1; // row k: "in" then layer l = k - 1
+    const cells = l < 0 ? ["", "", ""] : [num(m.tv[l][H]), num(m.tv_mean[l]), num(m.target_weight[l][H])];
+    return h("tr", {}, [h("th", { scope: "row" }, [label]), ...[...cells, num(m.cosine_distance[k]), num(m.l2[k])].map((c) => h("td", {}, [c]))]);
+  }));
+  ui.table.replaceChildren(h("caption", {}, [w("model.mask.table_name")]), h("thead", {}, [head]), body);
+  ui.note.textContent = m.note;
+}
+
+/**
+ * @param {any} model
+ * @param {string} id a prefix for element ids
+ * @param {(changes: Record<string, any>) => void} commit
+ */
+export function maskPanel(model, id, commit) {
+  const words = () => model.get("words");
+  const { ui, el } = maskElements(id);
+  const listening = new AbortController();
 
   function show() {
     const m = model.get("mask");
-    if (!m) return clear();
-    const H = Number(model.get("head"));
-    const head = m.tv.map((row) => row[H]);
-    const layers = m.labels.slice(1);
-    ui.edited.textContent = say(words(), "model.mask.edited", { tokens: m.edited_tokens.join(" ") });
-    plot(ui.rows, say(words(), "model.mask.plot_rows"), [
-      { values: head, color: COLORS.violet, label: `${say(words(), "model.mask.series_head")} (${say(words(), "model.head_option", { head: H })})` },
-      { values: m.tv_mean, color: COLORS.positive, label: say(words(), "model.mask.series_mean") },
-    ], layers, say(words(), "model.mask.y_rows"), say(words(), "model.mask.x_axis_rows"));
-    plot(ui.vector, say(words(), "model.mask.plot_vector"), [{ values: m.cosine_distance, color: COLORS.pair, label: say(words(), "model.mask.series_vector") }], m.labels, say(words(), "model.mask.y_vector"), say(words(), "model.mask.x_axis"));
-    const cols = [say(words(), "model.mask.col.layer"), say(words(), "model.mask.col.tv_head", { head: H }), say(words(), "model.mask.col.tv_mean"), say(words(), "model.mask.col.target"), say(words(), "model.mask.col.cosine"), say(words(), "model.mask.col.distance")];
-    const head_ = h("tr", {}, cols.map((c) => h("th", { scope: "col" }, [c])));
-    const body = h("tbody", {}, m.labels.map((label, k) => {
-      const l = k - 1; // row k: "in" then layer l = k - 1
-      const cells = l < 0 ? ["", "", ""] : [num(m.tv[l][H]), num(m.tv_mean[l]), num(m.target_weight[l][H])];
-      return h("tr", {}, [h("th", { scope: "row" }, [label]), ...[...cells, num(m.cosine_distance[k]), num(m.l2[k])].map((c) => h("td", {}, [c]))]);
-    }));
-    ui.table.replaceChildren(h("caption", {}, [say(words(), "model.mask.table_name")]), h("thead", {}, [head_]), body);
-    ui.note.textContent = m.note;
+    if (!m) return clearMask(ui);
+    showMask(ui, m, Number(model.get("head")), words());
   }
 
   function showError() {
@@ -92,7 +107,7 @@ export function maskPanel(model, id, commit) {
     ui.word.setAttribute("aria-invalid", String(onWord));
     ui.banner.hidden = !error || onWord;
     ui.banner.textContent = error && !onWord ? error.message : "";
-    if (error) clear(); // numbers of another question must not stay beside the message
+    if (error) clearMask(ui); // numbers of another question must not stay beside the message
   }
 
   /** The ways this model can take a word out: the mask token only where its info names one. */
@@ -109,7 +124,7 @@ export function maskPanel(model, id, commit) {
   ui.form.addEventListener("submit", (e) => {
     e.preventDefault();
     commit({ maskWord: ui.word.value, maskHow: ui.how.value });
-  });
+  }, { signal: listening.signal });
   const memo = changes();
   /** The view's state changed: the plots follow the answer and the head chosen above. */
   function update(state) {
@@ -118,5 +133,5 @@ export function maskPanel(model, id, commit) {
     if (memo.changed("mask", "head", "words")) show();
     if (memo.changed("maskError")) showError();
   }
-  return { el, update, dispose: () => {}, show, showError, showInputs };
+  return { el, update, dispose: () => listening.abort(), show, showError, showInputs };
 }

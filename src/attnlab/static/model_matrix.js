@@ -116,47 +116,66 @@ function paintMatrix(ctx, { m, decoded, laid, size, width, scale, picked }) {
   ctx.restore();
 }
 
-export function matrixPanel(model, id, commit) {
-  const words = () => model.get("words");
-  const { ui, el } = matrixElements(id);
-  const size = { width: 0, height: 0, ratio: 1 };
-  const legendSize = { width: 0, height: 0, ratio: 1 };
-  let decoded = null; // {matrix, values, rowMax}
-  let laid = null;
-  let selected = null; // the cell row the keyboard is on
+/** The cell row of the followed token (the trace's focus), or null when it is hidden. */
+function focusCell(m, trace) {
+  const p = m.kept.indexOf(trace?.window?.focus);
+  return p < 0 ? null : cellOf(m.edges, p);
+}
 
-  function options(select, values, prefix, current) {
+/** What the pointer reads over cell (r, c): its rows and keys, and its weight. */
+function cellText(m, decoded, all, r, c, words) {
+  const at = (k) => m.kept[m.edges[k]];
+  const end = (k) => m.kept[(k + 1 < m.cells ? m.edges[k + 1] : m.shown) - 1];
+  const w = decoded.values[r * m.cells + c];
+  const key = m.pooled ? `model.matrix.hover_block_${m.pool}` : "model.matrix.hover";
+  return say(words, key, { from_row: at(r), to_row: end(r), query: all[at(r)], from_key: at(c), to_key: end(c), key: all[at(c)], weight: num(w, 4) });
+}
+
+/** The panel's three selects: their options in the page's words, a change committed. */
+function matrixControls(ui, model, commit) {
+  const listening = new AbortController();
+  const words = () => model.get("words");
+  const options = (select, values, prefix, current) => {
     select.replaceChildren(...values.map((v) => h("option", { value: v }, [say(words(), `${prefix}.${v}`)])));
     select.value = current;
-  }
-
-  function showOptions() {
+  };
+  function show() {
     options(ui.scale, SCALES, "model.matrix.scale", model.get("matrix_scale") ?? "log");
     options(ui.pool, ["max", "mean"], "model.matrix.pool", model.get("pool") ?? "max");
     options(ui.specials, ["show", "hide", "renormalise"], "model.matrix.specials", model.get("specials") ?? "show");
   }
+  const on = { signal: listening.signal };
+  ui.scale.addEventListener("change", () => commit({ matrix_scale: ui.scale.value }), on);
+  ui.pool.addEventListener("change", () => commit({ pool: ui.pool.value }), on);
+  ui.specials.addEventListener("change", () => commit({ specials: ui.specials.value }), on);
+  return { show, dispose: () => listening.abort() };
+}
 
-
-  function focusCell(m, trace) {
-    const f = trace?.window?.focus;
-    const p = m.kept.indexOf(f);
-    return p < 0 ? null : cellOf(m.edges, p);
-  }
+/**
+ * The picture and its legend: the cells decoded once per answer, laid out at the wrap's width
+ * (matrix_picture.matrixLayout) and painted; `at.selected` is the row the keyboard is on.
+ */
+function matrixPicture(ui, model) {
+  const words = () => model.get("words");
+  const size = { width: 0, height: 0, ratio: 1 };
+  const legendSize = { width: 0, height: 0, ratio: 1 };
+  const at = { decoded: null, laid: null, selected: null }; // decoded: {matrix, values, rowMax}
+  const widthNow = () => Math.max(260, Math.floor(ui.wrap.clientWidth || 600));
 
   function paint() {
     const m = model.get("matrix");
     const trace = model.get("trace");
     if (!m || !trace) return;
-    if (!decoded || decoded.matrix !== m) decoded = { matrix: m, ...unpack(m.weights), rowMax: unpack(m.row_max).values };
-    const all = trace.window.all_tokens;
+    if (!at.decoded || at.decoded.matrix !== m) at.decoded = { matrix: m, ...unpack(m.weights), rowMax: unpack(m.row_max).values };
     const scale = model.get("matrix_scale") ?? "log";
-    const width = Math.max(260, Math.floor(ui.wrap.clientWidth || 600));
+    const width = widthNow();
     const focus = focusCell(m, trace);
-    laid = matrixLayout({ cells: m.cells, tokens: cellTokens(m, all), width, focus });
+    const laid = (at.laid = matrixLayout({ cells: m.cells, tokens: cellTokens(m, trace.window.all_tokens), width, focus }));
     fitCanvas(ui.canvas, size, width, laid.height);
     const ctx = ui.canvas.getContext("2d");
     if (!ctx) return;
-    paintMatrix(ctx, { m, decoded, laid, size, width, scale, picked: selected !== null && selected !== focus ? selected : null });
+    const picked = at.selected !== null && at.selected !== focus ? at.selected : null;
+    paintMatrix(ctx, { m, decoded: at.decoded, laid, size, width, scale, picked });
     ui.canvas.setAttribute("aria-label", say(words(), "model.matrix.name", { layer: m.layer, head: m.head, n: m.n, cells: m.cells }));
     ui.canvas.dataset.cells = String(m.cells);
     ui.canvas.dataset.focusCell = focus === null ? "" : String(focus);
@@ -169,61 +188,46 @@ export function matrixPanel(model, id, commit) {
   }
 
   function paintLegend(scale, causal) {
-    const width = Math.max(260, Math.floor(ui.wrap.clientWidth || 600));
-    fitCanvas(ui.legend, legendSize, Math.min(width, 560), LEGEND_HEIGHT);
+    fitCanvas(ui.legend, legendSize, Math.min(widthNow(), 560), LEGEND_HEIGHT);
     const ctx = ui.legend.getContext("2d");
     if (!ctx) return;
-    const shapes = [{ kind: "rect", x: 0, y: 0, w: legendSize.width, h: LEGEND_HEIGHT, fill: COLORS.paper }, ...legendShapes({ x: 8, y: 2, w: legendSize.width - 16, scale, title: say(words(), `model.matrix.legend.${scale}`), masked: causal ? say(words(), "model.matrix.masked") : null })];
+    const title = say(words(), `model.matrix.legend.${scale}`);
+    const shapes = [{ kind: "rect", x: 0, y: 0, w: legendSize.width, h: LEGEND_HEIGHT, fill: COLORS.paper }, ...legendShapes({ x: 8, y: 2, w: legendSize.width - 16, scale, title, masked: causal ? say(words(), "model.matrix.masked") : null })];
     draw(ctx, shapes, 1, legendSize);
     ui.legend.dataset.scale = scale;
-    ui.legend.setAttribute("aria-label", `${say(words(), "model.matrix.legend_name")}: ${say(words(), `model.matrix.legend.${scale}`)}`);
+    ui.legend.setAttribute("aria-label", `${say(words(), "model.matrix.legend_name")}: ${title}`);
   }
+  return { at, paint };
+}
 
-  function showNote() {
-    const m = model.get("matrix");
-    if (m) matrixNote(ui, { m, trace: model.get("trace"), specials: model.get("specials") ?? "show", words: words() });
-  }
-
-  function readCell(r, c) {
-    const m = model.get("matrix");
-    const trace = model.get("trace");
-    if (!m || !decoded || !trace) return;
-    const all = trace.window.all_tokens;
-    const at = (k) => m.kept[m.edges[k]];
-    const end = (k) => m.kept[(k + 1 < m.cells ? m.edges[k + 1] : m.shown) - 1];
-    const w = decoded.values[r * m.cells + c];
-    const key = m.pooled ? `model.matrix.hover_block_${m.pool}` : "model.matrix.hover";
-    const text = say(words(), key, { from_row: at(r), to_row: end(r), query: all[at(r)], from_key: at(c), to_key: end(c), key: all[at(c)], weight: num(w, 4) });
-    ui.hover.textContent = text;
-    ui.canvas.title = text;
-  }
-
-  const showRow = () => rowTable(ui.rowTable, model.get("row"), model.get("trace"), words());
-
+/** The pointer and the keys on the picture: a cell read on hover, a row picked by click or ↑ ↓. */
+function matrixPointer(ui, model, commit, picture) {
+  const listening = new AbortController();
+  const on = { signal: listening.signal };
+  const { at } = picture;
   function pickRow(r) {
     const m = model.get("matrix");
     if (!m) return;
-    selected = Math.max(0, Math.min(m.cells - 1, r));
-    commit({ row_index: m.kept[m.edges[selected]] });
-    paint();
+    at.selected = Math.max(0, Math.min(m.cells - 1, r));
+    commit({ row_index: m.kept[m.edges[at.selected]] });
+    picture.paint();
   }
-
-  ui.scale.addEventListener("change", () => commit({ matrix_scale: ui.scale.value }));
-  ui.pool.addEventListener("change", () => commit({ pool: ui.pool.value }));
-  ui.specials.addEventListener("change", () => commit({ specials: ui.specials.value }));
   const point = (e) => {
-    if (!laid) return null;
+    if (!at.laid) return null;
     const box = ui.canvas.getBoundingClientRect();
-    return cellAt(laid, model.get("matrix")?.cells ?? 0, e.clientX - box.left, e.clientY - box.top);
+    return cellAt(at.laid, model.get("matrix")?.cells ?? 0, e.clientX - box.left, e.clientY - box.top);
   };
   ui.canvas.addEventListener("mousemove", (e) => {
     const cell = point(e);
-    if (cell) readCell(cell.r, cell.c);
-  });
+    const m = model.get("matrix");
+    const trace = model.get("trace");
+    if (!cell || !m || !at.decoded || !trace) return;
+    ui.hover.textContent = ui.canvas.title = cellText(m, at.decoded, trace.window.all_tokens, cell.r, cell.c, model.get("words"));
+  }, on);
   ui.canvas.addEventListener("click", (e) => {
     const cell = point(e);
     if (cell) pickRow(cell.r);
-  });
+  }, on);
   ui.canvas.addEventListener("keydown", (e) => {
     const m = model.get("matrix");
     if (!m) return;
@@ -234,26 +238,44 @@ export function matrixPanel(model, id, commit) {
     const focus = focusCell(m, model.get("trace"));
     if (e.key === "Enter") pickRow(focus ?? 0);
     else if (e.key === "Home") pickRow(0);
-    else pickRow((selected ?? focus ?? 0) + step);
-  });
+    else pickRow((at.selected ?? focus ?? 0) + step);
+  }, on);
+  return { dispose: () => listening.abort() };
+}
 
+/**
+ * The matrix panel, {el, update(state), dispose()}: its controls, picture and pointer are
+ * parts of their own (each with its own dispose), joined here to the view's state.
+ */
+export function matrixPanel(model, id, commit) {
+  const words = () => model.get("words");
+  const { ui, el } = matrixElements(id);
+  const controls = matrixControls(ui, model, commit);
+  const picture = matrixPicture(ui, model);
+  const pointer = matrixPointer(ui, model, commit, picture);
+  const showRow = () => rowTable(ui.rowTable, model.get("row"), model.get("trace"), words());
   function onMatrix() {
-    selected = null;
+    picture.at.selected = null;
     el.hidden = !model.get("matrix"); // another model loading: no picture of the previous one
-    showNote();
-    paint();
+    const m = model.get("matrix");
+    if (m) matrixNote(ui, { m, trace: model.get("trace"), specials: model.get("specials") ?? "show", words: words() });
+    picture.paint();
   }
   const memo = changes();
   /** The view's state changed: a new matrix shows whole; a trace of the head it holds repaints it. */
   function update(state) {
     memo.next(state);
-    if (memo.changed("words", "matrix_scale", "pool", "specials")) showOptions();
+    if (memo.changed("words", "matrix_scale", "pool", "specials")) controls.show();
     const m = state.matrix;
     const t = state.trace;
     if (memo.changed("matrix")) onMatrix();
-    else if (memo.changed("matrix_scale")) paint();
-    else if (memo.changed("trace") && m && t && m.layer === t.model.layer && m.head === t.model.head && m.n === t.window.n) paint();
+    else if (memo.changed("matrix_scale")) picture.paint();
+    else if (memo.changed("trace") && m && t && m.layer === t.model.layer && m.head === t.model.head && m.n === t.window.n) picture.paint();
     if (memo.changed("row", "words")) showRow();
   }
-  return { el, update, dispose: () => {}, showOptions, onMatrix, paint, showRow, rowTop: ROW_TOP };
+  const dispose = () => {
+    controls.dispose();
+    pointer.dispose();
+  };
+  return { el, update, dispose, showOptions: controls.show, onMatrix, paint: picture.paint, showRow, rowTop: ROW_TOP };
 }

@@ -37,6 +37,14 @@ function framesOf(trace, beats, width, words) {
   return { size: box, shapes: beats.map((_, b) => beatLayout(trace, box, b, trace.focus, words).shapes) };
 }
 
+/** Weights handed in alone: this beat needs Q, K and V, and the picture says so. */
+function paintNeedsQKV(canvas, ctx, { size, key, title, words }) {
+  const message = say(words, "maps.needs_qkv", { title: title ?? key });
+  drawMessage(ctx, message, size);
+  canvas.setAttribute("aria-label", message);
+  canvas.dataset.beat = key;
+}
+
 /**
  * @param {{beat: () => number, beats: () => {key: string, title: string}[]}} steps the view's steps
  */
@@ -76,20 +84,8 @@ export function picturePanel(steps) {
     const ctx = canvas.getContext("2d");
     const t = trace();
     if (!ctx || !size.width) return;
-    if (!t) {
-      const error = state?.error;
-      drawMessage(ctx, error ? error.message : state?.status || tell("model.loading", { model: modelName(state?.words, state?.name) }), size);
-      return;
-    }
-    const key = beatKey();
-    if (t.drawn_beats && !t.drawn_beats.includes(key)) {
-      // weights handed in alone: this beat needs Q, K and V, and the picture says so
-      const message = tell("maps.needs_qkv", { title: steps.beats()[steps.beat()]?.title ?? key });
-      drawMessage(ctx, message, size);
-      canvas.setAttribute("aria-label", message);
-      canvas.dataset.beat = key;
-      return;
-    }
+    if (!t) return drawMessage(ctx, state?.error ? state.error.message : state?.status || tell("model.loading", { model: modelName(state?.words, state?.name) }), size);
+    if (t.drawn_beats && !t.drawn_beats.includes(beatKey())) return paintNeedsQKV(canvas, ctx, { size, key: beatKey(), title: steps.beats()[steps.beat()]?.title, words: state.words });
     try {
       paintBeat(canvas, ctx, layoutNow(), { t: motion.t, size, focus: t.focus });
     } catch (err) {

@@ -2,7 +2,7 @@
 // learner chose and what the host fetched) after every change, handed whole to each panel's
 // update(state). A panel keeps no copy of the model's keys of its own; it compares the parts
 // it draws with the state it drew last (`changed`), so a head switch redraws only what the
-// head changes. The host resets a model's answers as a whole (model_app.FRESH_ANSWERS): the
+// head changes. The host resets a model's answers as a whole (model_host.FRESH_ANSWERS): the
 // next state then holds nothing of the previous model. Pure: no DOM (Node's tests import it).
 
 import { decodeModelTrace } from "./packed.js";

@@ -1,6 +1,6 @@
 // The model a widget talks to, for the web page: the part of anywidget's model the widgets use
 // (get, set, on, off, save_changes), plus put for the host. The lesson's host (app.js) and the
-// Real model's (model_app.js) each make one and back it with the JSON API; in a notebook,
+// Real model's (model_host.js) each make one and back it with the JSON API; in a notebook,
 // anywidget's own model takes its place, with kernelServices' services (notebook.js).
 //
 // The widget set()s what the learner chose and calls save_changes(); the host hears which keys

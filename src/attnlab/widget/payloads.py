@@ -1,8 +1,11 @@
 """What the model view reads, built in Python: there is no server in a notebook.
 
-The web page's host (static/model_app.js) asks /api/model/info and /api/model/trace; the widget
-puts the same answers on its model as traits: "info" (sizes), "trace" (one head's explanation)
-and "grid" (every head at a glance). For a real model's `ModelTrace` these are the one head view
+The web page's host (static/model_host.js) asks /api/model/info, /api/model/trace,
+/api/model/matrix and /api/model/row; the widget puts the same answers on its model as traits:
+"info" (sizes), "trace" (one head's explanation), "grid" (every head at a glance), "matrix"
+(one head's whole matrix as a picture: models/matrix_view.py through encode_matrix, the
+route's one path) and "row" (one query row's weights, encode_row). For a real model's
+`ModelTrace` these are the one head view
 (models/head_view.py) through the one encoder (encode/head_json.py) the routes use, so the
 widget's answer is the page's. For weights handed in alone (`AttentionMaps`) they are
 models/maps_view.py's view through encode/maps_json.py: the weights and no Q, K or V, the
@@ -19,13 +22,15 @@ from typing import Any
 import numpy as np
 
 from attnlab.core.attention_maps import AttentionMaps
+from attnlab.core.pooling import Pool
 from attnlab.encode.head_json import encode_head_view, encode_info
 from attnlab.encode.maps_json import encode_maps_grid, encode_maps_head, encode_maps_info
-from attnlab.encode.model_json import GRIDS
+from attnlab.encode.model_json import GRIDS, encode_matrix, encode_row
 from attnlab.models import ModelTrace
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
 from attnlab.models.head_view import FULL_GRID_AT, Grid, head_view, summary_of
 from attnlab.models.maps_view import maps_grid_view, maps_view
+from attnlab.models.matrix_view import Specials, matrix_view
 from attnlab.words.model_help import model_words
 from attnlab.words.weights_only import MAPS_WORDS
 
@@ -34,14 +39,16 @@ __all__ = [
     "maps_grid",
     "maps_head",
     "maps_info",
+    "matrix_answer",
     "model_answer",
     "model_info",
     "plain",
+    "row_answer",
     "words_for",
 ]
 
 FULL_GRID_MAX = FULL_GRID_AT
-"""Up to this many tokens the grid holds whole matrices; beyond it the focus rows (model_app.js)."""
+"""Up to this many tokens the grid holds whole matrices, beyond it focus rows (model_host.js)."""
 
 
 def plain(value: dict[str, Any]) -> dict[str, Any]:
@@ -77,6 +84,22 @@ def model_answer(
     return (
         answer.model_dump(mode="json", exclude={"grid"}),
         None if held is None else held.model_dump(mode="json"),
+    )
+
+
+def matrix_answer(
+    mt: ModelTrace, *, layer: int, head: int, pool: Pool, specials: Specials
+) -> dict[str, Any]:
+    """/api/model/matrix's answer: head (layer, head) of `mt` as the matrix panel's picture."""
+    t = mt.head(layer, head)
+    view = matrix_view(mt, t, layer=layer, head=head, how=pool, specials=specials)
+    return encode_matrix(view).model_dump(mode="json", by_alias=True)
+
+
+def row_answer(mt: ModelTrace, *, layer: int, head: int, row: int) -> dict[str, Any]:
+    """/api/model/row's answer: query `row`'s weights over every key, for the matrix panel."""
+    return encode_row(mt.head(layer, head), row, layer=layer, head=head).model_dump(
+        mode="json", by_alias=True
     )
 
 
