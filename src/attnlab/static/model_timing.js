@@ -16,7 +16,8 @@ export const STATUS_DELAY_MS = 400;
 export const HEADS_DELAY_MS = 700;
 /**
  * Above this many tokens the head view is asked only when the learner asks for it: its answer
- * holds every head's n × n weights as plain JSON (at 2,048 tokens 38 million numbers, 75 s to
- * come and tens of seconds of the page's main thread to read and draw).
+ * is each row's strongest keys (encode/model_views_json.py), at 2,048 tokens 1.8 MB, 1-2 s of
+ * the models' worker and 2-4 s until drawn, and the mean over every layer is not sent above 512
+ * tokens (models/layer_heads.py).
  */
 export const HEAD_VIEW_ASK_OVER = 512;
