@@ -56,6 +56,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 import attnlab
+from attnlab.models.kept import serve_folder
 from attnlab.web import (
     error_replies,
     export_routes,
@@ -82,7 +83,7 @@ __all__ = [
     "is_loopback",
     "serve",
     "serve_url",
-    "serving_config",
+    "uvicorn_config",
 ]
 
 STATIC = Path(str(files("attnlab") / "static"))
@@ -211,8 +212,7 @@ def serve(
     options = ServerOptions(host=host) if options is None else options
     url = serve_url(host, port)
     if model is not None:
-        name = model_routes.serve_folder(model)  # here too: a bad folder fails before serving
-        model_routes.loaded_model.cache_clear()  # the models' worker loads its own
+        name = serve_folder(model)  # here too: a bad folder fails before serving
         print(f"attnlab: serving the model at {model!r} as {name!r}")
     print(f"attnlab: the lesson is at {url} (Ctrl+C to stop)")
     if not is_loopback(host):
@@ -223,18 +223,7 @@ def serve(
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     folders = () if model is None else (model,)
-    uvicorn.Server(serving_config(options, folders, host=host, port=port)).run()
-
-
-def serving_config(
-    options: ServerOptions | None = None,
-    folders: tuple[str, ...] = (),
-    *,
-    host: str = "127.0.0.1",
-    port: int = 8000,
-) -> Any:
-    """The uvicorn config `serve` runs: the app serving the model `folders` on `host`, `port`."""
-    return uvicorn_config(create_app(options, folders), host=host, port=port)
+    uvicorn.Server(uvicorn_config(create_app(options, folders), host=host, port=port)).run()
 
 
 def uvicorn_config(
@@ -242,9 +231,8 @@ def uvicorn_config(
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
-    uds: str | None = None,
 ) -> Any:
-    """How attnlab runs under uvicorn (serve, and the tests' live servers): quiet, and with
+    """How attnlab runs `app` under uvicorn (serve, and the tests' live servers): quiet, and with
     room in the request head for the longest text the API takes (MAX_REQUEST_HEAD_BYTES).
     HTTP is parsed by h11, the one of uvicorn's parsers that bounds a request head, and the event
     loop is asyncio's even where uvloop is installed: in a process whose threads computed (the
@@ -255,7 +243,7 @@ def uvicorn_config(
     import uvicorn
 
     return uvicorn.Config(
-        app, host=host.strip("[]"), port=port, uds=uds, log_level="warning", access_log=False,
+        app, host=host.strip("[]"), port=port, log_level="warning", access_log=False,
         ws="none", http="h11", loop="asyncio",
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
     )  # fmt: skip

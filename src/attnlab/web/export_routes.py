@@ -19,10 +19,9 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from attnlab import lesson
-from attnlab.errors import UnknownHeadError
 from attnlab.export.standalone import standalone_html
 from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
-from attnlab.web.model_routes import text_trace
+from attnlab.web.model_routes import checked_trace
 from attnlab.web.offload import on_models, on_toy
 from attnlab.web.requests_export import LessonFileQuery, ModelFileQuery
 
@@ -67,15 +66,7 @@ async def lesson_file(params: Annotated[LessonFileQuery, Query()], request: Requ
 
 
 def _model_file(params: ModelFileQuery) -> Response:
-    mt = text_trace(params.model, params.text)
-    for field, value, size in (
-        ("layer", params.layer, mt.n_layers),
-        ("head", params.head, mt.n_heads),
-    ):
-        if value >= size:
-            raise UnknownHeadError(
-                f"{field} must be between 0 and {size - 1}, got {value}", field=field
-            )
+    mt = checked_trace(params)
     html = standalone_html(
         mt, beat=params.beat, layer=params.layer, head=params.head, focus=params.focus
     )

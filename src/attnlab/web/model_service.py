@@ -12,9 +12,9 @@ route module beside it) with its request model, run through executors.reply: the
 as encoded bytes.
 
 The manager is spawned, set up by worker_setup.setup_worker, and serves the `--model` folders
-(`serve_folder`) too. If it dies, the call in flight answers 503 (executors.WorkerGone), one
-warning line is logged (executors.LOG) and the next call starts a new manager: BaseManager has no
-replacement of its own.
+(models/kept.py's `serve_folder`) too. If it dies, the call in flight answers 503
+(executors.WorkerGone), one warning line is logged (executors.LOG) and the next call starts a new
+manager: BaseManager has no replacement of its own.
 """
 
 from __future__ import annotations
@@ -71,13 +71,14 @@ _Manager.register("service", callable=_service, exposed=("answer", "pid"))
 
 
 def _start_worker(server: int, options: ServerOptions, folders: tuple[str, ...]) -> None:
+    from attnlab.models.kept import serve_folder
     from attnlab.web import model_routes
 
     routes = ("attnlab.web.model_views_routes", "attnlab.web.export_routes")
     setup_worker(server, NICENESS, routes, keep_memory=True)
     model_routes.configure(options)
     for folder in folders:
-        model_routes.serve_folder(folder)
+        serve_folder(folder)
 
 
 class Models:

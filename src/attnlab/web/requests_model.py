@@ -3,8 +3,8 @@
 extra views `/api/model/heads` (a layer's heads) and `/api/model/mask` (one word masked).
 
 Only known model names are accepted, and the name of a folder the server was started with
-(`attnlab serve --model PATH`, `serve_folder`): a query string cannot make the server read a
-path.
+(`attnlab serve --model PATH`, models/kept.py's `serve_folder`): a query string cannot make the
+server read a path.
 A layer or head is checked against the model once it is loaded (model_routes.py); here it is
 a whole number from 0.
 """
@@ -17,16 +17,13 @@ from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
 
 from attnlab.core.pooling import Pool
 from attnlab.encode.model_json import Grid, Specials
-from attnlab.errors import UnknownModelError
-from attnlab.models import KNOWN_MODELS
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
+from attnlab.models.kept import NAMES, known_name
 from attnlab.types import Axis, Mode
 from attnlab.web.request_fields import Between, Blank, NotNumber, Params, Position
 
 __all__ = [
     "MAX_TEXT_CHARS",
-    "NAME_ENUM",
-    "SERVED",
     "CompareQuery",
     "HeadsQuery",
     "MaskQuery",
@@ -36,7 +33,6 @@ __all__ = [
     "ModelText",
     "ModelTraceQuery",
     "RowQuery",
-    "model_names",
 ]
 
 MAX_TEXT_CHARS = 24_000
@@ -44,37 +40,16 @@ MAX_TEXT_CHARS = 24_000
 about 9,000, of code or digits fewer per token, so the token limit (the model's own, checked
 after tokenizing, with the limit in the message) is what a long text meets first."""
 
-SERVED: dict[str, str] = {}
-"""Folders named when the server started: display name -> path. Only `serve_folder` adds."""
-
-NAME_ENUM: list[str] = list(KNOWN_MODELS)  # the schema's enum, extended in place by serve_folder
-
-
-def model_names() -> tuple[str, ...]:
-    """Every name a request may ask for: the known models, then the served folders."""
-    return (*KNOWN_MODELS, *SERVED)
-
-
 ModelText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT_CHARS)]
 ModelFocus = Blank[Annotated[int | ModelText | None, Position]]
 """A token of the text or its position (None: the model's default focus)."""
 
 
-def _known(name: str) -> str:
-    if name.lower() in KNOWN_MODELS:
-        return name.lower()
-    if name not in SERVED:
-        raise UnknownModelError(
-            f"unknown model {name!r}: expected one of {', '.join(model_names())}"
-        )
-    return name
-
-
 ModelName = Annotated[
     str,
     StringConstraints(max_length=200),
-    AfterValidator(_known),
-    WithJsonSchema({"type": "string", "enum": NAME_ENUM}),
+    AfterValidator(known_name),
+    WithJsonSchema({"type": "string", "enum": NAMES}),
 ]
 Index = Annotated[int, Between(0)]
 Index1 = Annotated[int, Between(1)]
