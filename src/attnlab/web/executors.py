@@ -33,10 +33,10 @@ from typing import Any
 
 from pydantic import BaseModel
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
-from attnlab.errors import AttnlabError
-from attnlab.web.heavy import Busy
+from attnlab.web.error_replies import refusal
+from attnlab.web.error_replies import reply as error_reply
 from attnlab.web.worker_setup import setup_worker, spawn_environment
 
 __all__ = [
@@ -76,21 +76,13 @@ class Reply:
         return Response(self.body, self.status, headers=dict(self.headers))
 
 
-def _refusal(message: str, field: str | None, status: int, **headers: str) -> Reply:
-    return Reply.of(JSONResponse({"error": message, "field": field}, status, headers=headers))
-
-
 def reply(fn: Callable[..., Response], *args: Any) -> Reply:
     """`fn(*args)` as a Reply, in the worker: its refusals (AttnlabError, Busy) and failures in
     the one error shape of error_replies.py."""
     try:
         return Reply.of(fn(*args))
-    except AttnlabError as exc:
-        return _refusal(str(exc), exc.field, 400)
-    except Busy as exc:
-        return _refusal(str(exc), None, 503, **{"Retry-After": str(exc.retry_after)})
     except Exception as exc:
-        return _refusal(f"internal error: {type(exc).__name__}: {exc}", None, 500)
+        return Reply.of(refusal(exc))
 
 
 class WorkerGone(Exception):
@@ -181,7 +173,7 @@ async def answered(request: Request, future: Future[Any], what: str, retry_after
     except (BrokenProcessPool, WorkerGone) as exc:
         del exc  # logged where the death was noticed (Pool, Models): not shown to the learner
         message = stopped_message(what, retry_after)
-        return _refusal(message, None, 503, **{"Retry-After": str(retry_after)}).response()
+        return error_reply(message, None, 503, headers={"Retry-After": str(retry_after)})
     assert isinstance(result, Reply)
     return result.response()
 
