@@ -133,9 +133,9 @@ def test_an_encoder_that_drifts_cannot_send(monkeypatch) -> None:
     encode = lesson_json.encode_explanation
     monkeypatch.setattr(lesson_json, "encode_explanation", lambda ex: {**encode(ex), "new": 1})
     r = reply(lesson_routes._explain, LessonQuery())
-    assert r.status == 500 and b"new" in r.body
+    assert r.status_code == 500 and b"new" in r.body
     monkeypatch.setattr(lesson_json, "encode_explanation", lambda ex: {**encode(ex), "focus": "x"})
-    assert reply(lesson_routes._explain, LessonQuery()).status == 500
+    assert reply(lesson_routes._explain, LessonQuery()).status_code == 500
 
 
 def test_the_schema_loads_nothing_from_elsewhere(client) -> None:
