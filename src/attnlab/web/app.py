@@ -43,7 +43,6 @@ import os
 import sys
 import threading
 import weakref
-import webbrowser
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -56,7 +55,6 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 import attnlab
-from attnlab.models.kept import serve_folder
 from attnlab.web import (
     error_replies,
     export_routes,
@@ -68,7 +66,7 @@ from attnlab.web.edge import Edge
 from attnlab.web.error_replies import ERROR_RESPONSES
 from attnlab.web.offload import Executors
 from attnlab.web.requests_model import MAX_TEXT_CHARS
-from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
+from attnlab.web.server_options import ServerOptions
 
 MAX_REQUEST_HEAD_BYTES = 12 * MAX_TEXT_CHARS + 64 * 1024
 """The request line and headers uvicorn reads before it answers a bare 400: room for a text of
@@ -80,8 +78,6 @@ SWITCH_INTERVAL = 0.0005
 __all__ = [
     "ServerOptions",
     "create_app",
-    "is_loopback",
-    "serve",
     "serve_url",
     "uvicorn_config",
 ]
@@ -185,45 +181,6 @@ def serve_url(host: str, port: int) -> str:
     except ValueError:
         bracket = False
     return f"http://[{host.strip('[]')}]:{port}/" if bracket else f"http://{host}:{port}/"
-
-
-def is_loopback(host: str) -> bool:
-    """True if `host` is reachable from this machine only."""
-    if host.lower() in LOOPBACK_HOSTS:
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def serve(
-    *,
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    open_browser: bool = False,
-    options: ServerOptions | None = None,
-    model: str | None = None,
-) -> None:
-    """Run the app under uvicorn until interrupted; `model` is a folder (or GGUF) to serve
-    beside the known models, loaded before the server starts."""
-    import uvicorn
-
-    options = ServerOptions(host=host) if options is None else options
-    url = serve_url(host, port)
-    if model is not None:
-        name = serve_folder(model)  # here too: a bad folder fails before serving
-        print(f"attnlab: serving the model at {model!r} as {name!r}")
-    print(f"attnlab: the lesson is at {url} (Ctrl+C to stop)")
-    if not is_loopback(host):
-        print(
-            f"attnlab: warning: listening on {host}, not on this machine only: anyone on your "
-            "network who can reach this machine can open the page and use its API"
-        )
-    if open_browser:
-        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    folders = () if model is None else (model,)
-    uvicorn.Server(uvicorn_config(create_app(options, folders), host=host, port=port)).run()
 
 
 def uvicorn_config(
