@@ -1,6 +1,6 @@
 """Every refusal as one JSON shape: {"error": message, "field": name}.
 
-The page shows the message next to the control named by `field`. Four kinds of failure reach
+The page shows the message next to the control named by `field`. Five kinds of failure reach
 the client, each through one handler installed by `install`:
 
     a request that breaks its declared model   400, pydantic's refusal put into plain words

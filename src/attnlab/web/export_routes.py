@@ -1,7 +1,7 @@
 """The self-contained HTML file of the state on screen, for the page's Export menu.
 
-    GET /api/export/lesson.html   a lesson (requests_export.LessonFileQuery)
-    GET /api/export/model.html    a real model's text, every head (ModelFileQuery)
+    GET /api/export/lesson.html   a lesson (requests_lesson.LessonFileQuery)
+    GET /api/export/model.html    a real model's text, every head (requests_model.ModelFileQuery)
 
 The answer is export.standalone's text for the same state, byte for byte, sent as a download
 (Content-Disposition: attachment) so the page can save it as a blob. The lesson's file is made
@@ -23,7 +23,8 @@ from attnlab.export.standalone import standalone_html
 from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
 from attnlab.web.model_routes import checked_trace
 from attnlab.web.offload import on_models, on_toy
-from attnlab.web.requests_export import LessonFileQuery, ModelFileQuery
+from attnlab.web.requests_lesson import LessonFileQuery
+from attnlab.web.requests_model import ModelFileQuery
 
 __all__ = ["file_name", "router"]
 

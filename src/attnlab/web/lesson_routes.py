@@ -13,10 +13,8 @@ Each handler has a plain function turn its request model into the lesson's optio
 lesson and encode its declared answer (encode/answers_lesson.py, encode/answers_trace.py), in
 the toy lesson's process pool, the cost in the measuring child (executors.py); measuring is
 heavy work, answered 503 beyond the heavy queue. The presets and the lab's limits never change:
-they are encoded once, and sent by the server itself.
-The explanation is 1-2 ms (median 1.7 ms for two heads with RoPE), but computed on the event
-loop it made every answer wait behind it under benchmarks/load.py (/api/presets p50 1.1 s on
-a loaded machine, against 30 ms for the old front): it runs in the pool too.
+they are encoded once, and sent by the server itself. The 1-2 ms explanation runs in the pool
+too: on the event loop it made every answer wait behind it (benchmarks/load.py has the numbers).
 """
 
 from __future__ import annotations
@@ -57,14 +55,14 @@ router = APIRouter(prefix="/api", tags=["lesson"], responses=ERROR_RESPONSES)
 
 
 @cache
-def _presets() -> bytes:
-    return bytes(json_answer(presets_answer()).body)
+def _presets() -> Response:
+    return json_answer(presets_answer())
 
 
 @router.get("/presets", response_model=PresetsAnswer)
 async def presets(params: Annotated[NoParams, Query()]) -> Response:
     """The presets, the vocabulary, the modes and the limits, and the page's fixed words."""
-    return Response(_presets(), media_type="application/json")
+    return _presets()
 
 
 def _explain(params: LessonParams) -> Response:
@@ -128,11 +126,11 @@ async def cost(params: Annotated[CostQuery, Query()], request: Request) -> Respo
 
 
 @cache
-def _lab() -> bytes:
-    return bytes(json_answer(lab_answer()).body)
+def _lab() -> Response:
+    return json_answer(lab_answer())
 
 
 @router.get("/lab", response_model=LabAnswer)
 async def lab(params: Annotated[NoParams, Query()]) -> Response:
     """The lab's choices and limits."""
-    return Response(_lab(), media_type="application/json")
+    return _lab()

@@ -1,6 +1,7 @@
 """A real model's requests, declared once: the query strings of `/api/model/info`,
-`/api/model/trace`, `/api/model/matrix`, `/api/model/row`, `/api/model/compare`, and of the
-extra views `/api/model/heads` (a layer's heads) and `/api/model/mask` (one word masked).
+`/api/model/trace`, `/api/model/matrix`, `/api/model/row`, `/api/model/compare`, of the
+extra views `/api/model/heads` (a layer's heads) and `/api/model/mask` (one word masked), and
+of `/api/export/model.html` (the text, head and token on screen as one offline file).
 
 Only known model names are accepted, and the name of a folder the server was started with
 (`attnlab serve --model PATH`, models/kept.py's `serve_folder`): a query string cannot make the
@@ -20,7 +21,7 @@ from attnlab.encode.model_json import Grid, Specials
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
 from attnlab.models.kept import NAMES, known_name
 from attnlab.types import Axis, Mode
-from attnlab.web.request_fields import Between, Blank, NotNumber, Params, Position
+from attnlab.web.request_fields import Beat, Between, Blank, NotNumber, Params, Position
 
 __all__ = [
     "MAX_TEXT_CHARS",
@@ -28,6 +29,7 @@ __all__ = [
     "HeadsQuery",
     "MaskQuery",
     "MatrixQuery",
+    "ModelFileQuery",
     "ModelFocus",
     "ModelQuery",
     "ModelText",
@@ -135,3 +137,12 @@ class MaskQuery(TextQuery):
     how: Blank[Literal["mask", "drop", "none"]] = Field(
         "mask", description="mask: the mask token in its place; drop: removed; none: the check"
     )
+
+
+class ModelFileQuery(HeadQuery):
+    """`GET /api/export/model.html`: the text, the head and the token followed, and the step."""
+
+    focus: ModelFocus = Field(
+        None, description="the token followed or its index (default: the last word)"
+    )
+    beat: Blank[Beat] = Field(0, description="the step the file opens at, from 0")
