@@ -15,10 +15,19 @@ import webbrowser
 import uvicorn
 
 from attnlab.models.kept import serve_folder
-from attnlab.web.app import create_app, serve_url, uvicorn_config
+from attnlab.web.app import create_app, uvicorn_config
 from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
 
-__all__ = ["is_loopback", "serve"]
+__all__ = ["is_loopback", "serve", "serve_url"]
+
+
+def serve_url(host: str, port: int) -> str:
+    """The address to open: an IPv6 host in brackets ("http://[::]:8000/")."""
+    try:
+        bracket = ipaddress.ip_address(host.strip("[]")).version == 6
+    except ValueError:
+        bracket = False
+    return f"http://[{host.strip('[]')}]:{port}/" if bracket else f"http://{host}:{port}/"
 
 
 def is_loopback(host: str) -> bool:

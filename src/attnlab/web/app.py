@@ -38,7 +38,6 @@ serve`). benchmarks/load.py's docstring has the table and why presets waits.
 from __future__ import annotations
 
 import inspect
-import ipaddress
 import os
 import sys
 import threading
@@ -78,7 +77,6 @@ SWITCH_INTERVAL = 0.0005
 __all__ = [
     "ServerOptions",
     "create_app",
-    "serve_url",
     "uvicorn_config",
 ]
 
@@ -172,15 +170,6 @@ def create_app(options: ServerOptions | None = None, folders: tuple[str, ...] = 
         return await static.get_response(os.path.normpath(name), request.scope)
 
     return app
-
-
-def serve_url(host: str, port: int) -> str:
-    """The address to open: an IPv6 host in brackets ("http://[::]:8000/")."""
-    try:
-        bracket = ipaddress.ip_address(host.strip("[]")).version == 6
-    except ValueError:
-        bracket = False
-    return f"http://[{host.strip('[]')}]:{port}/" if bracket else f"http://{host}:{port}/"
 
 
 def uvicorn_config(
