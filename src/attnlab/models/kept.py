@@ -33,8 +33,10 @@ from attnlab.models.protocol import Model
 from attnlab.models.registry import KNOWN_MODELS, load_model
 
 __all__ = [
+    "HEADS",
     "NAMES",
     "SERVED",
+    "TRACES",
     "Kept",
     "cached_head",
     "cached_model",
