@@ -1,7 +1,7 @@
 """A bounded loopback load run: 200 clients for 30 s on the toy + model mix.
 
 Starts the server itself in a subprocess on 127.0.0.1 at a free port (the socket is bound here
-and handed to uvicorn), as `attnlab serve` runs it (app.serving_config: one uvicorn process and
+and handed to uvicorn), as `attnlab serve` runs it (app.uvicorn_config: one uvicorn process and
 the workers it spawns: the toy lesson's process pool, the models' worker, the measuring child),
 warms the model, then runs CLIENTS asyncio clients
 (one keep-alive connection each: Connection) for SECONDS.
@@ -135,9 +135,9 @@ def _start_server(src: str | None) -> tuple[subprocess.Popen[bytes], str]:
         "import socket, sys, uvicorn\n"
         "from attnlab.web import app\n"
         "sock = socket.socket(fileno=int(sys.argv[1]))\n"
-        "if hasattr(app, 'serving_config'):  # what `attnlab serve` runs\n"
+        "if hasattr(app, 'serving_config'):  # an older checkout (--src)\n"
         "    config = app.serving_config()\n"
-        "elif hasattr(app, 'uvicorn_config'):  # an older checkout (--src)\n"
+        "elif hasattr(app, 'uvicorn_config'):  # what `attnlab serve` runs\n"
         "    config = app.uvicorn_config(app.create_app())\n"
         "else:\n"
         "    config = uvicorn.Config(app.create_app(), log_level='warning', access_log=False)\n"

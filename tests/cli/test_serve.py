@@ -4,6 +4,7 @@ opens; a host other than loopback is announced as reachable from the network."""
 import pytest
 
 from attnlab.cli.main import main
+from attnlab.cli.serve import serve_url
 from attnlab.web import app
 
 
@@ -22,7 +23,7 @@ def test_a_port_out_of_range_is_one_line_and_exit_2(capsys, port) -> None:
 )  # fmt: skip
 def test_the_url_brackets_an_ipv6_host(host, url) -> None:
     """Bug: --host :: printed http://:::8000/."""
-    assert app.serve_url(host, 8000) == url
+    assert serve_url(host, 8000) == url
 
 
 @pytest.fixture
@@ -39,7 +40,7 @@ def test_a_host_beyond_loopback_warns_that_the_network_can_reach_it(capsys, no_u
     assert main(["serve", "--host", host, "--port", "8123"]) == 0
     out = capsys.readouterr().out
     assert "warning" in out and "anyone on your network" in out
-    assert app.serve_url(host, 8123) in out and (host != "::" or "http://[::]:8123/" in out)
+    assert serve_url(host, 8123) in out and (host != "::" or "http://[::]:8123/" in out)
     config = no_uvicorn[0]
     assert config.host == host and config.port == 8123
     assert config.app.state.options.host == host  # the allowlist takes the host served

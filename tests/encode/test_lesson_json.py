@@ -107,3 +107,19 @@ def test_captions_ride_with_the_trace() -> None:
     assert d["captions"]["divisor"] == "0.5"
     assert d["captions"]["beats"]["parallel"]["heading"].endswith("T = 0.5")
     assert set(d["captions"]["beats"]) == {b["key"] for b in d["narration"]}
+
+
+def test_the_lesson_is_built_as_its_declared_answer_and_the_route_sends_it() -> None:
+    """The route and the file hosts carry one answer: the dict is the built model, dumped."""
+    from fastapi.testclient import TestClient
+
+    from attnlab.encode.answers_lesson import LessonAnswer
+    from attnlab.encode.lesson_json import lesson_answer
+    from attnlab.web.app import create_app
+
+    ex = explain_lesson(lesson.DEFAULT_SENTENCE, LessonOptions(positions="rope", heads=2))
+    assert isinstance(lesson_answer(ex), LessonAnswer)
+    client = TestClient(create_app(), base_url="http://127.0.0.1")
+    with client:
+        sent = client.get("/api/lesson", params={"positions": "rope", "heads": 2}).json()
+    assert sent == encode_lesson(ex)

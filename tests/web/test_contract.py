@@ -7,6 +7,7 @@ import pytest
 from contract_check import check_response
 from fastapi.routing import APIRoute
 
+from attnlab.encode import lesson_json
 from attnlab.web import lesson_routes
 from attnlab.web.app import create_app
 from attnlab.web.executors import reply
@@ -126,14 +127,15 @@ def test_the_check_catches_a_body_that_breaks_the_schema(client) -> None:
 
 
 def test_an_encoder_that_drifts_cannot_send(monkeypatch) -> None:
-    """A key the contract does not declare is an error, not silently dropped or sent: as the
-    lesson's worker runs the route (executors.reply), in this process so the patch holds."""
-    encode = lesson_routes.encode_lesson
-    monkeypatch.setattr(lesson_routes, "encode_lesson", lambda ex: {**encode(ex), "new": 1})
+    """A key the contract does not declare is an error where the answer is built, not silently
+    dropped or sent: as the lesson's worker runs the route (executors.reply), in this process so
+    the patch holds."""
+    encode = lesson_json.encode_explanation
+    monkeypatch.setattr(lesson_json, "encode_explanation", lambda ex: {**encode(ex), "new": 1})
     r = reply(lesson_routes._explain, LessonQuery())
-    assert r.status == 500 and b"new" in r.body
-    monkeypatch.setattr(lesson_routes, "encode_lesson", lambda ex: {**encode(ex), "focus": "x"})
-    assert reply(lesson_routes._explain, LessonQuery()).status == 500
+    assert r.status_code == 500 and b"new" in r.body
+    monkeypatch.setattr(lesson_json, "encode_explanation", lambda ex: {**encode(ex), "focus": "x"})
+    assert reply(lesson_routes._explain, LessonQuery()).status_code == 500
 
 
 def test_the_schema_loads_nothing_from_elsewhere(client) -> None:

@@ -4,8 +4,7 @@ import pytest
 from contract_check import ContractClient
 
 from attnlab.encode.packed import unpack
-from attnlab.web.model_routes import serve_folder
-from attnlab.web.requests_model import NAME_ENUM, SERVED
+from attnlab.models.kept import NAMES, SERVED, serve_folder
 
 pytestmark = pytest.mark.usefixtures("smollm2")
 
@@ -45,5 +44,5 @@ def test_a_served_folder_is_asked_for_by_name_and_a_path_never(client, tmp_path)
         assert info["n_layers"] == 30
     finally:
         SERVED.pop("mini", None)
-        if "mini" in NAME_ENUM:
-            NAME_ENUM.remove("mini")
+        if "mini" in NAMES:
+            NAMES.remove("mini")

@@ -59,7 +59,7 @@ def test_an_unexpected_failure_is_a_500_in_words_and_the_server_serves_on(monkey
     assert r.json() == {"error": "internal error: ZeroDivisionError: a bug", "field": None}
     monkeypatch.setattr(lesson, "explain_lesson", broken)
     answer = reply(lesson_routes._explain, LessonQuery())
-    assert answer.status == 500
+    assert answer.status_code == 500
     assert json.loads(answer.body) == {
         "error": "internal error: ZeroDivisionError: a bug",
         "field": None,

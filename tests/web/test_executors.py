@@ -21,10 +21,11 @@ from typing import Any, TypeVar
 
 import pytest
 from contract_check import ContractClient
+from starlette.responses import Response
 
 from attnlab.web import lesson_routes, model_routes
 from attnlab.web.app import ServerOptions
-from attnlab.web.executors import Reply, answered, reply
+from attnlab.web.executors import answered, reply
 from attnlab.web.heavy import Busy
 from attnlab.web.requests_model import ModelTraceQuery
 
@@ -168,7 +169,7 @@ class _Gone:
 
 def test_a_request_whose_client_has_gone_stops_waiting_and_cancels_its_work() -> None:
     """Bug: a client that left did not stop the work; its request was computed all the same."""
-    waiting: Future[Reply] = Future()  # queued, not started: no worker has taken it
+    waiting: Future[Response] = Future()  # queued, not started: no worker has taken it
     response = _run(answered(_Gone(), waiting, "toy lesson", 2))  # type: ignore[arg-type]
     assert response.status_code == 499 and waiting.cancelled()
 
@@ -205,9 +206,9 @@ def test_a_long_model_trace_takes_a_heavy_slot_in_the_models_worker(minilm) -> N
                 ModelTraceQuery(text="the bank of the river was steep and wet"),
             )
             short = reply(model_routes._trace_answer, ModelTraceQuery(text="the river bank"))
-        assert long.status == 503 and dict(long.headers)["retry-after"] == "2"
+        assert long.status_code == 503 and long.headers["retry-after"] == "2"
         assert b"long model trace" in long.body
-        assert short.status == 200  # 5 tokens with [CLS] and [SEP]: not heavy
+        assert short.status_code == 200  # 5 tokens with [CLS] and [SEP]: not heavy
         with pytest.raises(Busy), model_routes._gate.admit("one more"):
             with model_routes._gate.admit("and another"):
                 pass

@@ -9,8 +9,8 @@ from attnlab import LessonOptions, explain_lesson
 from attnlab.export.standalone import standalone_html
 from attnlab.lesson.edits import Edits
 from attnlab.lesson.toy import DIM_NAMES
+from attnlab.models.kept import cached_trace
 from attnlab.web.export_routes import file_name
-from attnlab.web.model_routes import cached_trace
 
 
 def _is_html_file(r, name: str) -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from attnlab.core.diagnostics import head_stats
 from attnlab.encode.packed import UINT16_STEP, unpack
-from attnlab.web.model_routes import cached_trace
+from attnlab.models.kept import cached_trace
 
 pytestmark = pytest.mark.usefixtures("minilm")
 

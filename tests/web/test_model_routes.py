@@ -3,7 +3,7 @@
 import pytest
 
 from attnlab.encode.packed import unpack
-from attnlab.web.model_routes import loaded_model
+from attnlab.models.kept import loaded_model
 from attnlab.web.requests_model import MAX_TEXT_CHARS
 
 pytestmark = pytest.mark.usefixtures("minilm")

@@ -9,7 +9,7 @@ import pytest
 
 from attnlab.core.pooling import pool
 from attnlab.encode.packed import UINT16_STEP, unpack
-from attnlab.web.model_routes import cached_trace
+from attnlab.models.kept import cached_trace
 
 pytestmark = pytest.mark.usefixtures("smollm2")
 

@@ -256,7 +256,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise AttnlabError(f"--port must be between 0 and 65535, got {args.port}", field="port")
     try:
-        from attnlab.web.app import serve
+        from attnlab.cli.serve import serve
     except ImportError as exc:
         raise AttnlabError(
             f"the web page needs the server extra ({exc.name} is missing): "

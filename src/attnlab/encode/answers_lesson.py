@@ -1,8 +1,8 @@
-"""The declared JSON contract of the toy lesson and its lab: what encode/lesson_json.py writes
-for `/api/lesson`, `/api/shuffle`, and what `/api/presets` and `/api/lab` answer.
+"""The declared JSON contract of the toy lesson and its lab: what encode/lesson_json.py builds
+for `/api/lesson`, `/api/shuffle`, and encode/page_json.py for `/api/presets` and `/api/lab`.
 
-Like answers_trace.py, every model forbids undeclared keys, so the routes' validation catches
-an encoder that drifts from `/openapi.json`.
+Like answers_trace.py, every model forbids undeclared keys, so an encoder that drifts from
+`/openapi.json` fails where it builds its answer.
 """
 
 from __future__ import annotations

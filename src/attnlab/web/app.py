@@ -38,12 +38,10 @@ serve`). benchmarks/load.py's docstring has the table and why presets waits.
 from __future__ import annotations
 
 import inspect
-import ipaddress
 import os
 import sys
 import threading
 import weakref
-import webbrowser
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -67,7 +65,7 @@ from attnlab.web.edge import Edge
 from attnlab.web.error_replies import ERROR_RESPONSES
 from attnlab.web.offload import Executors
 from attnlab.web.requests_model import MAX_TEXT_CHARS
-from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
+from attnlab.web.server_options import ServerOptions
 
 MAX_REQUEST_HEAD_BYTES = 12 * MAX_TEXT_CHARS + 64 * 1024
 """The request line and headers uvicorn reads before it answers a bare 400: room for a text of
@@ -79,10 +77,7 @@ SWITCH_INTERVAL = 0.0005
 __all__ = [
     "ServerOptions",
     "create_app",
-    "is_loopback",
-    "serve",
-    "serve_url",
-    "serving_config",
+    "uvicorn_config",
 ]
 
 STATIC = Path(str(files("attnlab") / "static"))
@@ -177,74 +172,13 @@ def create_app(options: ServerOptions | None = None, folders: tuple[str, ...] = 
     return app
 
 
-def serve_url(host: str, port: int) -> str:
-    """The address to open: an IPv6 host in brackets ("http://[::]:8000/")."""
-    try:
-        bracket = ipaddress.ip_address(host.strip("[]")).version == 6
-    except ValueError:
-        bracket = False
-    return f"http://[{host.strip('[]')}]:{port}/" if bracket else f"http://{host}:{port}/"
-
-
-def is_loopback(host: str) -> bool:
-    """True if `host` is reachable from this machine only."""
-    if host.lower() in LOOPBACK_HOSTS:
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def serve(
-    *,
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    open_browser: bool = False,
-    options: ServerOptions | None = None,
-    model: str | None = None,
-) -> None:
-    """Run the app under uvicorn until interrupted; `model` is a folder (or GGUF) to serve
-    beside the known models, loaded before the server starts."""
-    import uvicorn
-
-    options = ServerOptions(host=host) if options is None else options
-    url = serve_url(host, port)
-    if model is not None:
-        name = model_routes.serve_folder(model)  # here too: a bad folder fails before serving
-        model_routes.loaded_model.cache_clear()  # the models' worker loads its own
-        print(f"attnlab: serving the model at {model!r} as {name!r}")
-    print(f"attnlab: the lesson is at {url} (Ctrl+C to stop)")
-    if not is_loopback(host):
-        print(
-            f"attnlab: warning: listening on {host}, not on this machine only: anyone on your "
-            "network who can reach this machine can open the page and use its API"
-        )
-    if open_browser:
-        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    folders = () if model is None else (model,)
-    uvicorn.Server(serving_config(options, folders, host=host, port=port)).run()
-
-
-def serving_config(
-    options: ServerOptions | None = None,
-    folders: tuple[str, ...] = (),
-    *,
-    host: str = "127.0.0.1",
-    port: int = 8000,
-) -> Any:
-    """The uvicorn config `serve` runs: the app serving the model `folders` on `host`, `port`."""
-    return uvicorn_config(create_app(options, folders), host=host, port=port)
-
-
 def uvicorn_config(
     app: ASGIApp,
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
-    uds: str | None = None,
 ) -> Any:
-    """How attnlab runs under uvicorn (serve, and the tests' live servers): quiet, and with
+    """How attnlab runs `app` under uvicorn (serve, and the tests' live servers): quiet, and with
     room in the request head for the longest text the API takes (MAX_REQUEST_HEAD_BYTES).
     HTTP is parsed by h11, the one of uvicorn's parsers that bounds a request head, and the event
     loop is asyncio's even where uvloop is installed: in a process whose threads computed (the
@@ -255,7 +189,7 @@ def uvicorn_config(
     import uvicorn
 
     return uvicorn.Config(
-        app, host=host.strip("[]"), port=port, uds=uds, log_level="warning", access_log=False,
+        app, host=host.strip("[]"), port=port, log_level="warning", access_log=False,
         ws="none", http="h11", loop="asyncio",
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
     )  # fmt: skip

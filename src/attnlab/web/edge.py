@@ -195,8 +195,6 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
     return replayed
 
-    return receive
-
 
 def _with_security(headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     names = {name for name, _ in _ENCODED}

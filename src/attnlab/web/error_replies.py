@@ -1,6 +1,6 @@
 """Every refusal as one JSON shape: {"error": message, "field": name}.
 
-The page shows the message next to the control named by `field`. Four kinds of failure reach
+The page shows the message next to the control named by `field`. Five kinds of failure reach
 the client, each through one handler installed by `install`:
 
     a request that breaks its declared model   400, pydantic's refusal put into plain words
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
@@ -35,6 +35,7 @@ __all__ = [
     "ErrorAnswer",
     "describe",
     "install",
+    "refusal",
     "reply",
 ]
 
@@ -166,34 +167,21 @@ def reply(
     return JSONResponse({"error": message, "field": field}, status_code=status, headers=headers)
 
 
-def _refused(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RequestValidationError)
-    return reply(*describe(exc.errors()), status=400)
-
-
-def _bad_input(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, AttnlabError)
-    return reply(str(exc), exc.field, status=400)
-
-
-def _http(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, HTTPException)
-    return reply(str(exc.detail), None, status=exc.status_code, headers=exc.headers)
-
-
-def _busy(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, Busy)
-    return reply(str(exc), None, status=503, headers={"Retry-After": str(exc.retry_after)})
-
-
-def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+def refusal(exc: Exception) -> JSONResponse:
+    """Any failure in the one error shape, with its status: the handlers' answer, and a
+    worker's (executors.reply)."""
+    if isinstance(exc, RequestValidationError):
+        return reply(*describe(exc.errors()), status=400)
+    if isinstance(exc, AttnlabError):
+        return reply(str(exc), exc.field, status=400)
+    if isinstance(exc, HTTPException):
+        return reply(str(exc.detail), None, status=exc.status_code, headers=exc.headers)
+    if isinstance(exc, Busy):
+        return reply(str(exc), None, status=503, headers={"Retry-After": str(exc.retry_after)})
     return reply(f"internal error: {type(exc).__name__}: {exc}", None, status=500)
 
 
 def install(app: FastAPI) -> None:
     """Answer every failure of `app` in the one error shape."""
-    app.add_exception_handler(RequestValidationError, _refused)
-    app.add_exception_handler(AttnlabError, _bad_input)
-    app.add_exception_handler(HTTPException, _http)
-    app.add_exception_handler(Busy, _busy)
-    app.add_exception_handler(Exception, _unexpected)
+    for kind in (RequestValidationError, AttnlabError, HTTPException, Busy, Exception):
+        app.add_exception_handler(kind, lambda request, exc: refusal(exc))

@@ -1,8 +1,9 @@
 """Where the server's CPU work runs: standard executors, awaited by the one uvicorn process.
 
 A handler hands a plain function and its (picklable) arguments to a worker; the worker runs it
-through `reply`, which turns its Response, or its failure, into a `Reply` of already-encoded
-bytes: the server only copies them out. Three kinds of worker, made by `Executors`:
+through `reply`, which answers its Response, or its failure in the one error shape: a Starlette
+Response holds its body already encoded and pickles as it is, so the server only sends it on.
+Three kinds of worker, made by `Executors`:
 
     toy       a ProcessPoolExecutor (spawn), one process a core (os.sched_getaffinity): the
               toy lesson's explanation, sweep, shuffle and offline file (lesson_routes.py
@@ -12,7 +13,7 @@ bytes: the server only copies them out. Three kinds of worker, made by `Executor
 
 `answered(request, future, what)` waits for a worker's future and also for the client: once the
 client has gone it stops waiting, and a future that has not started is cancelled. A worker that
-died answers 503 with Retry-After in plain words (`stopped_message`, no exception text); a
+died answers 503 with Retry-After in plain words (no exception text); a
 ProcessPoolExecutor broken by the death of one of its processes (BrokenProcessPool) is replaced
 by a new one on the next call (`Pool`). Each death is one warning line on uvicorn's error logger
 (`LOG`), with the exception the learner is not shown.
@@ -28,69 +29,36 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
-from attnlab.errors import AttnlabError
-from attnlab.web.heavy import Busy
+from attnlab.web.error_replies import refusal
+from attnlab.web.error_replies import reply as error_reply
 from attnlab.web.worker_setup import setup_worker, spawn_environment
 
 __all__ = [
     "LOG",
     "Pool",
-    "Reply",
     "WorkerGone",
     "answered",
     "json_answer",
     "reply",
-    "stopped_message",
 ]
 
 LOG = logging.getLogger("uvicorn.error")
 """Where a worker's death is logged: uvicorn's own logger, shown by `attnlab serve`."""
 
 
-def stopped_message(what: str, retry_after: int) -> str:
-    """The 503 a learner reads when the `what` worker died: what happened, and when to retry."""
-    return f"the {what} process stopped and is being restarted: try again in {retry_after} s"
-
-
-@dataclass(frozen=True)
-class Reply:
-    """A worker's answer as it crosses back: status, headers and the encoded body."""
-
-    status: int
-    body: bytes
-    headers: tuple[tuple[str, str], ...]
-
-    @classmethod
-    def of(cls, response: Response) -> Reply:
-        headers = tuple((k.decode(), v.decode()) for k, v in response.raw_headers)
-        return cls(response.status_code, bytes(response.body), headers)
-
-    def response(self) -> Response:
-        return Response(self.body, self.status, headers=dict(self.headers))
-
-
-def _refusal(message: str, field: str | None, status: int, **headers: str) -> Reply:
-    return Reply.of(JSONResponse({"error": message, "field": field}, status, headers=headers))
-
-
-def reply(fn: Callable[..., Response], *args: Any) -> Reply:
-    """`fn(*args)` as a Reply, in the worker: its refusals (AttnlabError, Busy) and failures in
-    the one error shape of error_replies.py."""
+def reply(fn: Callable[..., Response], *args: Any) -> Response:
+    """`fn(*args)`, in the worker: its refusals (AttnlabError, Busy) and failures in the one
+    error shape of error_replies.py."""
     try:
-        return Reply.of(fn(*args))
-    except AttnlabError as exc:
-        return _refusal(str(exc), exc.field, 400)
-    except Busy as exc:
-        return _refusal(str(exc), None, 503, **{"Retry-After": str(exc.retry_after)})
+        return fn(*args)
     except Exception as exc:
-        return _refusal(f"internal error: {type(exc).__name__}: {exc}", None, 500)
+        return refusal(exc)
 
 
 class WorkerGone(Exception):
@@ -130,7 +98,7 @@ class Pool:
             try:
                 future = pool.submit(fn, *args)
             except BrokenProcessPool:  # a worker died: the executor takes no more work
-                self._replace(pool, "BrokenProcessPool: the pool took no more work")
+                self._log("BrokenProcessPool: the pool took no more work")
                 pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = pool = self._new()
                 future = pool.submit(fn, *args)
@@ -143,10 +111,10 @@ class Pool:
             return
         with self._lock:
             if self._pool is pool:
-                self._replace(pool, f"BrokenProcessPool: {done.exception()}")
+                self._log(f"BrokenProcessPool: {done.exception()}")
                 self._pool = None  # its processes are already gone: the next call starts anew
 
-    def _replace(self, pool: ProcessPoolExecutor, why: str) -> None:
+    def _log(self, why: str) -> None:
         """The one warning line of a broken pool (called with the lock held)."""
         LOG.warning("the %s worker process stopped (%s); a new one starts", self.what, why)
 
@@ -164,7 +132,7 @@ async def _disconnected(request: Request) -> None:
 
 
 async def answered(request: Request, future: Future[Any], what: str, retry_after: int) -> Response:
-    """The Reply of `future` as a Response; 503 with Retry-After if the `what` worker died.
+    """The Response of `future`; 503 with Retry-After if the `what` worker died.
     Once the client of `request` has gone, stop waiting (and cancel a future not started)."""
     done = asyncio.wrap_future(future)
     gone = asyncio.ensure_future(_disconnected(request))
@@ -180,10 +148,10 @@ async def answered(request: Request, future: Future[Any], what: str, retry_after
         result = done.result()
     except (BrokenProcessPool, WorkerGone) as exc:
         del exc  # logged where the death was noticed (Pool, Models): not shown to the learner
-        message = stopped_message(what, retry_after)
-        return _refusal(message, None, 503, **{"Retry-After": str(retry_after)}).response()
-    assert isinstance(result, Reply)
-    return result.response()
+        message = f"the {what} process stopped and is being restarted: try again in {retry_after} s"
+        return error_reply(message, None, 503, headers={"Retry-After": str(retry_after)})
+    assert isinstance(result, Response)
+    return result
 
 
 def json_answer(answer: BaseModel) -> Response:

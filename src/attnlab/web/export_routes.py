@@ -1,7 +1,7 @@
 """The self-contained HTML file of the state on screen, for the page's Export menu.
 
-    GET /api/export/lesson.html   a lesson (requests_export.LessonFileQuery)
-    GET /api/export/model.html    a real model's text, every head (ModelFileQuery)
+    GET /api/export/lesson.html   a lesson (requests_lesson.LessonFileQuery)
+    GET /api/export/model.html    a real model's text, every head (requests_model.ModelFileQuery)
 
 The answer is export.standalone's text for the same state, byte for byte, sent as a download
 (Content-Disposition: attachment) so the page can save it as a blob. The lesson's file is made
@@ -19,12 +19,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from attnlab import lesson
-from attnlab.errors import UnknownHeadError
 from attnlab.export.standalone import standalone_html
 from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
-from attnlab.web.model_routes import text_trace
+from attnlab.web.model_routes import checked_trace
 from attnlab.web.offload import on_models, on_toy
-from attnlab.web.requests_export import LessonFileQuery, ModelFileQuery
+from attnlab.web.requests_lesson import LessonFileQuery
+from attnlab.web.requests_model import ModelFileQuery
 
 __all__ = ["file_name", "router"]
 
@@ -67,15 +67,7 @@ async def lesson_file(params: Annotated[LessonFileQuery, Query()], request: Requ
 
 
 def _model_file(params: ModelFileQuery) -> Response:
-    mt = text_trace(params.model, params.text)
-    for field, value, size in (
-        ("layer", params.layer, mt.n_layers),
-        ("head", params.head, mt.n_heads),
-    ):
-        if value >= size:
-            raise UnknownHeadError(
-                f"{field} must be between 0 and {size - 1}, got {value}", field=field
-            )
+    mt = checked_trace(params)
     html = standalone_html(
         mt, beat=params.beat, layer=params.layer, head=params.head, focus=params.focus
     )

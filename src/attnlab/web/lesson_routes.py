@@ -10,13 +10,11 @@
     GET  /api/lab      the lab's choices and limits
 
 Each handler has a plain function turn its request model into the lesson's options, run the
-lesson, validate the encoder's dict into the declared answer (encode/answers_lesson.py,
-encode/answers_trace.py) and encode it, in the toy lesson's process pool, the cost in the measuring
-child (executors.py); measuring is heavy work, answered 503 beyond the heavy queue. The presets
-and the lab's limits never change: they are encoded once, and sent by the server itself.
-The explanation is 1-2 ms (median 1.7 ms for two heads with RoPE), but computed on the event
-loop it made every answer wait behind it under benchmarks/load.py (/api/presets p50 1.1 s on
-a loaded machine, against 30 ms for the old front): it runs in the pool too.
+lesson and encode its declared answer (encode/answers_lesson.py, encode/answers_trace.py), in
+the toy lesson's process pool, the cost in the measuring child (executors.py); measuring is
+heavy work, answered 503 beyond the heavy queue. The presets and the lab's limits never change:
+they are encoded once, and sent by the server itself. The 1-2 ms explanation runs in the pool
+too: on the event loop it made every answer wait behind it (benchmarks/load.py has the numbers).
 """
 
 from __future__ import annotations
@@ -34,8 +32,8 @@ from attnlab.core.positions import KINDS
 from attnlab.core.saturation import sweep, temperatures
 from attnlab.encode.answers_lesson import LabAnswer, LessonAnswer, PresetsAnswer, ShuffleAnswer
 from attnlab.encode.answers_trace import CostAnswer, SweepAnswer
-from attnlab.encode.lesson_json import encode_lesson, encode_shuffle
-from attnlab.encode.page_json import encode_lab, encode_presets
+from attnlab.encode.lesson_json import lesson_answer, shuffle_answer
+from attnlab.encode.page_json import lab_answer, presets_answer
 from attnlab.encode.trace_json import encode_cost, encode_sweep
 from attnlab.lesson.shuffle import shuffle_every_kind
 from attnlab.web.error_replies import BODY_RESPONSES, BUSY_RESPONSES, ERROR_RESPONSES
@@ -57,19 +55,19 @@ router = APIRouter(prefix="/api", tags=["lesson"], responses=ERROR_RESPONSES)
 
 
 @cache
-def _presets() -> bytes:
-    return bytes(json_answer(PresetsAnswer.model_validate(encode_presets())).body)
+def _presets() -> Response:
+    return json_answer(presets_answer())
 
 
 @router.get("/presets", response_model=PresetsAnswer)
 async def presets(params: Annotated[NoParams, Query()]) -> Response:
     """The presets, the vocabulary, the modes and the limits, and the page's fixed words."""
-    return Response(_presets(), media_type="application/json")
+    return _presets()
 
 
 def _explain(params: LessonParams) -> Response:
     ex = lesson.explain_lesson(params.sentence, params.options(), focus=params.focus)
-    return json_answer(LessonAnswer.model_validate(encode_lesson(ex)))
+    return json_answer(lesson_answer(ex))
 
 
 @router.get("/lesson", response_model=LessonAnswer)
@@ -100,9 +98,8 @@ async def sweep_temperatures(params: Annotated[SweepQuery, Query()], request: Re
 
 def _shuffle(params: ShuffleQuery) -> Response:
     checks = shuffle_every_kind(params.sentence, params.options(), seed=params.seed)
-    encoded = {k: encode_shuffle(c) for k, c in checks.items()}
-    answer = ShuffleAnswer.model_validate({"seed": params.seed, "kinds": list(KINDS), **encoded})
-    return json_answer(answer)
+    answers = {k: shuffle_answer(c) for k, c in checks.items()}
+    return json_answer(ShuffleAnswer(seed=params.seed, kinds=list(KINDS), **answers))
 
 
 @router.get("/shuffle", response_model=ShuffleAnswer)
@@ -129,11 +126,11 @@ async def cost(params: Annotated[CostQuery, Query()], request: Request) -> Respo
 
 
 @cache
-def _lab() -> bytes:
-    return bytes(json_answer(LabAnswer.model_validate(encode_lab())).body)
+def _lab() -> Response:
+    return json_answer(lab_answer())
 
 
 @router.get("/lab", response_model=LabAnswer)
 async def lab(params: Annotated[NoParams, Query()]) -> Response:
     """The lab's choices and limits."""
-    return Response(_lab(), media_type="application/json")
+    return _lab()

@@ -6,27 +6,21 @@
     GET /api/model/row      one query row's weights over every key (RowQuery)
     GET /api/model/compare  one word's rows in two texts, layer by layer (CompareQuery)
 
-Models are loaded once per process and the last few traces and heads are kept, so stepping
-through the heads of one text runs the forward pass once, and a head's beats, picture and rows
-share one recomputation. A request names a known model ("minilm", "smollm2") or a folder the
-server was started with (`serve_folder`, `attnlab serve --model PATH`), never a path. Each
-handler hands a plain function to the models' worker (model_service.py: one process, a thread
-per request), which computes one head's view once (models/head_view.py) and encodes it there
-into its declared answer (encode/head_json.py), the same answer the widget and the offline file
-carry; the caches below live in that process. A forward pass over more than
-ServerOptions.heavy_tokens tokens that is not kept yet is heavy work: it takes a heavy slot, or
-answers 503 when they and their queue are full.
+The models and their last traces and heads are kept in the models' worker (models/kept.py), so
+stepping through the heads of one text runs the forward pass once. A request names a known model
+or a folder the server was started with, never a path. Each handler hands a plain function to
+that worker (model_service.py: one process, a thread per request), which computes one head's
+view once (models/head_view.py) and encodes it there into its declared answer
+(encode/head_json.py), the same answer the widget and the offline file carry. A forward pass
+over more than ServerOptions.heavy_tokens tokens that is not kept yet is heavy work: it takes a
+heavy slot, or answers 503 when they and their queue are full.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
-from functools import lru_cache
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -48,9 +42,10 @@ from attnlab.errors import (
     TooLongError,
     UnknownHeadError,
 )
-from attnlab.models import KNOWN_MODELS, Model, ModelTrace, load_model
+from attnlab.models import ModelTrace
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.head_view import head_view, model_summary
+from attnlab.models.kept import cached_head, cached_model, cached_trace, description, model_names
 from attnlab.models.matrix_view import matrix_view
 from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
 from attnlab.web.executors import json_answer
@@ -58,30 +53,19 @@ from attnlab.web.heavy import HeavyGate
 from attnlab.web.offload import on_models
 from attnlab.web.requests_model import (
     MAX_TEXT_CHARS,
-    NAME_ENUM,
-    SERVED,
     CompareQuery,
     HeadQuery,
     MatrixQuery,
     ModelQuery,
     ModelTraceQuery,
     RowQuery,
-    model_names,
 )
 from attnlab.web.server_options import ServerOptions
 
-__all__ = [
-    "cached_model", "cached_trace", "configure", "heavy_slot", "loaded_model", "router",
-    "serve_folder", "text_trace",
-]  # fmt: skip
+__all__ = ["cached_model", "checked_trace", "configure", "heavy_slot", "router"]
 
 router = APIRouter(prefix="/api/model", tags=["model"], responses=ERROR_RESPONSES)
 
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
-
-
-_LOADING = threading.Lock()
 _options = ServerOptions()
 _gate = HeavyGate(_options.heavy_workers, _options.heavy_queue, _options.retry_after_seconds)
 
@@ -98,118 +82,27 @@ def heavy_slot(what: str, tokens: int) -> AbstractContextManager[None]:
     return _gate.slot(what) if tokens > _options.heavy_tokens else nullcontext()
 
 
-@lru_cache(maxsize=len(KNOWN_MODELS) + 4)
-def loaded_model(name: str) -> Model:
-    return load_model(SERVED.get(name, name))
-
-
-def cached_model(name: str) -> Model:
-    """The model called `name` (a known one or a served folder's), loaded on first use and
-    kept for the life of the process (one thread loads it while the others wait, so it is in
-    memory once)."""
-    with _LOADING:
-        return loaded_model(name)
-
-
-def serve_folder(path: str) -> str:
-    """Load the model at `path` (a Hugging Face-layout folder or a GGUF) now, so a bad folder
-    fails at start, and let requests ask for it by the name returned."""
-    model = load_model(path)
-    name = model.name if model.name not in KNOWN_MODELS else f"{model.name}-folder"
-    SERVED[name] = path
-    if name not in NAME_ENUM:
-        NAME_ENUM.append(name)
-    loaded_model.cache_clear()
-    return name
-
-
-def _description(name: str, model: Model) -> str:
-    if name in KNOWN_MODELS:
-        return KNOWN_MODELS[name].description
-    c = model.config
-    return (
-        f"{name}: a {c.architecture} model from {SERVED[name]}, {c.n_layers} layers, "
-        f"{c.n_heads} heads, d_model {c.d_model}"
-    )
-
-
-class _Kept(Generic[K, V]):
-    """The last `size` values by key, shared by the worker threads. Each key is computed once:
-    a second request for a key being computed waits for that computation instead of starting
-    its own (the page asks for a head's beats and its picture at once), while other keys are
-    computed in parallel."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._kept: OrderedDict[K, V] = OrderedDict()
-        self._lock = threading.Lock()
-        self._computing: dict[K, threading.Lock] = {}
-
-    def get(self, key: K, compute: Callable[[], V]) -> V:
-        with self._lock:
-            if key in self._kept:
-                self._kept.move_to_end(key)
-                return self._kept[key]
-            turn = self._computing.setdefault(key, threading.Lock())
-        with turn:
-            with self._lock:
-                if key in self._kept:  # computed by the request we waited for
-                    return self._kept[key]
-            try:
-                value = compute()
-            finally:
-                with self._lock:
-                    self._computing.pop(key, None)
-            with self._lock:
-                self._kept[key] = value
-                while len(self._kept) > self.size:
-                    self._kept.popitem(last=False)
-            return value
-
-
-_TRACES: _Kept[tuple[str, str], ModelTrace] = _Kept(4)
-"""A 2,048-token SmolLM2 trace holds about 0.4 GB, a MiniLM one of 128 tokens about 20 MB."""
-
-_HEADS: _Kept[tuple[str, str, int, int], Trace] = _Kept(4)
-"""A 2,048-token head holds three n × n float32 arrays, 48 MB."""
-
-
-def cached_trace(name: str, text: str) -> ModelTrace:
-    """The kept trace of `text` (computed now if it is not kept, outside any heavy slot): the
-    very trace the routes answer from."""
-    return _TRACES.get((name, text), lambda: cached_model(name).trace(text))
-
-
-def _forward(name: str, text: str) -> ModelTrace:
-    model = cached_model(name)
-
-    def run() -> ModelTrace:
-        with heavy_slot("long model trace", len(model.tokenize(text)[1])):
-            return model.trace(text)
-
-    return _TRACES.get((name, text), run)
-
-
 def _trace(name: str, text: str, field: str) -> ModelTrace:
     """The trace of `text`; a text that is empty or too long is refused against `field`."""
     try:
-        return _forward(name, text)
+        return cached_trace(name, text, heavy=lambda tokens: heavy_slot("long model trace", tokens))
     except (EmptySequenceError, TooLongError) as exc:
         raise AttnlabError(str(exc), field=field) from None
 
 
-def text_trace(name: str, text: str) -> ModelTrace:
-    """The kept trace of `text` as the routes compute it (a long one in a heavy slot); an empty
-    or too long text is refused against "text". For the other routers (export_routes.py)."""
-    return _trace(name, text, "text")
+def checked_trace(params: HeadQuery) -> ModelTrace:
+    """The kept trace of the text (a long one computed in a heavy slot), its layer and head
+    checked against the model. For export_routes.py too."""
+    mt = _trace(params.model, params.text, "text")
+    _index(params.layer, "layer", mt.n_layers)
+    _index(params.head, "head", mt.n_heads)
+    return mt
 
 
 def _head(params: HeadQuery) -> tuple[ModelTrace, Trace]:
-    """The trace of the text and the asked head, its layer and head checked against the model."""
-    mt = _trace(params.model, params.text, "text")
-    layer = _index(params.layer, "layer", mt.n_layers)
-    head = _index(params.head, "head", mt.n_heads)
-    return mt, _HEADS.get((params.model, params.text, layer, head), lambda: mt.head(layer, head))
+    """The checked trace of the text and the asked head."""
+    mt = checked_trace(params)
+    return mt, cached_head(params.model, params.text, mt, params.layer, params.head)
 
 
 def _index(value: int, field: str, size: int) -> int:
@@ -222,7 +115,7 @@ def _index(value: int, field: str, size: int) -> int:
 
 def _info(params: ModelQuery) -> Response:
     model = cached_model(params.model)
-    summary = replace(model_summary(model), description=_description(params.model, model))
+    summary = replace(model_summary(model), description=description(params.model, model))
     return json_answer(encode_info(
         summary, known_models=model_names(), grids=GRIDS, max_text_chars=MAX_TEXT_CHARS,
         compare_defaults=(DEFAULT_WORD, DEFAULT_A, DEFAULT_B),

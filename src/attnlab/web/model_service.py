@@ -9,12 +9,12 @@ one per thread), so up to that many model requests run side by side in the worke
 picture, already kept or 50 ms of NumPy, is answered while another thread's pass goes on (NumPy
 lets go of Python's lock inside each product). Work is a plain function of model_routes.py (or a
 route module beside it) with its request model, run through executors.reply: the answer crosses
-as encoded bytes.
+as a Response whose body is already encoded.
 
 The manager is spawned, set up by worker_setup.setup_worker, and serves the `--model` folders
-(`serve_folder`) too. If it dies, the call in flight answers 503 (executors.WorkerGone), one
-warning line is logged (executors.LOG) and the next call starts a new manager: BaseManager has no
-replacement of its own.
+(models/kept.py's `serve_folder`) too. If it dies, the call in flight answers 503
+(executors.WorkerGone), one warning line is logged (executors.LOG) and the next call starts a new
+manager: BaseManager has no replacement of its own.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any
 from starlette.responses import Response
 
 from attnlab.models.threads import cores
-from attnlab.web.executors import LOG, Reply, WorkerGone, reply
+from attnlab.web.executors import LOG, WorkerGone, reply
 from attnlab.web.server_options import ServerOptions
 from attnlab.web.worker_setup import setup_worker, spawn_environment
 
@@ -49,35 +49,29 @@ NICENESS = 5
 class ModelService:
     """What the worker serves: any route function, run through executors.reply."""
 
-    def answer(self, fn: Callable[..., Response], *args: Any) -> Reply:
+    def answer(self, fn: Callable[..., Response], *args: Any) -> Response:
         return reply(fn, *args)
 
     def pid(self) -> int:
         return os.getpid()
 
 
-_SERVICE = ModelService()
-
-
-def _service() -> ModelService:
-    return _SERVICE
-
-
 class _Manager(BaseManager):
     pass
 
 
-_Manager.register("service", callable=_service, exposed=("answer", "pid"))
+_Manager.register("service", callable=ModelService, exposed=("answer", "pid"))
 
 
 def _start_worker(server: int, options: ServerOptions, folders: tuple[str, ...]) -> None:
+    from attnlab.models.kept import serve_folder
     from attnlab.web import model_routes
 
     routes = ("attnlab.web.model_views_routes", "attnlab.web.export_routes")
     setup_worker(server, NICENESS, routes, keep_memory=True)
     model_routes.configure(options)
     for folder in folders:
-        model_routes.serve_folder(folder)
+        serve_folder(folder)
 
 
 class Models:
@@ -102,17 +96,17 @@ class Models:
                 self._manager, self._proxy = manager, manager.service()  # type: ignore[attr-defined]
             return self._proxy
 
-    def _call(self, fn: Callable[..., Response], *args: Any) -> Reply:
+    def _call(self, fn: Callable[..., Response], *args: Any) -> Response:
         proxy = None
         try:
             proxy = self.start()
-            answer: Reply = proxy.answer(fn, *args)
+            answer: Response = proxy.answer(fn, *args)
         except (EOFError, OSError) as exc:  # the worker died (or never started): no connection
             self._drop(proxy, f"{type(exc).__name__}: {exc}")
             raise WorkerGone(f"{type(exc).__name__}: {exc}") from None
         return answer
 
-    def submit(self, fn: Callable[..., Response], *args: Any) -> Future[Reply]:
+    def submit(self, fn: Callable[..., Response], *args: Any) -> Future[Response]:
         """`fn(*args)` in the worker, answered on one of the server's calling threads."""
         return self._calls.submit(self._call, fn, *args)
 
@@ -121,12 +115,11 @@ class Models:
             if self._proxy is not proxy:
                 return  # another call already dropped it
             manager, self._manager, self._proxy = self._manager, None, None
-        manager_process = getattr(manager, "_process", None)
-        pid = getattr(manager_process, "pid", None)
+        process = getattr(manager, "_process", None)  # BaseManager's own, set by start()
+        pid = getattr(process, "pid", None)
         LOG.warning("the model worker process (pid %s) stopped (%s); a new one starts", pid, why)
-        if manager is not None:
-            if manager_process is not None and manager_process.is_alive():
-                manager_process.kill()
+        if process is not None and process.is_alive():
+            process.kill()
 
     def close(self) -> None:
         self._calls.shutdown(wait=False, cancel_futures=True)

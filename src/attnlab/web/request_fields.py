@@ -9,6 +9,7 @@ not declare is refused by name. The annotated types add what pydantic does not d
     Position         a focus: digits 0-9 are a position (at most 6 of them), other text a word;
                      text that only looks like a number ("²", "--5", "٣") is refused
     NotNumber        a word that must not be a number or look like one
+    Beat             the step of the lesson an offline file opens at, 0..5
 
 Pydantic's own refusals (not a number, not one of the choices) are put into words by
 error_replies.py; the messages written here already are.
@@ -34,9 +35,12 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError, PydanticUseDefault
 
+from attnlab.words.page import BEAT_TITLES
+
 __all__ = [
     "MAX_CHARS",
     "MAX_INDEX_DIGITS",
+    "Beat",
     "Between",
     "Blank",
     "NotNumber",
@@ -144,6 +148,9 @@ class Between(GroupedMetadata):
             schema["maximum"] = hi
         yield AfterValidator(check)
         yield WithJsonSchema(schema)
+
+
+Beat = Annotated[int, Between(0, len(BEAT_TITLES) - 1)]
 
 
 class Params(BaseModel):

@@ -1,5 +1,6 @@
 """The toy lesson's requests, declared once: the query strings of `/api/lesson`, `/api/sweep`,
-`/api/shuffle` and `/api/cost`, and the JSON body of `POST /api/lesson`.
+`/api/shuffle`, `/api/cost` and `/api/export/lesson.html` (the lesson on screen as one offline
+file, opening at `beat`), and the JSON body of `POST /api/lesson`.
 
 Each model is read at the edge and turned, once, into what the lesson takes: `options()` is
 the lesson's one `LessonOptions` (whose own checks, such as a temperature without mode
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import Field, FiniteFloat, model_validator
+from pydantic import BeforeValidator, Field, FiniteFloat, model_validator
 from pydantic_core import PydanticCustomError
 
 from attnlab import lesson
@@ -24,9 +25,11 @@ from attnlab.core.saturation import T_MAX, T_MIN, T_STEPS
 from attnlab.lesson.edits import FIELDS, ROLES, Edits
 from attnlab.lesson.options import SEED_LIMIT, LessonOptions
 from attnlab.types import Axis, Mode
-from attnlab.web.request_fields import Between, Blank, Params, Position, Text
+from attnlab.web.request_fields import Beat, Between, Blank, Params, Position, Text
 
-__all__ = ["CostQuery", "LessonBody", "LessonQuery", "ShuffleQuery", "SweepQuery"]
+__all__ = [
+    "CostQuery", "LessonBody", "LessonFileQuery", "LessonQuery", "ShuffleQuery", "SweepQuery",
+]  # fmt: skip
 
 Focus = Annotated[
     int | Text | None,
@@ -55,17 +58,10 @@ class LessonParams(Params):
     mode: Blank[Mode] = "scaled"
     axis: Blank[Axis] = "keys"
     temperature: Blank[float | None] = Field(None, description="T in place of √dₖ")
-    positions: Blank[PositionKind] = "none"
+    positions: Blank[Annotated[PositionKind, BeforeValidator(_lower)]] = "none"  # any case
     causal: Blank[bool] = False
     heads: Blank[Head] = 1
     shuffle: Blank[Seed | None] = Field(None, description="a seed: also run a shuffled sentence")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _positions_any_case(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "positions" in data:
-            data = {**data, "positions": _lower(data["positions"])}
-        return data
 
     def _edits(self) -> Edits:
         return Edits()
@@ -152,6 +148,12 @@ class CostQuery(Params):
     kv_cache: Blank[bool] = Field(
         False, description="also one more token: the n × n recompute against one cached row"
     )
+
+
+class LessonFileQuery(LessonQuery):
+    """`GET /api/export/lesson.html`: the lesson on screen and the step it opens at."""
+
+    beat: Blank[Beat] = Field(0, description="the step the file opens at, from 0")
 
 
 class NoParams(Params):

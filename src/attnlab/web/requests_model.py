@@ -1,10 +1,11 @@
 """A real model's requests, declared once: the query strings of `/api/model/info`,
-`/api/model/trace`, `/api/model/matrix`, `/api/model/row`, `/api/model/compare`, and of the
-extra views `/api/model/heads` (a layer's heads) and `/api/model/mask` (one word masked).
+`/api/model/trace`, `/api/model/matrix`, `/api/model/row`, `/api/model/compare`, of the
+extra views `/api/model/heads` (a layer's heads) and `/api/model/mask` (one word masked), and
+of `/api/export/model.html` (the text, head and token on screen as one offline file).
 
 Only known model names are accepted, and the name of a folder the server was started with
-(`attnlab serve --model PATH`, `serve_folder`): a query string cannot make the server read a
-path.
+(`attnlab serve --model PATH`, models/kept.py's `serve_folder`): a query string cannot make the
+server read a path.
 A layer or head is checked against the model once it is loaded (model_routes.py); here it is
 a whole number from 0.
 """
@@ -17,26 +18,23 @@ from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
 
 from attnlab.core.pooling import Pool
 from attnlab.encode.model_json import Grid, Specials
-from attnlab.errors import UnknownModelError
-from attnlab.models import KNOWN_MODELS
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
+from attnlab.models.kept import NAMES, known_name
 from attnlab.types import Axis, Mode
-from attnlab.web.request_fields import Between, Blank, NotNumber, Params, Position
+from attnlab.web.request_fields import Beat, Between, Blank, NotNumber, Params, Position
 
 __all__ = [
     "MAX_TEXT_CHARS",
-    "NAME_ENUM",
-    "SERVED",
     "CompareQuery",
     "HeadsQuery",
     "MaskQuery",
     "MatrixQuery",
+    "ModelFileQuery",
     "ModelFocus",
     "ModelQuery",
     "ModelText",
     "ModelTraceQuery",
     "RowQuery",
-    "model_names",
 ]
 
 MAX_TEXT_CHARS = 24_000
@@ -44,37 +42,16 @@ MAX_TEXT_CHARS = 24_000
 about 9,000, of code or digits fewer per token, so the token limit (the model's own, checked
 after tokenizing, with the limit in the message) is what a long text meets first."""
 
-SERVED: dict[str, str] = {}
-"""Folders named when the server started: display name -> path. Only `serve_folder` adds."""
-
-NAME_ENUM: list[str] = list(KNOWN_MODELS)  # the schema's enum, extended in place by serve_folder
-
-
-def model_names() -> tuple[str, ...]:
-    """Every name a request may ask for: the known models, then the served folders."""
-    return (*KNOWN_MODELS, *SERVED)
-
-
 ModelText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT_CHARS)]
 ModelFocus = Blank[Annotated[int | ModelText | None, Position]]
 """A token of the text or its position (None: the model's default focus)."""
 
 
-def _known(name: str) -> str:
-    if name.lower() in KNOWN_MODELS:
-        return name.lower()
-    if name not in SERVED:
-        raise UnknownModelError(
-            f"unknown model {name!r}: expected one of {', '.join(model_names())}"
-        )
-    return name
-
-
 ModelName = Annotated[
     str,
     StringConstraints(max_length=200),
-    AfterValidator(_known),
-    WithJsonSchema({"type": "string", "enum": NAME_ENUM}),
+    AfterValidator(known_name),
+    WithJsonSchema({"type": "string", "enum": NAMES}),
 ]
 Index = Annotated[int, Between(0)]
 Index1 = Annotated[int, Between(1)]
@@ -160,3 +137,12 @@ class MaskQuery(TextQuery):
     how: Blank[Literal["mask", "drop", "none"]] = Field(
         "mask", description="mask: the mask token in its place; drop: removed; none: the check"
     )
+
+
+class ModelFileQuery(HeadQuery):
+    """`GET /api/export/model.html`: the text, the head and the token followed, and the step."""
+
+    focus: ModelFocus = Field(
+        None, description="the token followed or its index (default: the last word)"
+    )
+    beat: Blank[Beat] = Field(0, description="the step the file opens at, from 0")

@@ -25,9 +25,10 @@ from __future__ import annotations
 import os
 import threading
 import time
+from contextlib import suppress
 from typing import Any
 
-__all__ = ["SPIN_CYCLES_LOG2", "setup_worker", "spawn_environment", "watch_parent"]
+__all__ = ["SPIN_CYCLES_LOG2", "setup_worker", "spawn_environment"]
 
 SPIN_CYCLES_LOG2 = 20
 """A BLAS thread spins 2^20 cycles after a product, then sleeps: 2.5-3.7 ms of CPU time
@@ -62,21 +63,15 @@ def setup_worker(
     _kept.append(threadpool_limits(1, user_api="blas"))
     for module in preload:
         importlib.import_module(module)
-    try:
+    with suppress(AttributeError, OSError):  # no nice on this OS, or not permitted: run as is
         os.nice(niceness)
-    except (AttributeError, OSError):  # no nice on this OS, or not permitted: run as is
-        pass
-    watch_parent(server)
-
-
-def watch_parent(server: int) -> None:
-    """A thread that ends this process once its parent is no longer `server` (a pid): a server
-    killed outright closes nothing, and its worker would live on, orphaned, holding the server's
-    standard output open."""
     threading.Thread(target=_watch, args=(server,), name="attnlab-watch", daemon=True).start()
 
 
 def _watch(server: int) -> None:
+    """End this process once its parent is no longer `server` (a pid): a server killed outright
+    closes nothing, and its worker would live on, orphaned, holding the server's standard output
+    open."""
     while os.getppid() == server:
         time.sleep(WATCH_SECONDS)
     os._exit(0)
