@@ -1,9 +1,9 @@
 """SmolLM2 on the Real model page, in Chromium: chosen by the `Model` select, the causal triangle
 greyed with masked cells reading 0, the GQA line, RoPE's plot with its legend, the next tokens,
 all the API's numbers; at 2,048 tokens (the text built once) head switches are timed in the page
-with performance.now(), and their p95 must be under 1 s while other work runs. The pages come from `attnlab serve` itself in
-a child process (one uvicorn process and its executors' workers, as a learner runs it), not
-from the in-thread test server."""
+with performance.now(), their p95 under 1 s while other work runs. The pages come from
+`attnlab serve` itself in a child process (one uvicorn process and its executors' workers, as a
+learner runs it), not from the in-thread test server."""
 
 from __future__ import annotations
 
