@@ -1,4 +1,4 @@
-"""heavy.py: the gate lets `limit` run and `queue` wait, and refuses one more at once."""
+"""heavy.py: the gate lets heavy_workers run and heavy_queue wait, and refuses one more at once."""
 
 import threading
 
@@ -11,7 +11,7 @@ WAIT = 60  # seconds: a bound on waiting for a thread, never a threshold that is
 
 
 def test_the_gate_lets_limit_run_queue_wait_and_refuses_one_more() -> None:
-    gate = HeavyGate(limit=1, queue=1, retry_after=3)
+    gate = HeavyGate(ServerOptions(heavy_workers=1, heavy_queue=1, retry_after_seconds=3))
     release, entered = threading.Event(), threading.Event()
 
     def hold() -> None:

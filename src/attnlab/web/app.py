@@ -8,8 +8,12 @@ Routes (all answers JSON except the page and its static files):
     /openapi.json          the declared contract of every route below (OpenAPI 3.1)
     /api/presets, /api/lesson (GET or POST), /api/sweep, /api/shuffle, /api/cost, /api/lab
                            the toy lesson and its lab: lesson_routes.py
-    /api/model/info, /api/model/trace, /api/model/compare
+    /api/model/info, /api/model/trace, /api/model/matrix, /api/model/row, /api/model/compare
                            a real model's heads and two contexts compared: model_routes.py
+    /api/model/heads, /api/model/mask
+                           a layer's head view, a word masked: model_views_routes.py
+    /api/export/lesson.html, /api/export/model.html
+                           the offline files: export_routes.py
 
 FastAPI on Starlette. Requests and answers are pydantic models (requests_*.py; the answers
 in encode/answers_*.py); an unknown parameter is refused by name, and every refusal answers
@@ -27,12 +31,8 @@ child (apart.py). Each request first passes the edge (edge.py: Host allowlist, b
 security headers), sized by one ServerOptions (server_options.py). No route redirects (a
 trailing slash is not found), so no answer repeats the Host header.
 
-Measured with benchmarks/load.py (200 clients for 30 s on 2 shared cores, alternating with the
-hand-written front and two compute processes this replaces): 152.5 and 140.7 requests/s against
-107.5 and 126.4, RSS growth +16 and +17 MB against +26 and +22, no errors; /api/presets p99
-while /api/cost runs 196 and 327 ms against 49 and 26 (the target is 50 ms). At 2,048 SmolLM2
-tokens a head switch showed in the page in 179-399 ms (median 261, six clicks, `attnlab
-serve`). benchmarks/load.py's docstring has the table and why presets waits.
+How it holds under load (200 clients, the toy and the models mixed) is measured by
+benchmarks/load.py; its docstring has the figures.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Shedding heavy work: at most a few heavy computations at once, a bounded queue, then 503.
 
-`HeavyGate.slot(what)` runs its block in one of `limit` slots, waiting while `queue` others
-wait; one more is refused at once with `Busy` (503 with Retry-After, error_replies.py), so a
-flood of long passes or cost measurements never piles up behind itself. `admit(what)` only
-counts (for work that an executor already queues, the cost measurement's one child).
+`HeavyGate.slot(what)` runs its block in one of ServerOptions.heavy_workers slots, waiting while
+heavy_queue others wait; one more is refused at once with `Busy` (503 with Retry-After,
+error_replies.py), so a flood of long passes or cost measurements never piles up behind itself.
+`admit(what)` only counts (for work an executor already queues: the cost's one child).
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from attnlab.web.server_options import ServerOptions
 
 __all__ = ["Busy", "HeavyGate"]
 
@@ -26,14 +28,15 @@ class Busy(Exception):
 
 
 class HeavyGate:
-    """At most `limit` heavy computations at once, and at most `queue` waiting for a slot."""
+    """At most `options.heavy_workers` heavy computations at once, and at most
+    `options.heavy_queue` waiting for a slot."""
 
-    def __init__(self, limit: int, queue: int, retry_after: int) -> None:
-        self._slots = threading.BoundedSemaphore(limit)
+    def __init__(self, options: ServerOptions) -> None:
+        self._slots = threading.BoundedSemaphore(options.heavy_workers)
         self._lock = threading.Lock()
         self._inside = 0  # running plus waiting
-        self.capacity = limit + queue
-        self.retry_after = retry_after
+        self.capacity = options.heavy_workers + options.heavy_queue
+        self.retry_after = options.retry_after_seconds
 
     @property
     def inside(self) -> int:

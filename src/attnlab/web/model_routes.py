@@ -67,14 +67,13 @@ __all__ = ["cached_model", "checked_trace", "configure", "heavy_slot", "router"]
 router = APIRouter(prefix="/api/model", tags=["model"], responses=ERROR_RESPONSES)
 
 _options = ServerOptions()
-_gate = HeavyGate(_options.heavy_workers, _options.heavy_queue, _options.retry_after_seconds)
+_gate = HeavyGate(_options)
 
 
 def configure(options: ServerOptions) -> None:
     """In the models' worker, before any request: the server's heavy-work limits."""
     global _options, _gate
-    _options = options
-    _gate = HeavyGate(options.heavy_workers, options.heavy_queue, options.retry_after_seconds)
+    _options, _gate = options, HeavyGate(options)
 
 
 def heavy_slot(what: str, tokens: int) -> AbstractContextManager[None]:
@@ -176,14 +175,12 @@ def _compare(params: CompareQuery) -> Response:
         result = compare(
             a, b, params.word, occurrence_a=params.occurrence_a, occurrence_b=params.occurrence_b
         )
-    except FocusError as exc:
-        field = "word" if " is not a token of text " in str(exc) else _occurrence_field(str(exc))
-        raise AttnlabError(str(exc), field=field) from None
+    except FocusError as exc:  # the word is in neither text, or its occurrence in one is not
+        said = str(exc)
+        field = "occurrence_a" if said.startswith("in text a") else "occurrence_b"
+        field = "word" if " is not a token of text " in said else field
+        raise AttnlabError(said, field=field) from None
     return json_answer(encode_comparison(result))  # with A − B on the keys both texts hold
-
-
-def _occurrence_field(message: str) -> str:
-    return "occurrence_a" if message.startswith("in text a") else "occurrence_b"
 
 
 @router.get("/compare", response_model=ComparisonAnswer, responses=BUSY_RESPONSES)

@@ -3,8 +3,8 @@
     GET /api/model/heads   each head of a layer and two means: rows' strongest keys (HeadsQuery)
     GET /api/model/mask    one word masked or dropped, distances layer by layer (MaskQuery)
 
-They share model_routes.py's loaded models and kept traces, so the head view and the mask
-panel of the text on screen run no second forward pass of the plain text. Like model_routes.py,
+They share the models and traces kept in the worker (models/kept.py), so the head view and the
+mask panel of the text on screen run no second forward pass of the plain text. Like model_routes.py,
 each handler runs in the models' worker (model_service.py); the masked rerun of a text longer than
 ServerOptions.heavy_tokens is heavy work (a heavy slot, or 503 when they are all taken).
 """
@@ -41,7 +41,7 @@ def _heads(params: HeadsQuery) -> Response:
 @router.get("/heads", response_model=HeadsAnswer, responses=BUSY_RESPONSES)
 async def model_heads(params: Annotated[HeadsQuery, Query()], request: Request) -> Response:
     """Each head of one layer, the mean over its heads and (up to 512 tokens) over every
-    layer's heads, as each query row's strongest keys, packed (a few MB at 2,048 tokens)."""
+    layer's heads, as each query row's strongest keys, packed (1.8 MB at 2,048 tokens)."""
     return await on_models(request, _heads, params)
 
 

@@ -36,9 +36,7 @@ class Executors:
         self.toy = Pool(cores(), what="toy lesson", niceness=TOY_NICENESS, preload=toy)
         self.models = Models(options, folders)
         self.measure = measuring_pool()
-        self.heavy = HeavyGate(
-            options.heavy_workers, options.heavy_queue, options.retry_after_seconds
-        )
+        self.heavy = HeavyGate(options)
 
     def start(self) -> None:
         """Start every worker now (the server's lifespan does, so that the first requests do
