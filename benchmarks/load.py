@@ -20,23 +20,25 @@ p50/p99 per route, p50/p99 of /api/presets while a /api/cost was running
 the server's RSS (all its processes) before (after warm-up) and after. Targets: 0 errors,
 presets p99 < 50 ms while heavy routes run, RSS growth < 50 MB.
 
-Measured on the project's shared 2-core VM (other engineers' tests running: load average 5-11),
-the old structure (a hand-written front and two compute processes, `--src` of the commit before)
-and this one (one uvicorn process on standard executors) alternating, 30 s each:
+Measured on the project's shared 2-core VM (a newcomer's browser session running beside it),
+the old structure (a hand-written front and two compute processes: `--src` of 66e6b84) and this
+one (one uvicorn process on standard executors) alternating, 35 s each:
 
-    run                     requests/s  presets p99 while cost  RSS growth  errors  cost 200
-    old, 1st                  107.5          48.8 ms              +26 MB       0       12
-    new, 1st                  152.5         196.1 ms              +16 MB       0       21
-    old, 2nd                  126.4          25.6 ms              +22 MB       0       11
-    new, 2nd                  140.7         326.5 ms              +17 MB       0       14
+    run        requests/s  presets p99 while cost  lesson p99  long trace p99  RSS growth  errors
+    old, 1st     162.9           10.3 ms              67.6 ms     108.9 ms        +21 MB      0
+    new, 1st     161.2           14.8 ms              44.7 ms     178.2 ms        +16 MB      0
+    old, 2nd     155.0           12.5 ms             289.3 ms     246.7 ms        +24 MB      0
+    new, 2nd     159.3           42.0 ms              89.5 ms     235.4 ms        +16 MB      0
 
-More throughput, less growth, no errors; /api/presets p99 while /api/cost runs misses 50 ms.
-cProfile of the event loop (sequential requests) shows why: each call into an executor wakes
-one of the executor's own threads in the server's process, and the loop then waits for Python's
-lock behind it: ProcessPoolExecutor's wakeup write 3 ms a call, ThreadPoolExecutor's queue put
-0.9 ms, its own socket sends 0.6 ms (the old front had no threads of its own). The toy
-explanation computed on the event loop instead of in the pool gave 111.8 requests/s and p99
-952 ms against 142.1 and 240 ms, back to back.
+The same throughput, less growth, no errors, /api/presets p99 under 50 ms but above the old
+front's: each call into an executor wakes one of the executor's own threads in the server's
+process, and the loop then waits for Python's lock behind it (cProfile of the event loop:
+ProcessPoolExecutor's wakeup write 3 ms a call, ThreadPoolExecutor's queue put 0.9 ms; the old
+front had no threads of its own). The server's switch interval of 0.5 ms (web/app.py) keeps
+that wait short: at Python's default 5 ms the same runs gave presets p99 of 19.8-58.6 ms. The
+absolute RSS is higher (476 MB against 395 MB: one toy process a core and the models' worker).
+The toy explanation computed on the event loop instead of in the pool gave 111.8 requests/s and
+p99 952 ms against 142.1 and 240 ms, back to back.
 
     python benchmarks/load.py [--clients 200] [--seconds 30] [--think 1.0] [--src DIR]
 
