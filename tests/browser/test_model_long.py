@@ -180,6 +180,10 @@ def test_the_ranking_is_one_tab_stop_walked_by_arrows(new_page, base_url) -> Non
     layer = page.get_by_label("Layer", exact=True).input_value()
     head = page.get_by_label("Head", exact=True).input_value()
     expect()(stops).to_have_attribute("aria-label", f"Show layer {layer} head {head}")
+    # the head view comes after the table and draws its own buttons once its answer is in: wait
+    # for it, so that the stop after the table is the same whenever the keys are pressed
+    region = page.get_by_role("region", name="Head view: every line is one weight")
+    expect()(region.get_by_role("checkbox", name=f"head {head}", exact=True)).to_be_checked()
     stops.focus()
     names = [shows.nth(k).get_attribute("aria-label") for k in range(3)]
     page.keyboard.press("Home")
