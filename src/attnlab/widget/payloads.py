@@ -4,8 +4,9 @@ The web page's host (static/model_host.js) asks /api/model/info, /api/model/trac
 /api/model/matrix and /api/model/row; the widget puts the same answers on its model as traits:
 "info" (sizes), "trace" (one head's explanation), "grid" (every head at a glance), "matrix"
 (one head's whole matrix as a picture: models/matrix_view.py through encode_matrix, the
-route's one path) and "row" (one query row's weights, encode_row). For a real model's
-`ModelTrace` these are the one head view
+route's one path), "row" (one query row's weights, encode_row) and "mask" (the Mask a token
+panel's run: models/masking.py through encode_masking, /api/model/mask's path). For a real
+model's `ModelTrace` these are the one head view
 (models/head_view.py) through the one encoder (encode/head_json.py) the routes use, so the
 widget's answer is the page's. For weights handed in alone (`AttentionMaps`) they are
 models/maps_view.py's view through encode/maps_json.py: the weights and no Q, K or V, the
@@ -26,10 +27,13 @@ from attnlab.core.pooling import Pool
 from attnlab.encode.head_json import encode_head_view, encode_info
 from attnlab.encode.maps_json import encode_maps_grid, encode_maps_head, encode_maps_info
 from attnlab.encode.model_json import GRIDS, encode_matrix, encode_row
-from attnlab.models import ModelTrace
+from attnlab.encode.model_views_json import encode_masking
+from attnlab.errors import AttnlabError, TooLongError
+from attnlab.models import Model, ModelTrace
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
 from attnlab.models.head_view import FULL_GRID_AT, Grid, head_view, summary_of
 from attnlab.models.maps_view import maps_grid_view, maps_view
+from attnlab.models.masking import How, Reruns, mask_of, mask_token
 from attnlab.models.matrix_view import Specials, matrix_view
 from attnlab.words.model_help import model_words
 from attnlab.words.weights_only import MAPS_WORDS
@@ -39,6 +43,7 @@ __all__ = [
     "maps_grid",
     "maps_head",
     "maps_info",
+    "mask_answer",
     "matrix_answer",
     "model_answer",
     "model_info",
@@ -129,3 +134,19 @@ def words_for(
         {**words, **MAPS_WORDS}, causal=causal, special=special, tokens=tokens, source=source,
         weights_only=weights_only,
     )  # fmt: skip
+
+
+def mask_answer(
+    model: Model, mt: ModelTrace, *, focus: int, word: str | int, how: How, occurrence: int = 1
+) -> dict[str, Any]:
+    """/api/model/mask's answer (web/model_views_routes.py `_mask`, the same two calls):
+    `word` masked (or dropped) in `mt`'s text, the model run again, the focus's drift per layer.
+    A model that cannot rerun edited tokens, or an edit too long to run, is refused by field."""
+    if not isinstance(model, Reruns):
+        raise AttnlabError(f"{mt.model} cannot rerun edited tokens", field="model")
+    try:
+        m = mask_token(model, mt, focus=focus, word=word, occurrence=occurrence, how=how)
+    except TooLongError as exc:
+        raise AttnlabError(str(exc), field="mask") from None
+    mask = mask_of(model)
+    return encode_masking(m, mask_name=mask[0] if mask else "").model_dump(mode="json")

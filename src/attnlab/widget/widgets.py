@@ -36,6 +36,7 @@ from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.head_view import summary_of, text_of
 from attnlab.models.model_trace import last_word
 from attnlab.widget import lab_answers, payloads
+from attnlab.widget.mask_panel import MaskPanel
 from attnlab.widget.matrix_panel import MatrixPanel
 from attnlab.widget.styles import widget_css
 from attnlab.words.weights_only import text_is_fixed
@@ -260,12 +261,12 @@ class _HeadsView(_View):
         return None
 
 
-class ModelWidget(_HeadsView, MatrixPanel):
+class ModelWidget(_HeadsView, MatrixPanel, MaskPanel):
     """A real model's pass (`model.trace(text)`): every head, and any head's six beats.
 
-    A head's beats and its whole matrix (matrix_panel.py) are computed in Python when the
-    learner picks it; a new text is run through the model (the one given, or loaded again by
-    its name)."""
+    A head's beats, its whole matrix (matrix_panel.py) and the Mask a token panel's run
+    (mask_panel.py) are computed in Python when the learner asks for them; a new text is run
+    through the model (the one given, or loaded again by its name)."""
 
     def __init__(self, trace: ModelTrace, *, model: Model | None = None, text: str | None = None,
                  layer: int = 0, head: int = 0, focus: int | str | None = None,
@@ -279,6 +280,7 @@ class ModelWidget(_HeadsView, MatrixPanel):
             self.focus = trace.focus_index(focus)  # None: the last word, as the page follows
         self._good_text = self.text
         self._start_matrix()
+        self._start_mask()
         self._refresh(grid=True)
         self._compare({})  # the Compare contexts panel's first answer, as the page asks it
         self._start()
@@ -310,6 +312,11 @@ class ModelWidget(_HeadsView, MatrixPanel):
         if want:
             self.grid = held
         self._follow_row(head["window"]["focus"])
+        self._show_mask()  # as the page's host asks it after each head (model_view_asks.js)
+
+    def _mask_on(self) -> tuple[Model, ModelTrace, int]:
+        assert self.trace is not None  # shown before any mask is asked
+        return self._loaded(), self._mt, int(self.trace["window"]["focus"])
 
     def _matrix_head(self) -> tuple[ModelTrace, int, int]:
         return self._mt, self.layer, self.head
