@@ -98,7 +98,9 @@ def test_a_model_file_switches_heads_offline(new_page, tmp_path: Path, minilm, a
     assert asked == [path.as_uri()], asked
 
 
-def test_a_model_files_mask_says_the_file_holds_this_text_only(new_page, tmp_path: Path, minilm) -> None:  # type: ignore[no-untyped-def]
+def test_a_model_files_mask_says_the_file_holds_this_text_only(  # type: ignore[no-untyped-def]
+    new_page, tmp_path: Path, minilm
+) -> None:
     # Mask and compare runs the model again: the file cannot, and said nothing when clicked
     path = tmp_path / "model.html"
     path.write_text(standalone_html(minilm.trace("by the river bank")), encoding="utf-8")
