@@ -36,6 +36,7 @@ from attnlab.models.maps_view import maps_grid_view, maps_view
 from attnlab.models.masking import How, Reruns, mask_of, mask_token
 from attnlab.models.matrix_view import Specials, matrix_view
 from attnlab.words.model_help import model_words
+from attnlab.words.notebook import notebook_words
 from attnlab.words.weights_only import MAPS_WORDS
 
 __all__ = [
@@ -129,10 +130,11 @@ def words_for(
     tokens: tuple[str, ...] = (), source: str | None = None, weights_only: bool = False,
 ) -> dict[str, str]:  # fmt: skip
     """The page's words and the weights-only words, one dict, with the help and intro of the
-    model or weights shown (words/model_help.py)."""
+    model or weights shown (words/model_help.py), said as a notebook says them (no address
+    bar: words/notebook.py)."""
     return model_words(
-        {**words, **MAPS_WORDS}, causal=causal, special=special, tokens=tokens, source=source,
-        weights_only=weights_only,
+        notebook_words({**words, **MAPS_WORDS}), causal=causal, special=special, tokens=tokens,
+        source=source, weights_only=weights_only,
     )  # fmt: skip
 
 
