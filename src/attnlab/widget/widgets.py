@@ -364,12 +364,12 @@ class MapsWidget(_HeadsView):
 
     def __init__(self, maps: AttentionMaps, *, layer: int = 0, head: int = 0,
                  focus: int | None = None, beat: int = 5) -> None:  # fmt: skip
-        self._maps = maps
+        self._given = maps  # as handed in, for `maps` and save: an unnamed source stays unnamed
         named = maps.source
         source = maps.source or "elsewhere"
         if not maps.source:
-            maps = replace(maps, source=source)
-            self._maps = maps
+            maps = replace(maps, source=source)  # the view's name for the weights
+        self._maps = maps
         super().__init__(view="model", name=source, text=" ".join(maps.tokens),
                          info=payloads.maps_info(maps), beat=beat)  # fmt: skip
         self.words = payloads.words_for(
@@ -384,11 +384,11 @@ class MapsWidget(_HeadsView):
 
     @property
     def maps(self) -> AttentionMaps:
-        """The weights on screen."""
-        return self._maps
+        """The weights on screen, as they were handed in."""
+        return self._given
 
     def _saveable(self) -> AttentionMaps:
-        return self._maps  # saved as .csv or .json: the beats of .html and .svg need Q and K
+        return self._given  # saved as .csv or .json: the beats of .html and .svg need Q and K
 
     def _sizes(self) -> tuple[int, int, int]:
         return self._maps.n_layers, self._maps.n_heads, self._maps.n
