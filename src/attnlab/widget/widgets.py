@@ -14,7 +14,6 @@ hear the learner. A refusal (an unknown word, a text too long) goes to `error` a
 
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -34,6 +33,7 @@ from attnlab.lesson.explain import LessonExplanation, explain_lesson
 from attnlab.models import Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.head_view import summary_of, text_of
+from attnlab.models.maps_view import special_tokens
 from attnlab.models.model_trace import last_word
 from attnlab.widget import lab_answers, payloads
 from attnlab.widget.mask_panel import MaskPanel
@@ -199,8 +199,7 @@ _LESSON_KEYS = ("sentence", "mode", "axis", "focus", "temperature", "positions",
 
 def _last_word(tokens: tuple[str, ...]) -> int:
     """The trace's default focus (model_trace.last_word), a [SPECIAL] or <special> one skipped."""
-    special = tuple(t for t in tokens if re.fullmatch(r"\[[A-Z]+\]|<[^>]*>", t))
-    return last_word(tokens, special)
+    return last_word(tokens, special_tokens(tokens))
 
 
 class _HeadsView(_View):
@@ -358,9 +357,10 @@ class ModelWidget(_HeadsView, MatrixPanel, MaskPanel):
             self.compareError = _error(exc, field)
 
 
-class MapsWidget(_HeadsView):
-    """Attention weights handed in from elsewhere: the grid, the table and the Parallel beat;
-    the beats that need Q, K and V say so."""
+class MapsWidget(_HeadsView, MatrixPanel):
+    """Attention weights handed in from elsewhere: the grid, the table, the Parallel beat and
+    the head's whole matrix (matrix_panel.py, computed from the weights); the beats that need
+    Q, K and V say so."""
 
     def __init__(self, maps: AttentionMaps, *, layer: int = 0, head: int = 0,
                  focus: int | None = None, beat: int = 5) -> None:  # fmt: skip
@@ -374,11 +374,12 @@ class MapsWidget(_HeadsView):
                          info=payloads.maps_info(maps), beat=beat)  # fmt: skip
         self.words = payloads.words_for(
             encode_presets()["words"], tokens=maps.tokens + maps.key_tokens, source=named,
-            weights_only=True,
+            weights_only=True, sizes=(maps.n_layers, maps.n_heads),
         )  # fmt: skip
         with self._own():
             self.layer, self.head = layer, head
             self.focus = _last_word(maps.tokens) if focus is None else focus
+        self._start_matrix()
         self._refresh(grid=True)
         self._start()
 
@@ -398,6 +399,10 @@ class MapsWidget(_HeadsView):
         self.trace = payloads.maps_head(self._maps, layer=self.layer, head=self.head, focus=focus)
         if grid or self.grid is None:
             self.grid = payloads.maps_grid(self._maps, focus)
+        self._follow_row(focus)
+
+    def _matrix_head(self) -> tuple[AttentionMaps, int, int]:
+        return self._maps, self.layer, self.head
 
     def _retext(self, change: dict[str, Any]) -> None:
         if self._quiet:
