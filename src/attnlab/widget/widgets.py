@@ -1,4 +1,4 @@
-"""The notebook widgets: the toy lesson, a real model's heads, attention weights from elsewhere.
+"""The notebook widgets: the toy lesson and a real model's heads (maps_widget.py: weights alone).
 
 Each is an anywidget whose `_esm` is static/notebook.js with its imports inlined
 (encode.bundle.view_module), so it loads from a `blob:` URL in JupyterLab, Notebook 7 and VS Code
@@ -15,7 +15,6 @@ hear the learner. A refusal (an unknown word, a text too long) goes to `error` a
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,15 +32,12 @@ from attnlab.lesson.explain import LessonExplanation, explain_lesson
 from attnlab.models import Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.head_view import summary_of, text_of
-from attnlab.models.maps_view import special_tokens
-from attnlab.models.model_trace import last_word
 from attnlab.widget import lab_answers, payloads
 from attnlab.widget.mask_panel import MaskPanel
 from attnlab.widget.matrix_panel import MatrixPanel
 from attnlab.widget.styles import widget_css
-from attnlab.words.weights_only import text_is_fixed
 
-__all__ = ["LessonWidget", "MapsWidget", "ModelWidget"]
+__all__ = ["LessonWidget", "ModelWidget"]
 
 
 def _maybe_dict() -> Any:
@@ -197,11 +193,6 @@ _LESSON_KEYS = ("sentence", "mode", "axis", "focus", "temperature", "positions",
 """The keys whose change computes the lesson again (static/app.js LESSON_KEYS)."""
 
 
-def _last_word(tokens: tuple[str, ...]) -> int:
-    """The trace's default focus (model_trace.last_word), a [SPECIAL] or <special> one skipped."""
-    return last_word(tokens, special_tokens(tokens))
-
-
 class _HeadsView(_View):
     """A model's layers × heads: the grid, one head's six beats, the weights table."""
 
@@ -355,58 +346,3 @@ class ModelWidget(_HeadsView, MatrixPanel, MaskPanel):
         except AttnlabError as exc:
             field = "word" if isinstance(exc, FocusError) else exc.field
             self.compareError = _error(exc, field)
-
-
-class MapsWidget(_HeadsView, MatrixPanel):
-    """Attention weights handed in from elsewhere: the grid, the table, the Parallel beat and
-    the head's whole matrix (matrix_panel.py, computed from the weights); the beats that need
-    Q, K and V say so."""
-
-    def __init__(self, maps: AttentionMaps, *, layer: int = 0, head: int = 0,
-                 focus: int | None = None, beat: int = 5) -> None:  # fmt: skip
-        self._given = maps  # as handed in, for `maps` and save: an unnamed source stays unnamed
-        named = maps.source
-        source = maps.source or "elsewhere"
-        if not maps.source:
-            maps = replace(maps, source=source)  # the view's name for the weights
-        self._maps = maps
-        super().__init__(view="model", name=source, text=" ".join(maps.tokens),
-                         info=payloads.maps_info(maps), beat=beat)  # fmt: skip
-        self.words = payloads.words_for(
-            encode_presets()["words"], tokens=maps.tokens + maps.key_tokens, source=named,
-            weights_only=True, sizes=(maps.n_layers, maps.n_heads),
-        )  # fmt: skip
-        with self._own():
-            self.layer, self.head = layer, head
-            self.focus = _last_word(maps.tokens) if focus is None else focus
-        self._start_matrix()
-        self._refresh(grid=True)
-        self._start()
-
-    @property
-    def maps(self) -> AttentionMaps:
-        """The weights on screen, as they were handed in."""
-        return self._given
-
-    def _saveable(self) -> AttentionMaps:
-        return self._given  # saved as .csv or .json: the beats of .html and .svg need Q and K
-
-    def _sizes(self) -> tuple[int, int, int]:
-        return self._maps.n_layers, self._maps.n_heads, self._maps.n
-
-    def _refresh(self, *, grid: bool) -> None:
-        focus = self.focus if self.focus is not None else 0
-        self.trace = payloads.maps_head(self._maps, layer=self.layer, head=self.head, focus=focus)
-        if grid or self.grid is None:
-            self.grid = payloads.maps_grid(self._maps, focus)
-        self._follow_row(focus)
-
-    def _matrix_head(self) -> tuple[AttentionMaps, int, int]:
-        return self._maps, self.layer, self.head
-
-    def _retext(self, change: dict[str, Any]) -> None:
-        if self._quiet:
-            return
-        self.error = {"message": text_is_fixed(self._maps.source), "field": "text"}
-        with self._own():
-            self.text, self.name = " ".join(self._maps.tokens), self._maps.source
