@@ -167,6 +167,12 @@ def test_two_notebook_widgets_render_talk_to_the_kernel_and_leave_nothing(
         )
         assert table.count() == 1
         _the_matrix_panel_has_the_cores_row(page, real)
+        _the_mask_panel_is_answered_by_the_kernel(page, real)
+        page.wait_for_function(  # weights handed in have the matrix panel too (matrix_panel.py)
+            "(want) => document.querySelectorAll('.attnlab-nb')[2]"
+            ".querySelector('.rm-matrix-canvas')?.getAttribute('aria-label')?.startsWith(want)",
+            arg="Attention matrix of layer 1, head 2 as a picture: 5 tokens",
+        )
 
         # a trait set in the kernel moves the view
         assert _kernel_print(page, "lesson.beat = 3; real.focus = 3; print('ok')") == "ok"
@@ -228,6 +234,27 @@ def _the_matrix_panel_has_the_cores_row(page: Any, real: Any) -> None:
         int(td.get_attribute("data-j")): td.inner_text() for td in row.locator("td[data-j]").all()
     }
     assert shown == {j: num(float(w[j]), places=4) for j in range(len(w))}
+
+
+def _the_mask_panel_is_answered_by_the_kernel(page: Any, real: Any) -> None:
+    """Mask and compare in the Real model widget: the kernel runs the masked text (there is no
+    API) and the panel's table shows its layers; the panel is the page's card, not bare."""
+    panel = real.locator(".rm-mask")
+    panel.get_by_label("Word to mask").fill("river")
+    panel.get_by_role("button", name="Mask and compare").click()
+    rows = panel.locator("table tbody tr")
+    rows.nth(6).wait_for()  # "in" and layers 0..5
+    assert rows.count() == 7
+    said = _kernel_print(page, "print(real.maskWord, real.mask['target']['text'], real.maskError)")
+    assert said == "river river None"
+    l2 = float(_kernel_print(page, "print(real.mask['l2'][-1])"))  # the focus's distance, last
+    assert l2 > 1  # the word is gone: the vector moved (its text is then the same to any rule)
+    assert float(rows.nth(6).locator("td").last.inner_text()) == pytest.approx(l2, abs=0.005)
+    card = panel.evaluate(
+        "el => [getComputedStyle(el).borderTopStyle, el.querySelector('input').offsetWidth,"
+        " el.offsetWidth]"
+    )
+    assert card[0] == "solid" and card[1] < card[2] / 2, card  # model_views.css in the widget
 
 
 def _route_local(context: Any, outside: list[str]) -> None:

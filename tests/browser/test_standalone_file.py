@@ -96,3 +96,22 @@ def test_a_model_file_switches_heads_offline(new_page, tmp_path: Path, minilm, a
     expect()(page.get_by_role("status", name="Narration").locator(".beat-text")).to_have_text(told)
     page.screenshot(path=str(artifacts / "standalone-model.png"))
     assert asked == [path.as_uri()], asked
+
+
+def test_a_model_files_mask_says_the_file_holds_this_text_only(  # type: ignore[no-untyped-def]
+    new_page, tmp_path: Path, minilm
+) -> None:
+    # Mask and compare runs the model again: the file cannot, and said nothing when clicked
+    path = tmp_path / "model.html"
+    path.write_text(standalone_html(minilm.trace("by the river bank")), encoding="utf-8")
+    page = new_page()
+    asked = open_file(page, path)
+    panel = page.get_by_role("region", name="Mask a token: how much")
+    panel.get_by_label("Word to mask").fill("river")
+    panel.get_by_role("button", name="Mask and compare").click()
+    said = panel.get_by_role("alert")
+    expect()(said).to_be_visible()
+    expect()(said).to_contain_text("numbers for this text and token only")
+    border = panel.evaluate("el => getComputedStyle(el).borderTopStyle")
+    assert border == "solid"  # the page's card (model_views.css), not a bare section
+    assert asked == [path.as_uri()], asked

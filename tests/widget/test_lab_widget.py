@@ -59,6 +59,15 @@ def test_show_with_lab_is_the_lesson_with_its_lab_view() -> None:
         attnlab.show(attnlab.explain_lesson("by the river bank"), lab="yes")
 
 
+def test_the_labs_intro_in_a_notebook_names_no_address_bar(api: TestClient) -> None:
+    w = attnlab.show(attnlab.explain_lesson("by the river bank"), lab=True)
+    page = api.get("/api/presets").json()["words"]["lab.intro"]
+    assert "address bar" in page  # the page's own sentence is left as it is
+    said = w.words["lab.intro"]
+    assert "address bar" not in said and "w.save(path)" in said
+    assert said.startswith(page.split("; the link")[0])  # the rest as the page says it
+
+
 def test_the_labs_traits_recompute_the_lesson_as_the_api_does(api: TestClient) -> None:
     w = attnlab.show(attnlab.explain_lesson("by the river bank"), lab=True)
     w.causal = True

@@ -31,3 +31,16 @@ def test_the_shipped_sheets_leave_no_rule_unscoped() -> None:
             flat = re.sub(r"\([^()]*\)", "", flat)
         for selector in flat.split(","):
             assert selector.strip().startswith(SCOPE), head
+
+
+def test_every_sheet_the_page_links_styles_the_widget_too() -> None:
+    # the Mask a token panel was bare in a notebook: model_views.css was linked by the page only
+    from importlib.resources import files
+
+    from attnlab.widget.styles import SHEETS
+
+    page = (files("attnlab") / "static" / "index.html").read_text(encoding="utf-8")
+    linked = re.findall(r'<link rel="stylesheet" href="/static/([\w.]+)">', page)
+    assert "model_views.css" in linked
+    assert [s for s in linked if s not in SHEETS] == []
+    assert f"{SCOPE} .rm-mask-form input {{ width: 10em; }}" in widget_css()

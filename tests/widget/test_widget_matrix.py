@@ -57,3 +57,45 @@ def test_a_row_outside_the_text_is_refused_by_name(minilm) -> None:  # type: ign
     w.text = "the bank"  # a new text: the matrix and the row are of it
     assert w.matrix is not None and w.matrix["n"] == 4 and w.row is not None
     assert w.row["token"] == w.trace["window"]["all_tokens"][w.row_index]
+
+
+def test_weights_handed_in_have_the_models_matrix_panel(minilm) -> None:  # type: ignore[no-untyped-def]
+    # attnlab.show(weights[None, None], tokens) had no matrix: the panel stayed empty
+    mt = minilm.trace("by the river bank")
+    model, maps = attnlab.show(mt, layer=2, head=5), attnlab.show(mt.maps(), layer=2, head=5)
+    assert maps.matrix is not None and maps.matrix == model.matrix  # the same weights, one path
+    assert maps.row_index == model.row_index and maps.row == model.row
+    for w in (model, maps):
+        w.specials, w.pool, w.row_index = "renormalise", "mean", 1
+    assert maps.matrix == model.matrix and maps.matrix["kept"] == [1, 2, 3, 4]  # [CLS], [SEP]
+    assert maps.row == model.row
+
+
+def test_one_head_of_numpy_weights_is_drawn_and_counted_in_the_singular() -> None:
+    import numpy as np
+
+    from attnlab.encode.packed import unpack
+
+    weights = np.array([[0.5, 0.5, 0.0], [0.25, 0.25, 0.5], [0.0, 1.0, 0.0]])
+    w = attnlab.show(weights[None, None], ["the", "cat", "sat"])
+    assert w.matrix is not None and w.matrix["n"] == 3 and w.matrix["pooled"] is False
+    assert np.allclose(unpack(w.matrix["weights"]), weights, atol=1 / 65535)
+    assert w.row is not None and np.allclose(unpack(w.row["weights"]), weights[w.row_index])
+    intro = w.words["maps.intro"]
+    assert "1 layer × 1 head," in intro and "1 layers" not in intro and "1 heads" not in intro
+    two = attnlab.show(np.stack([weights, weights])[None], ["the", "cat", "sat"])
+    assert "1 layer × 2 heads," in two.words["maps.intro"]
+
+
+def test_queries_and_keys_of_their_own_have_no_square_picture() -> None:
+    import numpy as np
+
+    from attnlab.core.attention_maps import AttentionMaps
+    from attnlab.errors import MapShapeError
+    from attnlab.models.maps_view import maps_matrix_view
+
+    maps = AttentionMaps.of(np.full((2, 3), 1 / 3), ["a", "b"], key_tokens=["x", "y", "z"])
+    with pytest.raises(MapShapeError, match="got 2 queries and 3 keys"):
+        maps_matrix_view(maps, layer=0, head=0, how="max", specials="show")
+    w = attnlab.show(maps)
+    assert w.matrix is None and w.row is not None and w.row["visible"] == 3

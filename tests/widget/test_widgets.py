@@ -140,6 +140,26 @@ def test_save_writes_weights_handed_in_from_elsewhere(tmp_path) -> None:  # type
     assert data["n_heads"] == 2 and data["weights"] == w.tolist()
 
 
+def test_saving_weights_handed_in_or_a_widget_says_so_plainly(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # "attention weights from elsewhere (elsewhere) have no ...": the name said twice, as a bug
+    from attnlab.errors import ExportError
+
+    w = attnlab.show(np.full((1, 1, 2, 2), 0.5), ["it", "ran"])
+    with pytest.raises(ExportError) as refused:
+        w.save(tmp_path / "x.html")
+    said = str(refused.value)
+    assert "(elsewhere)" not in said and said.count("elsewhere") <= 1, said
+    assert said.startswith("attention weights handed in (AttentionMaps) have no queries")
+    assert w.maps.source == ""  # as handed in: the view's "elsewhere" is only its label
+    # attnlab.save of the widget itself: it says how a widget saves, not a list of types
+    with pytest.raises(ExportError, match=r"a notebook widget saves itself.*w\.save\(path\)"):
+        attnlab.save(w, tmp_path / "w.csv")
+    lesson = attnlab.show(attnlab.explain_lesson("by the river bank"))
+    with pytest.raises(ExportError, match=r"w\.save\(path\)"):
+        attnlab.save(lesson, tmp_path / "l.html")
+    assert not (tmp_path / "w.csv").exists() and not (tmp_path / "l.html").exists()
+
+
 def test_the_default_focus_of_weights_from_elsewhere_is_a_word_not_an_escaped_byte() -> None:
     """A byte-level tokenizer's pieces of ✅ read '\\xe2', '\\x9c', '\\x85' (their letters are an
     escape's), and the widget followed '\\x85' after "It works ✅"."""

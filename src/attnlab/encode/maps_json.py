@@ -10,13 +10,13 @@ import numpy as np
 from attnlab.core.attention_maps import AttentionMaps
 from attnlab.core.softmax import entropy_bits
 from attnlab.encode.answers_maps import MapsGridAnswer, MapsInfoAnswer, MapsPlace, MapsTraceAnswer
-from attnlab.encode.answers_model import WindowAnswer
+from attnlab.encode.answers_model import RowAnswer, WindowAnswer
 from attnlab.encode.answers_trace import BeatAnswer, BeatCaptionAnswer, CaptionsAnswer
 from attnlab.encode.head_json import PLACES, float32, uint16
 from attnlab.models.maps_view import MapsGrid, MapsView
 from attnlab.words.weights_only import WEIGHTS_BEATS
 
-__all__ = ["encode_maps_grid", "encode_maps_head", "encode_maps_info"]
+__all__ = ["encode_maps_grid", "encode_maps_head", "encode_maps_info", "encode_maps_row"]
 
 
 def encode_maps_info(maps: AttentionMaps) -> MapsInfoAnswer:
@@ -68,4 +68,14 @@ def encode_maps_grid(g: MapsGrid) -> MapsGridAnswer:
     return MapsGridAnswer(
         kind="focus", layers=layers, heads=heads, focus=g.focus, top=top, entropy_bits=bits,
         rows=uint16(g.rows),  # (L, H, m)
+    )  # fmt: skip
+
+
+def encode_maps_row(maps: AttentionMaps, row: int, *, layer: int, head: int) -> RowAnswer:
+    """Query `row`'s weights over every key, float32, as /api/model/row answers a model's (no
+    mask is assumed: every key is visible)."""
+    w = maps.head(layer, head)[row]  # (m,)
+    return RowAnswer(
+        layer=layer, head=head, row=row, token=maps.tokens[row], visible=maps.m,
+        sum=round(float(w.sum()), 6), weights=float32(w),
     )  # fmt: skip

@@ -59,6 +59,13 @@ def format_of(path: str | os.PathLike[str], format: str | None = None) -> str:
     return name
 
 
+def _is_widget(obj: object) -> bool:
+    """Whether `obj` is one of attnlab's notebook widgets, told by its class's module and its
+    own `save`, not by importing attnlab.widget (export sits below it: the layering test)."""
+    module = getattr(type(obj), "__module__", "")
+    return module.startswith("attnlab.widget.") and callable(getattr(obj, "save", None))
+
+
 def export_text(
     obj: Saveable,
     format: str,
@@ -73,6 +80,13 @@ def export_text(
     `layer`, `head` pick the head of a matrix CSV or an HTML file, `focus` the token followed
     (a lesson given one is explained again from it)."""
     if not isinstance(obj, LessonExplanation | ModelTrace | AttentionMaps):
+        if _is_widget(obj):
+            raise ExportError(
+                "a notebook widget saves itself, at the step, head and token it shows: "
+                "w.save(path) (attnlab.save takes what the widget shows: "
+                "w.explanation, w.model_trace or w.maps)",
+                field="obj",
+            )
         raise ExportError(
             f"save takes a LessonExplanation (attnlab.explain_lesson), a ModelTrace "
             f"(model.trace(text)) or AttentionMaps (weights from elsewhere), got "
@@ -107,8 +121,9 @@ def export_text(
 def _maps_text(maps: AttentionMaps, format: str, *, table: Table, layer: int, head: int) -> str:
     """Weights from elsewhere as CSV or JSON; the formats that draw the beats are refused."""
     if format not in MAPS_FORMATS:
+        came = f"from {maps.source}" if maps.source else "handed in (AttentionMaps)"
         raise ExportError(
-            f"attention weights from elsewhere ({maps.source or 'AttentionMaps'}) have no "
+            f"attention weights {came} have no "
             f"queries, keys or values for a .{format} file's beats: save them as "
             f"{' or '.join('.' + f for f in MAPS_FORMATS)}",
             field="format",

@@ -42,7 +42,7 @@ __all__ = ["MODEL_TOKENS_AT_MOST", "STYLES", "standalone_html"]
 
 MODEL_TOKENS_AT_MOST = 32
 """A model's file holds L·H heads of n² numbers each: beyond this many tokens it is refused."""
-STYLES = ("style.css", "model.css", "export.css", "present.css")
+STYLES = ("style.css", "model.css", "model_views.css", "export.css", "present.css")
 """The page's stylesheets the file inlines, in order."""
 
 

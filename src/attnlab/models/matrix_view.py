@@ -9,6 +9,7 @@ asked (specials.py: [CLS] and [SEP] hold much of a BERT head's weight). The enco
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -21,7 +22,9 @@ from attnlab.models.model_trace import ModelTrace
 from attnlab.models.specials import without_specials
 from attnlab.types import FloatArray
 
-__all__ = ["PICTURE_SIDE", "SPECIALS", "MatrixView", "Specials", "matrix_view"]
+__all__ = [
+    "PICTURE_SIDE", "SPECIALS", "MatrixView", "Specials", "matrix_view", "weights_matrix_view",
+]  # fmt: skip
 
 Specials = Literal["show", "hide", "renormalise"]
 SPECIALS: tuple[Specials, ...] = ("show", "hide", "renormalise")
@@ -55,16 +58,29 @@ def matrix_view(
     side: int = PICTURE_SIDE,
 ) -> MatrixView:  # fmt: skip
     """Head (layer, head) of `mt`, its Trace `t`, as at most side × side cells."""
-    w = t.weights  # (n, n)
-    kept: npt.NDArray[np.intp] = np.arange(t.n, dtype=np.intp)
+    return weights_matrix_view(
+        t.weights, t.tokens, mt.special, layer=layer, head=head, causal=mt.causal, how=how,
+        specials=specials, side=side,
+    )  # fmt: skip
+
+
+def weights_matrix_view(
+    w: FloatArray, tokens: Sequence[str], special: Sequence[str], *, layer: int, head: int,
+    causal: bool, how: Pool, specials: Specials, side: int = PICTURE_SIDE,
+) -> MatrixView:  # fmt: skip
+    """One head's (n, n) weights over `tokens` as at most side × side cells, the `special`
+    tokens hidden when asked: a model's head (matrix_view) or weights handed in alone
+    (maps_view.maps_matrix_view) take this one path."""
+    n = int(w.shape[0])
+    kept: npt.NDArray[np.intp] = np.arange(n, dtype=np.intp)
     hidden: FloatArray | None = None
     if specials != "show":
         w, kept, hidden = without_specials(
-            w, t.tokens, mt.special, renormalise=specials == "renormalise"
+            w, tokens, special, renormalise=specials == "renormalise"
         )  # (k, k)
     cells = pool(w, side, how)  # (r, r)
     k, r = int(kept.shape[0]), int(cells.shape[0])
     return MatrixView(
-        layer=layer, head=head, n=t.n, kept=kept, cells=cells, edges=edges(k, r), how=how,
-        specials=specials, causal=mt.causal, hidden=hidden,
+        layer=layer, head=head, n=n, kept=kept, cells=cells, edges=edges(k, r), how=how,
+        specials=specials, causal=causal, hidden=hidden,
     )  # fmt: skip

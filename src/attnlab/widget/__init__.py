@@ -6,7 +6,8 @@ Needs the `notebook` extra (anywidget): `pip install 'attnlab[notebook]'`.
 from __future__ import annotations
 
 from attnlab.widget.adapter import attention_maps
+from attnlab.widget.maps_widget import MapsWidget
 from attnlab.widget.show import show
-from attnlab.widget.widgets import LessonWidget, MapsWidget, ModelWidget
+from attnlab.widget.widgets import LessonWidget, ModelWidget
 
 __all__ = ["LessonWidget", "MapsWidget", "ModelWidget", "attention_maps", "show"]

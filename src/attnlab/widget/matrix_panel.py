@@ -15,6 +15,7 @@ from typing import Any
 
 import traitlets as t
 
+from attnlab.core.attention_maps import AttentionMaps
 from attnlab.core.pooling import POOLS
 from attnlab.errors import UnknownHeadError
 from attnlab.models import ModelTrace
@@ -25,7 +26,9 @@ __all__ = ["MatrixPanel"]
 
 
 class MatrixPanel(t.HasTraits):
-    """A widget's matrix panel: mixed into a widget that holds one real model's pass."""
+    """A widget's matrix panel: mixed into a widget that holds one real model's pass or
+    attention weights handed in alone (whose picture needs the same tokens both ways: others
+    have no matrix, and the panel stays empty)."""
 
     matrix: Any = t.Dict(allow_none=True, default_value=None).tag(sync=True)
     matrix_scale = t.Unicode("log").tag(sync=True)  # the picture's colours (matrix_picture.js)
@@ -35,8 +38,8 @@ class MatrixPanel(t.HasTraits):
     row: Any = t.Dict(allow_none=True, default_value=None).tag(sync=True)
     _matrix_for: tuple[Any, ...] = ()  # (pass, layer, head, pool, specials) of the matrix shown
 
-    def _matrix_head(self) -> tuple[ModelTrace, int, int]:
-        """The pass and the (layer, head) on screen."""
+    def _matrix_head(self) -> tuple[ModelTrace | AttentionMaps, int, int]:
+        """The pass (or the weights) and the (layer, head) on screen."""
         raise NotImplementedError
 
     @t.validate("row_index")
@@ -59,6 +62,9 @@ class MatrixPanel(t.HasTraits):
         if self._matrix_for and self._matrix_for[0] is mt and self._matrix_for[1:] == key:
             return
         self._matrix_for = (mt, *key)
+        if isinstance(mt, AttentionMaps) and mt.tokens != mt.key_tokens:
+            self.matrix = None  # queries and keys of their own: no square picture
+            return
         self.matrix = payloads.matrix_answer(
             mt, layer=layer, head=head, pool=self.pool, specials=self.specials
         )

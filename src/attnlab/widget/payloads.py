@@ -4,8 +4,9 @@ The web page's host (static/model_host.js) asks /api/model/info, /api/model/trac
 /api/model/matrix and /api/model/row; the widget puts the same answers on its model as traits:
 "info" (sizes), "trace" (one head's explanation), "grid" (every head at a glance), "matrix"
 (one head's whole matrix as a picture: models/matrix_view.py through encode_matrix, the
-route's one path) and "row" (one query row's weights, encode_row). For a real model's
-`ModelTrace` these are the one head view
+route's one path), "row" (one query row's weights, encode_row) and "mask" (the Mask a token
+panel's run: models/masking.py through encode_masking, /api/model/mask's path). For a real
+model's `ModelTrace` these are the one head view
 (models/head_view.py) through the one encoder (encode/head_json.py) the routes use, so the
 widget's answer is the page's. For weights handed in alone (`AttentionMaps`) they are
 models/maps_view.py's view through encode/maps_json.py: the weights and no Q, K or V, the
@@ -24,21 +25,31 @@ import numpy as np
 from attnlab.core.attention_maps import AttentionMaps
 from attnlab.core.pooling import Pool
 from attnlab.encode.head_json import encode_head_view, encode_info
-from attnlab.encode.maps_json import encode_maps_grid, encode_maps_head, encode_maps_info
+from attnlab.encode.maps_json import (
+    encode_maps_grid,
+    encode_maps_head,
+    encode_maps_info,
+    encode_maps_row,
+)  # fmt: skip
 from attnlab.encode.model_json import GRIDS, encode_matrix, encode_row
-from attnlab.models import ModelTrace
+from attnlab.encode.model_views_json import encode_masking
+from attnlab.errors import AttnlabError, TooLongError
+from attnlab.models import Model, ModelTrace
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
 from attnlab.models.head_view import FULL_GRID_AT, Grid, head_view, summary_of
-from attnlab.models.maps_view import maps_grid_view, maps_view
+from attnlab.models.maps_view import maps_grid_view, maps_matrix_view, maps_view
+from attnlab.models.masking import How, Reruns, mask_of, mask_token
 from attnlab.models.matrix_view import Specials, matrix_view
 from attnlab.words.model_help import model_words
-from attnlab.words.weights_only import MAPS_WORDS
+from attnlab.words.notebook import notebook_words
+from attnlab.words.weights_only import MAPS_WORDS, sized
 
 __all__ = [
     "FULL_GRID_MAX",
     "maps_grid",
     "maps_head",
     "maps_info",
+    "mask_answer",
     "matrix_answer",
     "model_answer",
     "model_info",
@@ -88,19 +99,27 @@ def model_answer(
 
 
 def matrix_answer(
-    mt: ModelTrace, *, layer: int, head: int, pool: Pool, specials: Specials
+    source: ModelTrace | AttentionMaps, *, layer: int, head: int, pool: Pool, specials: Specials
 ) -> dict[str, Any]:
-    """/api/model/matrix's answer: head (layer, head) of `mt` as the matrix panel's picture."""
-    t = mt.head(layer, head)
-    view = matrix_view(mt, t, layer=layer, head=head, how=pool, specials=specials)
+    """/api/model/matrix's answer: head (layer, head) of a model's pass, or of weights handed
+    in alone, as the matrix panel's picture (one path: matrix_view.weights_matrix_view)."""
+    if isinstance(source, AttentionMaps):
+        view = maps_matrix_view(source, layer=layer, head=head, how=pool, specials=specials)
+    else:
+        t = source.head(layer, head)
+        view = matrix_view(source, t, layer=layer, head=head, how=pool, specials=specials)
     return encode_matrix(view).model_dump(mode="json", by_alias=True)
 
 
-def row_answer(mt: ModelTrace, *, layer: int, head: int, row: int) -> dict[str, Any]:
+def row_answer(
+    source: ModelTrace | AttentionMaps, *, layer: int, head: int, row: int
+) -> dict[str, Any]:
     """/api/model/row's answer: query `row`'s weights over every key, for the matrix panel."""
-    return encode_row(mt.head(layer, head), row, layer=layer, head=head).model_dump(
-        mode="json", by_alias=True
-    )
+    if isinstance(source, AttentionMaps):
+        answer = encode_maps_row(source, row, layer=layer, head=head)
+    else:
+        answer = encode_row(source.head(layer, head), row, layer=layer, head=head)
+    return answer.model_dump(mode="json", by_alias=True)
 
 
 def maps_info(maps: AttentionMaps) -> dict[str, Any]:
@@ -122,10 +141,29 @@ def maps_grid(maps: AttentionMaps, focus: int) -> dict[str, Any]:
 def words_for(
     words: dict[str, str], *, causal: bool = False, special: tuple[str, ...] = (),
     tokens: tuple[str, ...] = (), source: str | None = None, weights_only: bool = False,
+    sizes: tuple[int, int] | None = None,
 ) -> dict[str, str]:  # fmt: skip
     """The page's words and the weights-only words, one dict, with the help and intro of the
-    model or weights shown (words/model_help.py)."""
-    return model_words(
-        {**words, **MAPS_WORDS}, causal=causal, special=special, tokens=tokens, source=source,
-        weights_only=weights_only,
+    model or weights shown (words/model_help.py), said as a notebook says them (no address
+    bar: words/notebook.py); `sizes` (layers, heads) counts the weights' in their intro."""
+    out = model_words(
+        notebook_words({**words, **MAPS_WORDS}), causal=causal, special=special, tokens=tokens,
+        source=source, weights_only=weights_only,
     )  # fmt: skip
+    return out if sizes is None else sized(out, n_layers=sizes[0], n_heads=sizes[1])
+
+
+def mask_answer(
+    model: Model, mt: ModelTrace, *, focus: int, word: str | int, how: How, occurrence: int = 1
+) -> dict[str, Any]:
+    """/api/model/mask's answer (web/model_views_routes.py `_mask`, the same two calls):
+    `word` masked (or dropped) in `mt`'s text, the model run again, the focus's drift per layer.
+    A model that cannot rerun edited tokens, or an edit too long to run, is refused by field."""
+    if not isinstance(model, Reruns):
+        raise AttnlabError(f"{mt.model} cannot rerun edited tokens", field="model")
+    try:
+        m = mask_token(model, mt, focus=focus, word=word, occurrence=occurrence, how=how)
+    except TooLongError as exc:
+        raise AttnlabError(str(exc), field="mask") from None
+    mask = mask_of(model)
+    return encode_masking(m, mask_name=mask[0] if mask else "").model_dump(mode="json")

@@ -22,7 +22,8 @@ from attnlab.errors import ArgumentTypeError, AttnlabError
 from attnlab.lesson.explain import LessonExplanation
 from attnlab.models import ModelTrace
 from attnlab.widget.adapter import attention_maps
-from attnlab.widget.widgets import LessonWidget, MapsWidget, ModelWidget
+from attnlab.widget.maps_widget import MapsWidget
+from attnlab.widget.widgets import LessonWidget, ModelWidget
 
 __all__ = ["show"]
 

@@ -15,7 +15,10 @@ from importlib.resources import files
 __all__ = ["SCOPE", "scope_css", "widget_css"]
 
 SCOPE = ".attnlab-nb"
-SHEETS = ("style.css", "lab.css", "model.css", "export.css", "present.css", "notebook.css")
+SHEETS = (
+    "style.css", "lab.css", "model.css", "model_views.css", "export.css", "present.css",
+    "notebook.css",
+)  # fmt: skip
 _COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 

@@ -1,4 +1,4 @@
-"""The notebook widgets: the toy lesson, a real model's heads, attention weights from elsewhere.
+"""The notebook widgets: the toy lesson and a real model's heads (maps_widget.py: weights alone).
 
 Each is an anywidget whose `_esm` is static/notebook.js with its imports inlined
 (encode.bundle.view_module), so it loads from a `blob:` URL in JupyterLab, Notebook 7 and VS Code
@@ -14,9 +14,7 @@ hear the learner. A refusal (an unknown word, a text too long) goes to `error` a
 
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,13 +32,12 @@ from attnlab.lesson.explain import LessonExplanation, explain_lesson
 from attnlab.models import Model, ModelTrace, load_model
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.head_view import summary_of, text_of
-from attnlab.models.model_trace import last_word
 from attnlab.widget import lab_answers, payloads
+from attnlab.widget.mask_panel import MaskPanel
 from attnlab.widget.matrix_panel import MatrixPanel
 from attnlab.widget.styles import widget_css
-from attnlab.words.weights_only import text_is_fixed
 
-__all__ = ["LessonWidget", "MapsWidget", "ModelWidget"]
+__all__ = ["LessonWidget", "ModelWidget"]
 
 
 def _maybe_dict() -> Any:
@@ -196,12 +193,6 @@ _LESSON_KEYS = ("sentence", "mode", "axis", "focus", "temperature", "positions",
 """The keys whose change computes the lesson again (static/app.js LESSON_KEYS)."""
 
 
-def _last_word(tokens: tuple[str, ...]) -> int:
-    """The trace's default focus (model_trace.last_word), a [SPECIAL] or <special> one skipped."""
-    special = tuple(t for t in tokens if re.fullmatch(r"\[[A-Z]+\]|<[^>]*>", t))
-    return last_word(tokens, special)
-
-
 class _HeadsView(_View):
     """A model's layers × heads: the grid, one head's six beats, the weights table."""
 
@@ -260,12 +251,12 @@ class _HeadsView(_View):
         return None
 
 
-class ModelWidget(_HeadsView, MatrixPanel):
+class ModelWidget(_HeadsView, MatrixPanel, MaskPanel):
     """A real model's pass (`model.trace(text)`): every head, and any head's six beats.
 
-    A head's beats and its whole matrix (matrix_panel.py) are computed in Python when the
-    learner picks it; a new text is run through the model (the one given, or loaded again by
-    its name)."""
+    A head's beats, its whole matrix (matrix_panel.py) and the Mask a token panel's run
+    (mask_panel.py) are computed in Python when the learner asks for them; a new text is run
+    through the model (the one given, or loaded again by its name)."""
 
     def __init__(self, trace: ModelTrace, *, model: Model | None = None, text: str | None = None,
                  layer: int = 0, head: int = 0, focus: int | str | None = None,
@@ -279,6 +270,7 @@ class ModelWidget(_HeadsView, MatrixPanel):
             self.focus = trace.focus_index(focus)  # None: the last word, as the page follows
         self._good_text = self.text
         self._start_matrix()
+        self._start_mask()
         self._refresh(grid=True)
         self._compare({})  # the Compare contexts panel's first answer, as the page asks it
         self._start()
@@ -310,6 +302,11 @@ class ModelWidget(_HeadsView, MatrixPanel):
         if want:
             self.grid = held
         self._follow_row(head["window"]["focus"])
+        self._show_mask()  # as the page's host asks it after each head (model_view_asks.js)
+
+    def _mask_on(self) -> tuple[Model, ModelTrace, int]:
+        assert self.trace is not None  # shown before any mask is asked
+        return self._loaded(), self._mt, int(self.trace["window"]["focus"])
 
     def _matrix_head(self) -> tuple[ModelTrace, int, int]:
         return self._mt, self.layer, self.head
@@ -349,52 +346,3 @@ class ModelWidget(_HeadsView, MatrixPanel):
         except AttnlabError as exc:
             field = "word" if isinstance(exc, FocusError) else exc.field
             self.compareError = _error(exc, field)
-
-
-class MapsWidget(_HeadsView):
-    """Attention weights handed in from elsewhere: the grid, the table and the Parallel beat;
-    the beats that need Q, K and V say so."""
-
-    def __init__(self, maps: AttentionMaps, *, layer: int = 0, head: int = 0,
-                 focus: int | None = None, beat: int = 5) -> None:  # fmt: skip
-        self._maps = maps
-        named = maps.source
-        source = maps.source or "elsewhere"
-        if not maps.source:
-            maps = replace(maps, source=source)
-            self._maps = maps
-        super().__init__(view="model", name=source, text=" ".join(maps.tokens),
-                         info=payloads.maps_info(maps), beat=beat)  # fmt: skip
-        self.words = payloads.words_for(
-            encode_presets()["words"], tokens=maps.tokens + maps.key_tokens, source=named,
-            weights_only=True,
-        )  # fmt: skip
-        with self._own():
-            self.layer, self.head = layer, head
-            self.focus = _last_word(maps.tokens) if focus is None else focus
-        self._refresh(grid=True)
-        self._start()
-
-    @property
-    def maps(self) -> AttentionMaps:
-        """The weights on screen."""
-        return self._maps
-
-    def _saveable(self) -> AttentionMaps:
-        return self._maps  # saved as .csv or .json: the beats of .html and .svg need Q and K
-
-    def _sizes(self) -> tuple[int, int, int]:
-        return self._maps.n_layers, self._maps.n_heads, self._maps.n
-
-    def _refresh(self, *, grid: bool) -> None:
-        focus = self.focus if self.focus is not None else 0
-        self.trace = payloads.maps_head(self._maps, layer=self.layer, head=self.head, focus=focus)
-        if grid or self.grid is None:
-            self.grid = payloads.maps_grid(self._maps, focus)
-
-    def _retext(self, change: dict[str, Any]) -> None:
-        if self._quiet:
-            return
-        self.error = {"message": text_is_fixed(self._maps.source), "field": "text"}
-        with self._own():
-            self.text, self.name = " ".join(self._maps.tokens), self._maps.source

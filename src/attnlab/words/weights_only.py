@@ -12,15 +12,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from attnlab.words.grammar import counted
 from attnlab.words.narration import BEATS
 from attnlab.words.numfmt import num
 
 __all__ = [
     "MAPS_WORDS",
     "NEEDS_QKV",
+    "SIZES",
     "WEIGHTS_BEATS",
     "narrate_weights",
     "pair_words",
+    "sized",
     "text_is_fixed",
 ]
 
@@ -43,6 +46,18 @@ MAPS_WORDS: Mapping[str, str] = {
     "maps.which": "Layer {layer}, head {head} of {model}: {n} query tokens, weights only.",
 }
 """The page's words for weights handed in alone, merged into a widget's "words"."""
+
+
+SIZES = "{n_layers} layers × {n_heads} heads"
+"""The sizes as the intros write them for any count; `sized` says them for the weights shown."""
+
+
+def sized(words: Mapping[str, str], *, n_layers: int, n_heads: int) -> dict[str, str]:
+    """`words` with the weights' intros counting their layers and heads in agreement ("1 layer
+    × 1 head", not "1 layers × 1 heads"): the counts are known here, not in the view."""
+    said = f"{counted(n_layers, 'layer')} × {counted(n_heads, 'head')}"
+    return {k: v.replace(SIZES, said) if k.startswith("maps.intro") else v
+            for k, v in words.items()}  # fmt: skip
 
 
 def narrate_weights(
