@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_model_page import api, expect, open_model
+from test_model_page import api, api_error, expect, open_model, trace
+
+from attnlab.words.model_views import distance
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("smollm2")]
 
@@ -62,3 +64,56 @@ def test_smollm2_masks_by_its_default_and_names_whole_sentences(new_page, base_u
     expect()(table.locator("tbody tr")).to_have_count(n_layers + 1)  # "in", then each layer
     expect()(region.get_by_role("alert")).to_be_hidden()
     check_captions(page, base_url, "smollm2")
+
+
+NEWCOMER = "The bank of the river flooded, so the bank downtown closed early."
+
+
+def test_smollm2_drops_a_word_and_shows_the_text_and_every_small_distance(
+    new_page, base_url, console
+) -> None:
+    """Issue 22, the newcomer's clicks: SmolLM2, their text, drop river. Bugs: the edited text
+    was the tokens joined by spaces ("the flooded , so"), the 1 − cosine column read 0 for layers
+    0-16 while the plot rose, and zebra was refused with a Python list of words."""
+    expect().set_options(timeout=60_000)
+    console.allow("status of 400 (Bad Request)")
+    page = open_model(new_page())
+    page.get_by_label("Model", exact=True).select_option("smollm2")
+    settle(page)
+    box = page.get_by_role("textbox", name="Text", exact=True)
+    box.fill(NEWCOMER)
+    box.press("Enter")
+    settle(page)
+    focus = trace(base_url, model="smollm2", text=NEWCOMER)["focus"]
+    region = page.get_by_role("region", name=MASK_TITLE)
+    region.get_by_label("Word to mask", exact=True).fill("river")
+    region.get_by_role("button", name="Mask and compare").click()
+    q = {"model": "smollm2", "text": NEWCOMER, "focus": focus, "mask": "river", "how": "drop"}
+    m = api(base_url, "/api/model/mask", **q)
+    edited = "The bank of the flooded, so the bank downtown closed early."
+    assert m["edited_text"] == edited
+    expect()(region.locator(".rm-mask-edited")).to_have_text(f"Edited text: {edited}")
+    table = region.get_by_role("table", name="Masking, layer by layer")
+    expect()(table.locator("tbody tr")).to_have_count(len(m["labels"]))
+    cosine = table.locator("tbody tr td:nth-of-type(4)")
+    expect()(cosine).to_have_text([distance(x) for x in m["cosine_distance"]])
+    moved = [k for k, x in enumerate(m["cosine_distance"]) if x > 0]
+    assert len(moved) == len(m["labels"]) - 1  # every layer moved (not "in": the word is later)
+    assert all(cosine.nth(k).text_content() != "0" for k in moved)
+    l2 = table.locator("tbody tr td:nth-of-type(5)")
+    expect()(l2).to_have_text([distance(x) for x in m["l2"]])
+    readout = ", ".join(
+        f"{lab} {distance(x)}" for lab, x in zip(m["labels"], m["cosine_distance"], strict=True)
+    )
+    vector = region.get_by_role("img").nth(1)
+    expect()(vector).to_have_attribute(
+        "aria-label", f"How far the focus vector moved: 1 − cosine: {readout}"
+    )
+    region.get_by_label("Word to mask", exact=True).fill("zebra")
+    region.get_by_role("button", name="Mask and compare").click()
+    error = api_error(base_url, "/api/model/mask", **{**q, "mask": "zebra"})["error"]
+    assert error == (
+        "“zebra” is not a word of the text: type one of its words: The, bank, of, river, "
+        "flooded, so, downtown, closed, early"
+    )
+    expect()(region.get_by_role("alert").filter(has_text="zebra")).to_have_text(error)

@@ -21,6 +21,7 @@ from test_model_page import (
     weights_table,
 )
 
+from attnlab.words.model_views import distance
 from attnlab.words.numfmt import num
 
 pytestmark = pytest.mark.browser
@@ -115,10 +116,38 @@ def test_compare_picks_the_occurrence_and_shows_a_minus_b(new_page, base_url) ->
     diff = region.get_by_role("table", name="Difference A − B on the keys both sentences share")
     s = d["shared"]
     expect()(diff.locator("tbody th")).to_have_text(s["tokens"])
-    signed = [("+" if x > 0 else "") + num(x) for x in s["difference"][0][0]]
+    signed = [("+" if x > 0 else "") + num(x, places=4) for x in s["difference"][0][0]]
     expect()(diff.locator("tbody td:nth-of-type(3)")).to_have_text(signed)
     expect()(region.get_by_text(re.compile("^The sign: a positive difference"))).to_be_visible()
     assert region.get_by_label("Which one in sentence B", exact=True).is_hidden()  # only one
+
+
+def test_compares_a_minus_b_agrees_with_a_and_b_as_shown(new_page, base_url) -> None:
+    """Bug (issue 22): "light 0.02 0.02 -0.01": A − B was shown beside A and B that it did not
+    match. Every head's row of the table: the A − B shown is the A shown minus the B shown."""
+    page = open_model(new_page())
+    region = page.get_by_role("region", name="Compare contexts")
+    a, b = "Turn on the light in the kitchen", "The box was light enough to carry"
+    region.get_by_label("Word", exact=True).fill("light")
+    region.get_by_label("Sentence A", exact=True).fill(a)
+    region.get_by_label("Sentence B", exact=True).fill(b)
+    region.get_by_role("button", name="Compare").click()
+    d = api(base_url, "/api/model/compare", word="light", a=a, b=b)
+    diff = region.get_by_role("table", name="Difference A − B on the keys both sentences share")
+    s = d["shared"]
+    want = [("+" if x > 0 else "") + num(x, places=4) for x in s["difference"][0][0]]
+    expect()(diff.locator("tbody td:nth-of-type(3)")).to_have_text(want)
+    cells = diff.locator("tbody tr").evaluate_all(
+        "rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.textContent))"
+    )
+    for shown_a, shown_b, shown_d in cells:  # layer 0, head 0 on screen
+        assert round(float(shown_a) - float(shown_b), 4) == float(shown_d), (shown_a, shown_b)
+    for h in range(d["model"]["n_heads"]):  # and every head, as the page would write it
+        for k, x in enumerate(s["difference"][0][h]):
+            ra, rb = d["a"]["rows"][0][h][s["a"][k]], d["b"]["rows"][0][h][s["b"][k]]
+            assert round(float(num(ra, places=4)) - float(num(rb, places=4)), 4) == float(
+                num(x, places=4)
+            )
 
 
 Kept = list[list[tuple[int, int, float]]]
@@ -230,8 +259,8 @@ def test_masking_a_word_shows_the_api_distances_and_keeps_them_current(
     m = api(base_url, "/api/model/mask", text="by the river bank", focus=4, mask="river")
     table = region.get_by_role("table", name="Masking, layer by layer")
     expect()(table.locator("tbody tr").nth(6).locator("td")).to_have_text(
-        [num(m["tv"][5][0]), num(m["tv_mean"][5]), num(m["target_weight"][5][0]),
-         num(m["cosine_distance"][6]), num(m["l2"][6])]
+        [distance(m["tv"][5][0]), distance(m["tv_mean"][5]), distance(m["target_weight"][5][0]),
+         distance(m["cosine_distance"][6]), distance(m["l2"][6])]
     )  # fmt: skip
     expect()(region.get_by_text(m["note"])).to_be_visible()
     plots = region.get_by_role("img")
@@ -239,11 +268,13 @@ def test_masking_a_word_shows_the_api_distances_and_keeps_them_current(
     region.screenshot(path=str(artifacts / "model-mask.png"))
     page.get_by_role("button", name="layer 1 head 4", exact=True).click()  # another head
     expect()(table.locator("thead th").nth(1)).to_have_text("row change (head 4)")
-    expect()(table.locator("tbody tr").nth(2).locator("td").nth(0)).to_have_text(num(m["tv"][1][4]))
+    expect()(table.locator("tbody tr").nth(2).locator("td").nth(0)).to_have_text(
+        distance(m["tv"][1][4])
+    )
     page.get_by_role("button", name="the", exact=True).click()  # another focus: asked again
     m2 = api(base_url, "/api/model/mask", text="by the river bank", focus=2, mask="river")
     last = table.locator("tbody tr").nth(6).locator("td")
-    expect()(last.nth(1)).to_have_text(num(m2["tv_mean"][5]))
+    expect()(last.nth(1)).to_have_text(distance(m2["tv_mean"][5]))
     page.get_by_role("button", name="river", exact=True).click()  # the focus is the word
     error = api_error(base_url, "/api/model/mask", text="by the river bank", focus=3, mask="river")
     alert = region.get_by_role("alert").filter(has_text="is the token masked")

@@ -7,7 +7,7 @@ import pytest
 
 from attnlab.cli.main import main
 from attnlab.models.masking import mask_token
-from attnlab.words.numfmt import num
+from attnlab.words.model_views import distance
 
 pytestmark = pytest.mark.usefixtures("minilm")
 
@@ -20,7 +20,8 @@ def test_mask_prints_the_edited_text_and_one_row_per_layer(capsys, minilm) -> No
     assert "edited: [CLS] by the [MASK] bank [SEP]" in out
     m = mask_token(minilm, minilm.trace("by the river bank"), focus=4, word="river")
     last = next(line for line in out.splitlines() if line.startswith("5 ")).split()
-    assert last[1] == num(float(m.tv_mean[5])) and last[-1] == num(float(m.l2[6]))
+    assert last[1] == distance(float(m.tv_mean[5])) and last[-1] == distance(float(m.l2[6]))
+    assert "edited text: by the [MASK] bank" in out
     assert "After replacing “river” by [MASK]" in out
 
 
@@ -36,3 +37,18 @@ def test_mask_json_and_drop(capsys) -> None:
 def test_masking_the_focus_is_refused_with_a_message(capsys) -> None:
     assert main(["mask", "by the river bank", "--mask", "bank"]) == 2
     assert "the focus 'bank' is the token masked" in capsys.readouterr().err
+
+
+def test_a_small_vector_change_does_not_print_as_0(capsys, smollm2) -> None:
+    """Bug (issue 22): 1 − cosine of 0.00016 printed 0, beside a note that 0 means nothing
+    moved; it prints as the page writes it (words.model_views.distance)."""
+    text = "The bank of the river flooded, so the bank downtown closed early."
+    code = main(["mask", "--model", "smollm2", text, "--focus", "closed", "--mask", "river",
+                 "--how", "drop"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0 and "edited text: The bank of the flooded, so the bank downtown" in out
+    base = smollm2.trace(text)
+    m = mask_token(smollm2, base, focus=base.focus_index("closed"), word="river", how="drop")
+    first = next(line for line in out.splitlines() if line.startswith("0 ")).split()
+    assert 0 < m.cosine_distance[1] < 0.005 and first[-2] == distance(float(m.cosine_distance[1]))
+    assert first[-2] != "0"

@@ -66,8 +66,11 @@ def test_bad_targets_are_named(minilm) -> None:
         mask_token(minilm, base, focus=4, word="bank")
     with pytest.raises(MaskTokenError, match="special token"):
         mask_token(minilm, base, focus=4, word=0)
-    with pytest.raises(MaskTokenError, match="'sea' is not a word of the text"):
+    with pytest.raises(MaskTokenError) as caught:
         mask_token(minilm, base, focus=4, word="sea")
+    assert str(caught.value) == (
+        "“sea” is not a word of the text: type one of its words: by, the, river, bank"
+    )
     with pytest.raises(MaskTokenError, match="choose a word to mask"):
         mask_token(minilm, base, focus=4, word=" ")
 
@@ -90,3 +93,40 @@ def test_in_a_decoder_dropping_a_later_token_moves_nothing(smollm2) -> None:
     with pytest.raises(MaskTokenError, match="smollm2 has no mask token: drop the word instead"):
         mask_token(smollm2, base, focus=bank, word="storm", how="mask")
     assert len(repr(base)) < 300 and repr(base).startswith("DecoderTrace('smollm2': 8 tokens")
+
+
+NEWCOMER = "The bank of the river flooded, so the bank downtown closed early."
+
+
+def test_the_edited_text_is_the_text_with_the_word_cut_not_the_tokens_joined(smollm2) -> None:
+    """Bug (issue 22): dropping river showed "The bank of the flooded , so the bank downtown
+    closed early ." (the tokens joined by spaces); it is the text, cut along the token spans."""
+    base = smollm2.trace(NEWCOMER)
+    m = mask_token(smollm2, base, focus=base.n - 2, word="river", how="drop")
+    assert m.edited_text == "The bank of the flooded, so the bank downtown closed early."
+    first = mask_token(smollm2, base, focus=base.n - 2, word="The", how="drop")
+    assert first.edited_text == "bank of the river flooded, so the bank downtown closed early."
+    none = mask_token(smollm2, base, focus=base.n - 2, word=None, how="none")
+    assert none.edited_text == NEWCOMER
+
+
+def test_a_masked_word_of_pieces_is_one_mask_token_a_piece_in_the_text(minilm) -> None:
+    base = minilm.trace("A riverbank by the road")  # river ##bank are 2 and 3
+    m = mask_token(minilm, base, focus=6, word="riverbank", how="mask")
+    assert m.edited_text == "A [MASK][MASK] by the road"
+    assert minilm.trace(m.edited_text).tokens == m.edited.tokens  # the text runs what was run
+
+
+def test_an_unknown_word_is_refused_in_plain_words_listing_what_can_be_typed(smollm2) -> None:
+    """Bug (issue 22): "'zebra' is not a word of the text: choose one of ['The', …, 'flooded,',
+    …, 'early.']": a Python list, punctuation stuck to the words."""
+    base = smollm2.trace(NEWCOMER)
+    with pytest.raises(MaskTokenError) as caught:
+        mask_token(smollm2, base, focus=3, word="zebra", how="drop")
+    said = str(caught.value)
+    assert said == (
+        "“zebra” is not a word of the text: type one of its words: The, bank, of, river, "
+        "flooded, so, downtown, closed, early"
+    )
+    for word in ("flooded", "early", "downtown"):  # every word listed is one that masks
+        assert mask_token(smollm2, base, focus=1, word=word, how="drop").target is not None

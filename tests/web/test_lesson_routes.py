@@ -67,7 +67,7 @@ def test_bad_lab_input_is_a_400_naming_the_field(client, params, field, message)
     [
         ([1, 2], "body", "JSON object"),
         ({"edits": {"queries": {"bank": [1, 2, 3]}}}, "set_q", "needs 4 numbers"),
-        ({"edits": {"embeddings": {"bank": ["a", 0, 0, 0]}}}, "set", "'a' is not a number"),
+        ({"edits": {"embeddings": {"bank": ["a", 0, 0, 0]}}}, "set", "must be a JSON number"),
         ({"temperature": -1}, "temperature", "got -1"),
         ({"mode": "softer"}, "mode", "unknown mode"),
     ],
@@ -195,3 +195,33 @@ def test_an_unknown_edit_role_is_refused(client) -> None:
     r = client.post("/api/lesson", json={"edits": {"embedding": {"bank": [1, 0, 0, 1]}}})
     assert r.status_code == 400 and r.json()["field"] == "set"
     assert "unknown edit role 'embedding'" in r.json()["error"]
+
+
+def test_malformed_edits_are_named_in_words_not_echoed_as_a_repr(client) -> None:
+    """Bug (issue 22): "edits must be an object of roles, got [{'role': 'x', … 'value': nan}]":
+    a Python repr with nan in it. The refusal names what is wrong and the shape expected."""
+    body = b'{"edits": [{"role": "x", "token": "bank", "value": NaN}]}'
+    r = client.post("/api/lesson", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    assert r.json()["error"] == (
+        'edits must be an object of roles such as {"embeddings": {"bank": [1, 0, 0, 1]}}, '
+        "got a list"
+    )
+    r = client.post("/api/lesson", json={"edits": {"keys": [1, 0, 0, 1]}})
+    assert r.status_code == 400 and r.json()["field"] == "set_k" and "'" not in r.json()["error"]
+    assert r.json()["error"].startswith("edits.keys must map words to vectors such as")
+
+
+def test_an_edit_value_is_a_json_number_not_a_string(client) -> None:
+    """Bug (issue 22): "1" was taken as 1 although /openapi.json declares numbers: refused."""
+    r = client.post("/api/lesson", json={"edits": {"embeddings": {"bank": ["1", 0, 0, 1]}}})
+    assert r.status_code == 400
+    assert r.json()["error"] == (
+        "edits.embeddings.bank: dimension 0 must be a JSON number such as 1 or 0.5, got a string"
+    )
+    from attnlab.web.app import create_app
+
+    schema = create_app().openapi()["components"]["schemas"]["EditsBody"]
+    assert schema["properties"]["embeddings"]["additionalProperties"]["items"] == {"type": "number"}
+    ok = client.post("/api/lesson", json={"edits": {"embeddings": {"bank": [1, 0, 0.5, 1]}}})
+    assert ok.status_code == 200 and ok.json()["embeddings"][3] == [1.0, 0.0, 0.5, 1.0]

@@ -106,3 +106,36 @@ def test_a_position_of_thousands_of_digits_is_a_400_naming_its_field(client, fie
     r = client.get("/api/model/mask", params=q)
     assert r.status_code == 400, r.text[:200]
     assert r.json()["field"] == field and "far outside any text" in r.json()["error"]
+
+
+def test_the_mask_answer_sends_the_edited_text_and_small_distances_unrounded(
+    client, minilm
+) -> None:
+    """Bug (issue 22): the distances crossed rounded to 4 places (a vector change of 0.00016
+    became 0.0002, a smaller one 0) under a panel that says 0 means nothing moved."""
+    q = {"text": "A riverbank by the road.", "focus": "road", "mask": "riverbank", "how": "mask"}
+    d = client.get("/api/model/mask", params=q).json()
+    assert d["edited_text"] == "A [MASK][MASK] by the road."
+    base = minilm.trace(q["text"])
+    m = mask_token(minilm, base, focus=base.focus_index("road"), word="riverbank", how="mask")
+    pairs = [
+        (d["cosine_distance"], m.cosine_distance, 1e-10),
+        (d["l2"], m.l2, 1e-6),
+        (d["tv"], m.tv, 1e-6),
+        (d["target_weight"], m.target_weight, 1e-6),
+    ]
+    for sent, core, noise in pairs:
+        assert np.allclose(sent, core, rtol=1e-5, atol=noise)  # 4 places: 0.00016 sent as 0.0002
+        assert ((np.asarray(sent) > 0) == (np.asarray(core) >= noise)).all()  # non-zero stays
+
+
+def test_compares_a_minus_b_is_the_difference_of_the_rows_as_sent(client) -> None:
+    """Bug (issue 22): "light 0.02 0.02 -0.01": A − B was the exact difference rounded, so it
+    disagreed with the A and B beside it; now it is A − B of the rows as sent, to the digit."""
+    a_text, b_text = "Turn on the light in the kitchen", "The box was light enough to carry"
+    q = {"word": "light", "a": a_text, "b": b_text}
+    d = client.get("/api/model/compare", params=q).json()
+    s = d["shared"]
+    a = np.asarray(d["a"]["rows"])[..., s["a"]]  # (L, H, S)
+    b = np.asarray(d["b"]["rows"])[..., s["b"]]
+    assert np.array_equal(np.asarray(s["difference"]), np.round(a - b, 4))

@@ -24,6 +24,10 @@ class MaskAnswer(Answer):
     how: Literal["mask", "drop", "none"]
     tokens: list[str]
     edited_tokens: list[str]
+    edited_text: str | None = Field(
+        description="the edited run as text (the text with the word masked or cut), "
+        "None when the plain run kept no text"
+    )
     focus: int
     edited_focus: int
     target: MaskTarget | None

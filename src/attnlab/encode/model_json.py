@@ -115,10 +115,11 @@ def encode_comparison(c: Comparison) -> ComparisonAnswer:
             tokens=[c.a.tokens[i] for i, _ in c.shared],
             a=[i for i, _ in c.shared],
             b=[j for _, j in c.shared],
-            difference=_round(np.asarray(c.difference, dtype=np.float64)),  # (L, H, S)
+            difference=c.difference_at(PLACES).tolist(),  # (L, H, S) of the rows as sent
         ),
     )
 
 
 def _round(a: FloatArray) -> Any:
-    return np.round(a, PLACES).tolist()
+    """`a` to PLACES decimals, rounded in float64 (as Comparison.difference_at rounds)."""
+    return np.round(np.asarray(a, dtype=np.float64), PLACES).tolist()

@@ -4,8 +4,12 @@ model_json.py's).
 
 Each is built as its declared answer (answers_heads.py, answers_model_views.py). The head view's
 strongest keys cross packed (encode/packed.py): weights as uint16 codes (within 7.6e-6), key
-indices as uint16 with scale 1 (exact). The masking's numbers round to model_json.PLACES
-decimals like the heads grid; every number is finite.
+indices as uint16 with scale 1 (exact). The masking's distances cross with SIGNIFICANT
+significant digits, not model_json.PLACES decimals: 4 places wrote a vector change of 0.00016 as
+0.0002 and a smaller one as 0, under a panel that says 0 means nothing moved. What is below the
+arithmetic's resolution crosses as 0: a row or a distance of float32 numbers below
+WEIGHT_NOISE (layer 0's row under a mask moves by ~1e-8, float32's rounding), a 1 − cosine
+below COSINE_NOISE (2.2e-16 for a cosine of equal vectors). Every number is finite.
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ from attnlab.core.trace import Trace
 from attnlab.encode.answers_heads import HeadsAnswer, TopKeys
 from attnlab.encode.answers_model import PackedArray
 from attnlab.encode.answers_model_views import MaskAnswer, MaskTarget
-from attnlab.encode.model_json import PLACES
 from attnlab.encode.packed import Packed, pack_float32, pack_uint16
 from attnlab.models.layer_heads import TOP_KEYS, LayerHeads, TopRows, layer_heads, top_rows
 from attnlab.models.masking import Masking
@@ -34,8 +37,16 @@ __all__ = [
 ]
 
 
-def _round(a: FloatArray) -> Any:
-    return np.round(np.asarray(a, dtype=np.float64), PLACES).tolist()
+SIGNIFICANT = 6
+WEIGHT_NOISE = 1e-6
+COSINE_NOISE = 1e-10
+
+
+def _significant(a: FloatArray, noise: float = WEIGHT_NOISE) -> Any:
+    """`a` with SIGNIFICANT significant digits, |x| < `noise` as 0, as nested lists."""
+    x = np.asarray(a, dtype=np.float64)
+    flat = [0.0 if abs(v) < noise else float(f"{v:.{SIGNIFICANT - 1}e}") for v in x.ravel()]
+    return np.asarray(flat, dtype=np.float64).reshape(x.shape).tolist()
 
 
 def _pack_keys(keys: np.ndarray) -> Packed:
@@ -128,11 +139,12 @@ def encode_masking(m: Masking, *, mask_name: str) -> MaskAnswer:
         target=None if target is None else MaskTarget(text=target.text, pieces=list(target.pieces)),
         layers=layers,
         heads=m.base.n_heads,
-        tv=_round(m.tv),  # (L, H)
-        tv_mean=_round(m.tv_mean),  # (L,)
-        target_weight=_round(m.target_weight),  # (L, H)
-        cosine_distance=_round(np.maximum(m.cosine_distance, 0.0)),  # (L + 1,)
-        l2=_round(m.l2),  # (L + 1,)
+        edited_text=m.edited_text,
+        tv=_significant(m.tv),  # (L, H)
+        tv_mean=_significant(m.tv_mean),  # (L,)
+        target_weight=_significant(m.target_weight),  # (L, H)
+        cosine_distance=_significant(np.maximum(m.cosine_distance, 0.0), COSINE_NOISE),  # (L + 1,)
+        l2=_significant(m.l2),  # (L + 1,)
         labels=["in"] + [str(i) for i in range(layers)],
         note=note,
     )

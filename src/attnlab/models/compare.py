@@ -12,6 +12,9 @@ Cell by cell: the keys both texts share (the same token; a token repeated k time
 paired in order) and, per layer and head, the difference of the two rows on them,
     difference[l, h, s] = row_a[l, h, ja_s] − row_b[l, h, jb_s]
 positive where the word in A gives that key more of its weight than the word in B does.
+`difference_at(places)` is the same difference of the two rows each first rounded to `places`
+decimals: the numbers a page prints side by side (A 0.0249, B 0.0151, A − B 0.0098), so the three
+agree as shown; the exact difference can disagree by one in the last place.
 """
 
 from __future__ import annotations
@@ -74,6 +77,16 @@ class Comparison:
         ja = [p[0] for p in self.shared]
         jb = [p[1] for p in self.shared]
         d: FloatArray = self.rows_a[..., ja] - self.rows_b[..., jb]  # (L, H, S)
+        return d
+
+    def difference_at(self, places: int) -> FloatArray:
+        """row_a − row_b on the shared keys, each row rounded to `places` decimals first (then
+        the difference too, to drop float64's residue): (layers, heads, shared)."""
+        ja = [p[0] for p in self.shared]
+        jb = [p[1] for p in self.shared]
+        a = np.round(self.rows_a.astype(np.float64), places)[..., ja]  # (L, H, S)
+        b = np.round(self.rows_b.astype(np.float64), places)[..., jb]  # (L, H, S)
+        d: FloatArray = np.round(a - b, places)
         return d
 
     @property

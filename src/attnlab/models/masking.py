@@ -19,6 +19,10 @@ and for the focus token's hidden vector x_l (x_0 entering layer 0, x_{l+1} leavi
 
 `target_weight[l, h]` is the weight the plain run's focus row gave w's pieces: what the
 renormalisation spreads over the other keys.
+
+`edited_text` is the edit written as text: the plain run's text with w's characters (found
+through the trace's token spans) replaced by the mask token's name or cut out with one space
+beside them, so "the river flooded," reads "the flooded,", not the tokens joined by spaces.
 """
 
 from __future__ import annotations
@@ -30,10 +34,13 @@ import numpy as np
 
 from attnlab.errors import MaskTokenError
 from attnlab.models.model_trace import ModelTrace
-from attnlab.models.pieces import Word, find_word
+from attnlab.models.pieces import Word, find_word, occurrences, split_words
 from attnlab.types import FloatArray
+from attnlab.words.model_views import unknown_mask_word
 
-__all__ = ["HOWS", "How", "Masking", "Reruns", "mask_of", "mask_token"]
+__all__ = [
+    "HOWS", "How", "Masking", "Reruns", "edited_text", "mask_of", "mask_token", "typeable_words",
+]  # fmt: skip
 
 How = Literal["mask", "drop", "none"]
 HOWS: tuple[How, ...] = ("mask", "drop", "none")
@@ -82,6 +89,11 @@ class Masking:
     def edited_focus(self) -> int:
         """The focus token's position in the edited run."""
         return dict(self.shared)[self.focus]
+
+    @property
+    def edited_text(self) -> str | None:
+        """The edited run as text, or None when the plain run kept no text and spans."""
+        return edited_text(self.base, self.target, self.how, self.edited)
 
     @property
     def tv_mean(self) -> FloatArray:
@@ -138,6 +150,8 @@ def _target(base: ModelTrace, word: str | int | None, occurrence: int) -> Word:
             raise MaskTokenError(f"token {i} is outside 0..{base.n - 1}")
         target = Word(base.tokens[i], i, i + 1)
     else:
+        if not occurrences(base.tokens, word, base.special):
+            raise MaskTokenError(unknown_mask_word(word.strip(), typeable_words(base)))
         try:
             target = find_word(base.tokens, word, occurrence=occurrence, special=base.special)
         except Exception as exc:  # FocusError: the same message, against this field
@@ -168,3 +182,47 @@ def _edit(
     new_tokens = tuple(name if j in gone else t for j, t in enumerate(tokens))
     new_ids = tuple(mask_id if j in gone else i for j, i in enumerate(ids))
     return new_tokens, new_ids, tuple((j, j) for j in kept)
+
+
+def edited_text(base: ModelTrace, target: Word | None, how: How, edited: ModelTrace) -> str | None:
+    """`base.text` with the target's characters masked or cut (one space beside them goes too).
+
+    The span of a piece may hold the space before it (byte-level BPE's " river"): only the
+    characters inside it that are not spaces are the word's. None without a text and spans."""
+    text, spans = base.text, base.spans
+    if text is None or spans is None:
+        return None
+    if target is None:
+        return text
+    start = min(spans[j][0] for j in target.pieces)
+    stop = max(spans[j][1] for j in target.pieces)
+    while start < stop and text[start].isspace():
+        start += 1
+    while stop > start and text[stop - 1].isspace():
+        stop -= 1
+    if how == "mask":
+        mask = "".join(edited.tokens[j] for j in target.pieces)  # one mask token a piece
+        return text[:start] + mask + text[stop:]
+    if start > 0 and text[start - 1].isspace():
+        start -= 1  # the space before the word goes with it
+    elif stop < len(text) and text[stop].isspace():
+        stop += 1  # a word that opens the text takes the space after it
+    return text[:start] + text[stop:]
+
+
+def typeable_words(base: ModelTrace) -> tuple[str, ...]:
+    """The words of `base` a learner can type to mask, in order, each once (case aside): a
+    word's text without the punctuation a BPE tokenizer glues to it ("flooded," → flooded),
+    when that still finds it; no special token, no word of punctuation alone."""
+    out: dict[str, str] = {}
+    for w in split_words(base.tokens, base.special):
+        if base.tokens[w.start] in base.special:
+            continue
+        bare = w.text.strip().strip(_PUNCTUATION)
+        typed = bare if bare and occurrences(base.tokens, bare, base.special) else w.text.strip()
+        if typed and any(c.isalnum() for c in typed):
+            out.setdefault(typed.lower(), typed)
+    return tuple(out.values())
+
+
+_PUNCTUATION = ".,;:!?\"'“”‘’()[]{}…"

@@ -1,10 +1,26 @@
 // The masking panel's plots: distance per layer, one line per series, as layout shapes (rect,
 // line, text) that model_dom.paintSVG paints. Pure (no DOM). The y axis starts at 0 and ends at
 // a round number just above the largest value (a distance of 0.05 must not look flat on a 0-1
-// axis); its ticks say where it ends.
+// axis); its ticks say where it ends. `distanceText` writes a distance for the table and the
+// plots' readout alike: two significant digits below 1, so a change of 0.00016 never reads 0
+// (the panel says 0 means nothing moved).
 
 import { COLORS } from "./colors.js";
 import { num } from "./format.js";
+
+/** The smallest distance written as a number; anything smaller (but not 0) reads "<0.0001". */
+export const SMALLEST = 1e-4;
+
+/**
+ * A distance as a learner reads it: 0 only when it is 0, two significant digits below 1
+ * (0.00016, 0.0046, 0.12), two decimals from 1 on (19.67), "<0.0001" below SMALLEST.
+ * @param {number} x
+ */
+export function distanceText(x) {
+  if (!Number.isFinite(x) || x === 0 || Math.abs(x) >= 1) return num(x);
+  if (Math.abs(x) < SMALLEST) return x > 0 ? `<${SMALLEST}` : `>-${SMALLEST}`;
+  return String(Number(x.toPrecision(2)));
+}
 
 /** The smallest of 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, … at or above `x` (0.01 for 0). */
 export function niceTop(x) {

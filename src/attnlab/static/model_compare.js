@@ -40,13 +40,16 @@ function occurrences(select, { side, word, chosen, words }) {
 /** A sentence as its tokens, but the tokenizer's own ([CLS], [SEP], <|im_start|>), one space apart. */
 const sentenceOf = (tokens, special) => tokens.filter((t) => !special.includes(t)).map((t) => t.trim()).join(" ");
 
-const signed = (x) => (x > 0 ? `+${num(x)}` : num(x));
+/** The decimals the API rounds rows to (encode PLACES): A, B and A − B are all written with
+ * them, and the API's A − B is the difference of the rows as sent, so the three agree as shown. */
+const PLACES = 4;
+const signed = (x) => (x > 0 ? `+${num(x, PLACES)}` : num(x, PLACES));
 
 /** A − B on the keys both sentences share, for head (L, H), the sign in its cell's class. */
 function diffTable(table, { cmp, L, H, words }) {
   const shared = cmp.shared;
   const d = shared.difference[L]?.[H] ?? [];
-  const cols = [["diff_key", (k) => shared.tokens[k]], ["diff_a", (k) => num(cmp.a.rows[L][H][shared.a[k]])], ["diff_b", (k) => num(cmp.b.rows[L][H][shared.b[k]])], ["diff_d", (k) => signed(d[k])]];
+  const cols = [["diff_key", (k) => shared.tokens[k]], ["diff_a", (k) => num(cmp.a.rows[L][H][shared.a[k]], PLACES)], ["diff_b", (k) => num(cmp.b.rows[L][H][shared.b[k]], PLACES)], ["diff_d", (k) => signed(d[k])]];
   const body = h("tbody", {}, shared.tokens.map((_, k) => h("tr", {}, cols.map(([, cell], c) => (c === 0 ? h("th", { scope: "row" }, [cell(k)]) : h("td", { class: c === 3 ? (d[k] > 0 ? "pos" : d[k] < 0 ? "neg" : "") : "" }, [cell(k)]))))));
   const head = h("tr", {}, cols.map(([key]) => h("th", { scope: "col" }, [say(words, `model.compare.${key}`)])));
   table.replaceChildren(h("caption", {}, [say(words, "model.compare.diff_caption", { layer: L, head: H, word: cmp.word })]), h("thead", {}, [head]), body);

@@ -9,8 +9,7 @@
 
 import { COLORS } from "./colors.js";
 import { h, s } from "./dom.js";
-import { num } from "./format.js";
-import { distancePlot } from "./mask_layout.js";
+import { distancePlot, distanceText } from "./mask_layout.js";
 import { field, paintSVG } from "./model_dom.js";
 import { changes } from "./model_state.js";
 import { say } from "./words.js";
@@ -57,14 +56,14 @@ function plot(svg, { title, series, labels, yTitle, xTitle, words }) {
   const size = { width: Math.max(280, Math.min(520, svg.parentElement?.clientWidth || 480)), height: 250 };
   const out = distancePlot(series, labels, size, { xTitle, yTitle });
   paintSVG(svg, out.shapes, size);
-  const values = series.map((sr) => `${sr.label}: ${sr.values.map((v, k) => `${labels[k]} ${num(v)}`).join(", ")}`).join("; ");
+  const values = series.map((sr) => `${sr.label}: ${sr.values.map((v, k) => `${labels[k]} ${distanceText(v)}`).join(", ")}`).join("; ");
   svg.setAttribute("aria-label", say(words, "model.mask.plot_name", { title, values }));
 }
 
 /** The answer `m` for head H: the two plots, the table layer by layer and the API's note. */
 function showMask(ui, m, H, words) {
   const w = (key, values) => say(words, key, values);
-  ui.edited.textContent = w("model.mask.edited", { tokens: m.edited_tokens.join(" ") });
+  ui.edited.textContent = m.edited_text == null ? w("model.mask.edited_tokens", { tokens: m.edited_tokens.join(" ") }) : w("model.mask.edited", { text: m.edited_text });
   plot(ui.rows, {
     title: w("model.mask.plot_rows"), labels: m.labels.slice(1), yTitle: w("model.mask.y_rows"), xTitle: w("model.mask.x_axis_rows"), words,
     series: [
@@ -77,8 +76,8 @@ function showMask(ui, m, H, words) {
   const head = h("tr", {}, cols.map((c) => h("th", { scope: "col" }, [c])));
   const body = h("tbody", {}, m.labels.map((label, k) => {
     const l = k - 1; // row k: "in" then layer l = k - 1
-    const cells = l < 0 ? ["", "", ""] : [num(m.tv[l][H]), num(m.tv_mean[l]), num(m.target_weight[l][H])];
-    return h("tr", {}, [h("th", { scope: "row" }, [label]), ...[...cells, num(m.cosine_distance[k]), num(m.l2[k])].map((c) => h("td", {}, [c]))]);
+    const cells = l < 0 ? ["", "", ""] : [m.tv[l][H], m.tv_mean[l], m.target_weight[l][H]].map(distanceText);
+    return h("tr", {}, [h("th", { scope: "row" }, [label]), ...[...cells, distanceText(m.cosine_distance[k]), distanceText(m.l2[k])].map((c) => h("td", {}, [c]))]);
   }));
   ui.table.replaceChildren(h("caption", {}, [w("model.mask.table_name")]), h("thead", {}, [head]), body);
   ui.note.textContent = m.note;

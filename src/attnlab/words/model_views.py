@@ -21,6 +21,7 @@ __all__ = [
     "heads_note",
     "mask_note",
     "pieces_note",
+    "unknown_mask_word",
 ]
 
 _HEAD_VIEW = {
@@ -94,7 +95,8 @@ _MASK = {
     "model.mask.series_mean": "mean of the layer's heads",
     "model.mask.series_vector": "1 − cosine",
     "model.mask.plot_name": "{title}: {values}",
-    "model.mask.edited": "Edited text: {tokens}",
+    "model.mask.edited": "Edited text: {text}",
+    "model.mask.edited_tokens": "Edited tokens: {tokens}",
 }
 
 _PIECES_AND_COMPARE = {
@@ -175,6 +177,32 @@ def heads_note(
     return " ".join(said)
 
 
+SHOWN_CHOICES = 40
+"""How many words an unknown-word refusal lists before it says how many more there are."""
+
+
+def unknown_mask_word(word: str, choices: Sequence[str]) -> str:
+    """The refusal of a word the text does not hold, listing the words the learner can type
+    in plain words (as the toy lesson's unknown word does), not a Python list."""
+    listed = ", ".join(choices[:SHOWN_CHOICES])
+    more = len(choices) - SHOWN_CHOICES
+    if more > 0:
+        listed += f" and {more} more"
+    if not choices:
+        return f"“{word}” is not a word of the text, and the text has no word to mask"
+    return f"“{word}” is not a word of the text: type one of its words: {listed}"
+
+
+def distance(x: float) -> str:
+    """A distance as the mask panel writes it (static/mask_layout.js distanceText): 0 only
+    when it is 0, two significant digits below 1, "<0.0001" below that, two decimals from 1."""
+    if x == 0 or abs(x) >= 1 or x != x:
+        return num(x)
+    if abs(x) < 1e-4:
+        return "<0.0001" if x > 0 else ">-0.0001"
+    return f"{float(f'{x:.1e}'):f}".rstrip("0").rstrip(".")
+
+
 def mask_note(
     *, how: str, word: str, focus: str, tv_last: float, cos_last: float, layers: int, mask: str
 ) -> str:
@@ -192,7 +220,7 @@ def mask_note(
         else ""
     )
     return (
-        f"After {done}, {focus}'s row in the last layer moved by {num(tv_last)} (mean over "
-        f"heads; 0 = the same row, 1 = no weight in common) and its vector leaving layer "
-        f"{layers - 1} by {num(cos_last)} (1 − cosine).{same}"
+        f"After {done}, {focus}'s row in the last layer moved by {distance(tv_last)} (mean "
+        f"over heads; 0 = the same row, 1 = no weight in common) and its vector leaving layer "
+        f"{layers - 1} by {distance(cos_last)} (1 − cosine).{same}"
     )
