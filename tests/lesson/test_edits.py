@@ -51,8 +51,12 @@ def test_json_edits_and_their_errors() -> None:
     assert encode_edits(e)["values"] == {"river": [0.0, 0.0, 0.0, 100.0]}
     with pytest.raises(VectorEditError, match="unknown edit role 'weights'"):
         Edits.from_json({"weights": {}})
-    with pytest.raises(VectorEditError, match="the query of 'bank', dimension 0: 'a'"):
-        Edits.from_json({"queries": {"bank": ["a", 0, 0, 0]}})
+    with pytest.raises(VectorEditError, match="the query of 'bank', dimension 0 must be a JSON"):
+        Edits.from_json({"queries": {"bank": ["a", 0, 0, 0]}})  # JSON's numbers are numbers
+    with pytest.raises(VectorEditError, match="the query of 'bank', dimension 0: 'a' is not a"):
+        Edits.from_json({"queries": {"bank": ["a", 0, 0, 0]}}, text=True)  # as parse reads them
+    with pytest.raises(VectorEditError, match=r"edits must be an object of roles such as .*a list"):
+        Edits.from_json([{"role": "x", "value": float("nan")}])
 
 
 def test_edited_word_must_be_in_the_sentence() -> None:

@@ -209,7 +209,7 @@ def test_malformed_edits_are_named_in_words_not_echoed_as_a_repr(client) -> None
     )
     r = client.post("/api/lesson", json={"edits": {"keys": [1, 0, 0, 1]}})
     assert r.status_code == 400 and r.json()["field"] == "set_k" and "'" not in r.json()["error"]
-    assert r.json()["error"].startswith("edits.keys must map words to vectors such as")
+    assert r.json()["error"].startswith("edits of keys must map words to vectors such as")
 
 
 def test_an_edit_value_is_a_json_number_not_a_string(client) -> None:
@@ -217,7 +217,8 @@ def test_an_edit_value_is_a_json_number_not_a_string(client) -> None:
     r = client.post("/api/lesson", json={"edits": {"embeddings": {"bank": ["1", 0, 0, 1]}}})
     assert r.status_code == 400
     assert r.json()["error"] == (
-        "edits.embeddings.bank: dimension 0 must be a JSON number such as 1 or 0.5, got a string"
+        "the embedding of 'bank', dimension 0 (geographic) must be a JSON number such as 1 or 0.5, "
+        "got a string"
     )
     from attnlab.web.app import create_app
 

@@ -43,6 +43,8 @@ def _fail(role: Role, message: str) -> VectorEditError:
 
 
 Vector: TypeAlias = tuple[float, ...]
+_SHAPE = '{"embeddings": {"bank": [1, 0, 0, 1]}}'
+"""An edit as JSON, for the refusal of one that is not."""
 
 
 def check_vector(
@@ -52,18 +54,23 @@ def check_vector(
     role: Role = "embeddings",
     width: int = 4,
     dim_names: Sequence[str] | None = None,
+    text: bool = True,
 ) -> Vector:
-    """`values` as `width` floats, each finite and within ±LIMIT; VectorEditError otherwise."""
+    """`values` as `width` floats, each finite and within ±LIMIT; VectorEditError otherwise.
+    With `text` False (values read from JSON) a number written as a string is refused."""
     what = f"the {_ROLE_WORD[role]} of {token!r}"
     if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-        raise _fail(role, f"{what} must be a list of {width} numbers, got {values!r}")
+        raise _fail(role, f"{what} must be a list of {width} numbers, got {kind_of(values)}")
     items = list(values)
     if len(items) != width:
-        raise _fail(role, f"{what} needs {width} numbers, got {len(items)}: {items!r}")
+        raise _fail(role, f"{what} needs {width} numbers, got {len(items)}")
     out: list[float] = []
     for d, raw in enumerate(items):
         dim = f"dimension {d}" + (f" ({dim_names[d]})" if dim_names is not None else "")
-        x = _number(raw)
+        x = _number(raw) if text or not isinstance(raw, str) else None
+        if x is None and not text:
+            raise _fail(role, f"{what}, {dim} must be a JSON number such as 1 or 0.5, got "
+                        f"{kind_of(raw)}")  # fmt: skip
         if x is None:
             raise _fail(role, f"{what}, {dim}: {raw!r} is not a number")
         if math.isnan(x):
@@ -72,6 +79,17 @@ def check_vector(
             raise _fail(role, f"{what}, {dim}: {raw!r} is beyond ±{LIMIT:g}")
         out.append(x)
     return tuple(out)
+
+
+def kind_of(x: object) -> str:
+    """What a JSON value is, in words: a refusal names it instead of echoing its repr."""
+    if isinstance(x, bool) or x is None:
+        return "true or false" if x is not None else "null"
+    if isinstance(x, int | float):
+        return "a number"
+    if isinstance(x, str):
+        return "a string"
+    return "a list" if isinstance(x, list | tuple) else "an object"
 
 
 def _number(raw: object) -> float | None:
@@ -115,15 +133,20 @@ class Edits:
                 data[role] = dict(parse_edit(s) for s in specs.get(role, ()))
             except VectorEditError as exc:
                 raise _fail(role, str(exc)) from None
-        return cls.from_json(data, dim_names=dim_names)
+        return cls.from_json(data, dim_names=dim_names, text=True)
 
     @classmethod
-    def from_json(cls, data: object, *, dim_names: Sequence[str] | None = None) -> Edits:
-        """Edits from a JSON object {"embeddings": {"bank": [1, 2, 0, 0]}, "queries": {...}}."""
+    def from_json(
+        cls, data: object, *, dim_names: Sequence[str] | None = None, text: bool = False
+    ) -> Edits:
+        """Edits from a JSON object {"embeddings": {"bank": [1, 2, 0, 0]}, "queries": {...}}
+        (with `text`, numbers may be written as strings: `parse`'s)."""
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise VectorEditError(f"edits must be an object of roles, got {data!r}")
+            raise VectorEditError(
+                f"edits must be an object of roles such as {_SHAPE}, got {kind_of(data)}"
+            )
         unknown = [r for r in data if r not in ROLES]
         if unknown:
             raise VectorEditError(
@@ -133,10 +156,16 @@ class Edits:
         for role in ROLES:
             table = data.get(role) or {}
             if not isinstance(table, Mapping):
-                raise _fail(role, f"edits of {role} must map words to vectors, got {table!r}")
+                raise _fail(
+                    role,
+                    f'edits of {role} must map words to vectors such as {{"bank": [1, 0, 0, 1]}}, '
+                    f"got {kind_of(table)}",
+                )
             names = dim_names if role == "embeddings" else None
             tables[role] = {
-                str(tok).lower(): check_vector(str(tok), vals, role=role, dim_names=names)
+                str(tok).lower(): check_vector(
+                    str(tok), vals, role=role, dim_names=names, text=text
+                )
                 for tok, vals in table.items()
             }
         return cls(**tables)
