@@ -32,14 +32,15 @@ from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
 
-from attnlab.errors import MaskTokenError
+from attnlab.errors import AttnlabError, MaskTokenError, TooLongError
 from attnlab.models.model_trace import ModelTrace
 from attnlab.models.pieces import Word, find_word, occurrences, split_words
 from attnlab.types import FloatArray
 from attnlab.words.model_views import unknown_mask_word
 
 __all__ = [
-    "HOWS", "How", "Masking", "Reruns", "edited_text", "mask_of", "mask_token", "typeable_words",
+    "HOWS", "How", "Masking", "Reruns", "edited_text", "mask_of", "mask_token", "masked_run",
+    "typeable_words",
 ]  # fmt: skip
 
 How = Literal["mask", "drop", "none"]
@@ -56,7 +57,7 @@ class Reruns(Protocol):
     ) -> ModelTrace: ...
 
 
-def mask_of(model: Reruns) -> tuple[str, int] | None:
+def mask_of(model: object) -> tuple[str, int] | None:
     """The model's mask token and id, or None (a decoder has none: drop the word instead)."""
     mask: tuple[str, int] | None = getattr(model, "mask_token", None)
     return mask
@@ -100,6 +101,20 @@ class Masking:
         """The total variation averaged over each layer's heads: (layers,)."""
         m: FloatArray = self.tv.mean(axis=-1)
         return m
+
+
+def masked_run(
+    model: object, base: ModelTrace, *, focus: int, word: str | int, how: How, occurrence: int = 1
+) -> Masking:
+    """`mask_token` for any model, as a request asks it (the page's /api/model/mask and the
+    widget's panel): a model that cannot rerun edited tokens is refused on "model", an edited
+    text too long to run on "mask"."""
+    if not isinstance(model, Reruns):
+        raise AttnlabError(f"{base.model} cannot rerun edited tokens", field="model")
+    try:
+        return mask_token(model, base, focus=focus, word=word, occurrence=occurrence, how=how)
+    except TooLongError as exc:
+        raise AttnlabError(str(exc), field="mask") from None
 
 
 def mask_token(

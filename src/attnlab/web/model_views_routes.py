@@ -19,8 +19,8 @@ from fastapi.responses import Response
 from attnlab.encode.answers_heads import HeadsAnswer
 from attnlab.encode.answers_model_views import MaskAnswer
 from attnlab.encode.model_views_json import encode_layer_heads, encode_masking
-from attnlab.errors import AttnlabError, FocusError, TooLongError
-from attnlab.models.masking import Reruns, mask_of, mask_token
+from attnlab.errors import AttnlabError, FocusError
+from attnlab.models.masking import mask_of, masked_run
 from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
 from attnlab.web.executors import json_answer
 from attnlab.web.model_routes import _index, _trace, cached_model, heavy_slot
@@ -47,24 +47,17 @@ async def model_heads(params: Annotated[HeadsQuery, Query()], request: Request) 
 
 def _mask(params: MaskQuery) -> Response:
     model = cached_model(params.model)
-    if not isinstance(model, Reruns):
-        raise AttnlabError(f"{params.model} cannot rerun edited tokens", field="model")
     mt = _trace(params.model, params.text, "text")
     try:
         focus = mt.focus_index(params.focus)
     except FocusError as exc:
         raise AttnlabError(str(exc), field="focus") from None
-    try:
-        with heavy_slot("masked model run", mt.n):
-            m = mask_token(
-                model, mt, focus=focus, word=params.mask, occurrence=params.occurrence,
-                how=params.how,
-            )  # fmt: skip
-    except TooLongError as exc:
-        raise AttnlabError(str(exc), field="mask") from None
+    with heavy_slot("masked model run", mt.n):
+        m = masked_run(
+            model, mt, focus=focus, word=params.mask, occurrence=params.occurrence, how=params.how
+        )
     mask = mask_of(model)
-    answer = encode_masking(m, mask_name=mask[0] if mask else "")
-    return json_answer(MaskAnswer.model_validate(answer))
+    return json_answer(encode_masking(m, mask_name=mask[0] if mask else ""))
 
 
 @router.get("/mask", response_model=MaskAnswer, responses=BUSY_RESPONSES)

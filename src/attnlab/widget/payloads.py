@@ -33,12 +33,11 @@ from attnlab.encode.maps_json import (
 )  # fmt: skip
 from attnlab.encode.model_json import GRIDS, encode_matrix, encode_row
 from attnlab.encode.model_views_json import encode_masking
-from attnlab.errors import AttnlabError, TooLongError
 from attnlab.models import Model, ModelTrace
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD
 from attnlab.models.head_view import FULL_GRID_AT, Grid, head_view, summary_of
 from attnlab.models.maps_view import maps_grid_view, maps_matrix_view, maps_view
-from attnlab.models.masking import How, Reruns, mask_of, mask_token
+from attnlab.models.masking import How, mask_of, masked_run
 from attnlab.models.matrix_view import Specials, matrix_view
 from attnlab.words.model_help import model_words
 from attnlab.words.notebook import notebook_words
@@ -159,11 +158,6 @@ def mask_answer(
     """/api/model/mask's answer (web/model_views_routes.py `_mask`, the same two calls):
     `word` masked (or dropped) in `mt`'s text, the model run again, the focus's drift per layer.
     A model that cannot rerun edited tokens, or an edit too long to run, is refused by field."""
-    if not isinstance(model, Reruns):
-        raise AttnlabError(f"{mt.model} cannot rerun edited tokens", field="model")
-    try:
-        m = mask_token(model, mt, focus=focus, word=word, occurrence=occurrence, how=how)
-    except TooLongError as exc:
-        raise AttnlabError(str(exc), field="mask") from None
+    m = masked_run(model, mt, focus=focus, word=word, occurrence=occurrence, how=how)
     mask = mask_of(model)
     return encode_masking(m, mask_name=mask[0] if mask else "").model_dump(mode="json")
