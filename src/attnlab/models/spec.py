@@ -95,7 +95,6 @@ class RopeSpec:
     fraction: float = 1.0  # partial_rotary_factor: the first fraction · d_k dims rotate
     pairing: Literal["half", "interleaved"] = "half"  # Hugging Face: (i, i + d/2)
     scaling: RopeScaling = field(default_factory=RopeScaling)
-    attention_factor: float = 1.0  # cos and sin multiplied by it (1 for every listed scaling)
 
     def rotary_dims(self, d_k: int) -> int:
         """How many of a head's d_k dimensions rotate (an even number)."""
@@ -172,7 +171,8 @@ class DecoderSpec:
     rope: RopeSpec | None = field(default_factory=RopeSpec)  # global layers' (or every layer's)
     rope_local: RopeSpec | None = None  # local layers' RoPE when it differs (Gemma 3)
     qkv_bias: bool = False  # biases on W_Q, W_K, W_V (Qwen2, GPT-2)
-    linear_bias: bool = False  # biases on W_O and the MLP (GPT-2)
+    o_bias: bool = False  # a bias on W_O (GPT-2; Llama's attention_bias)
+    mlp_bias: bool = False  # biases on the MLP's matrices (GPT-2; Llama's mlp_bias)
     qk_norm: bool = False  # each head's q and k normed before RoPE (Qwen3, Gemma 3)
     attn_softcap: float | None = None  # scores → c · tanh(scores / c) (Gemma 2)
     final_softcap: float | None = None  # logits → c · tanh(logits / c) (Gemma 2)
@@ -202,6 +202,16 @@ class DecoderSpec:
             raise SpecError(
                 f"the mask names {len(self.mask.layers)} layers' kinds for {self.n_layers} layers"
             )
+
+    @property
+    def d_k(self) -> int:
+        """The head width (protocol.ArchConfig's name for head_dim)."""
+        return self.head_dim
+
+    @property
+    def causal(self) -> bool:
+        """A decoder: each token sees itself and (some of) the tokens before it."""
+        return self.mask.causal
 
     @property
     def scale(self) -> float:
