@@ -4,13 +4,15 @@ The folder holds three files, as `transformers` writes them for `BertModel`:
 
     config.json         the architecture: hidden_size, num_hidden_layers, num_attention_heads, ...
     model.safetensors   the tensors, by their Hugging Face names (embeddings.word_embeddings.weight,
-                        encoder.layer.0.attention.self.query.weight, ...), read with safetensors'
-                        NumPy loader; a "bert." prefix (as in BertForMaskedLM) is accepted
+                        encoder.layer.0.attention.self.query.weight, ...), read by
+                        tensor_files.py (float32, float16 or bfloat16; or sharded, with
+                        model.safetensors.index.json); a "bert." prefix (as in
+                        BertForMaskedLM) is accepted
     tokenizer.json      a `tokenizers` WordPiece tokenizer; padding and truncation are turned off
 
 Every problem is a `WeightsError` that names the file, the tensor and the expected and found
 shape or dtype, so a malformed folder fails at load time with a sentence, not later with a
-broadcasting error. `safetensors` and `tokenizers` (the `models` extra) are imported here only.
+broadcasting error. `tokenizers` (the `models` extra) is imported here only.
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ from attnlab.models.config_checks import (
     check_matches_tensor,
     config_eps,
     config_int,
+)
+from attnlab.models.tensor_files import (
+    INDEX,
+    PICKLES,
+    SINGLE,
+    read_tensors,
+    stored_dtypes,
+    tensor_files,
 )
 from attnlab.types import FloatArray
 
@@ -136,7 +146,7 @@ def read_checkpoint(folder: str | Path) -> Checkpoint:
     """Read and check `folder`'s config.json, model.safetensors and tokenizer.json."""
     root = check_folder(folder)
     config = BertConfig.from_json(read_json(root / "config.json"))
-    tensors = _read_tensors(root / "model.safetensors", config)
+    tensors = _read_tensors(root, config)
     tokenizer = _read_tokenizer(root / "tokenizer.json", config)
     return Checkpoint(folder=root, config=config, tensors=tensors, tokenizer=tokenizer)
 
@@ -151,6 +161,10 @@ def check_folder(folder: str | os.PathLike[str], files: tuple[str, ...] = FILES)
     if not root.is_dir():
         raise WeightsError(f"no weights folder at {str(root)!r}")
     absent = [name for name in files if not (root / name).is_file()]
+    if SINGLE in absent and (root / INDEX).is_file():  # sharded: the index names the files
+        absent.remove(SINGLE)
+    if SINGLE in absent and any((root / name).exists() for name in PICKLES):
+        next(tensor_files(root))  # a pickle-only folder is named for what it is
     if absent:
         raise WeightsError(
             f"the weights folder {str(root)!r} lacks {', '.join(absent)}: "
@@ -170,38 +184,36 @@ def read_json(path: Path) -> dict[str, Any]:
     return data
 
 
-def _read_tensors(path: Path, config: BertConfig) -> dict[str, FloatArray]:
-    try:
-        from safetensors.numpy import load_file
-    except ImportError as exc:
-        raise AttnlabError(f"reading weights needs {exc.name}: {_INSTALL}") from None
-    try:
-        raw = load_file(str(path))
-    except Exception as exc:  # safetensors raises its own error types for a corrupt header
-        raise WeightsError(f"{path.name} cannot be read as safetensors: {exc}") from None
-    if any(name.startswith("bert.") for name in raw):  # e.g. BertForMaskedLM's checkpoint
-        raw = {name.removeprefix("bert."): a for name, a in raw.items()}
-    _check_config_against(raw, config, path.name)
+def _read_tensors(root: Path, config: BertConfig) -> dict[str, FloatArray]:
+    file = SINGLE
+    raw = read_tensors(root)
+    prefix = "bert." if any(name.startswith("bert.") for name in raw) else ""
+    if prefix:  # e.g. BertForMaskedLM's checkpoint
+        raw = {name.removeprefix(prefix): a for name, a in raw.items() if name.startswith(prefix)}
+    _check_config_against(raw, config, file)
     expected = config.expected_shapes()
     missing = [name for name in expected if name not in raw]
     if missing:
+        not_float = {k.removeprefix(prefix): v for k, v in stored_dtypes(root).items()}
+        for name in missing:
+            if name in not_float:
+                raise WeightsError(
+                    f"{file}: tensor {name} has dtype {not_float[name]}; expected floating "
+                    "point (F32, F16 or BF16)"
+                )
         shown = ", ".join(missing[:5]) + (
             f" and {len(missing) - 5} more" if len(missing) > 5 else ""
         )
-        raise WeightsError(f"{path.name} lacks {len(missing)} tensor(s) the encoder needs: {shown}")
+        raise WeightsError(f"{file} lacks {len(missing)} tensor(s) the encoder needs: {shown}")
     tensors: dict[str, FloatArray] = {}
     for name, shape in expected.items():
         a = raw[name]
-        if a.dtype.kind != "f":
-            raise WeightsError(
-                f"{path.name}: tensor {name} has dtype {a.dtype}; expected floating point (float32)"
-            )
         if a.shape != shape:
             raise WeightsError(
-                f"{path.name}: tensor {name} has shape {a.shape}; expected {shape} from config.json"
+                f"{file}: tensor {name} has shape {a.shape}; expected {shape} from config.json"
             )
-        check_finite_weights(name, a, file=path.name)  # before float32 can overflow it to inf
-        tensors[name] = a.astype(np.float32, copy=False)
+        check_finite_weights(name, a, file=file)
+        tensors[name] = a
     return tensors
 
 

@@ -48,10 +48,12 @@ from attnlab.types import FloatArray
 
 __all__ = [
     "INDEX",
+    "PICKLES",
     "SINGLE",
     "StoredTensor",
     "read_safetensors",
     "read_tensors",
+    "stored_dtypes",
     "tensor_files",
 ]
 
@@ -102,6 +104,15 @@ def read_tensors(folder: str | os.PathLike[str]) -> dict[str, FloatArray]:
             raise TensorFileError(f"{path.name} holds {_some(clash)} again: a tensor in two shards")
         tensors |= found
     return tensors
+
+
+def stored_dtypes(folder: str | os.PathLike[str]) -> dict[str, str]:
+    """Each stored tensor's dtype name (F32, BF16, I64...), from the headers alone."""
+    out: dict[str, str] = {}
+    for path, _ in tensor_files(Path(folder)):
+        with path.open("rb") as f:
+            out |= {e.name: e.dtype for e in _entries(f, path.name, _file_size(path))}
+    return out
 
 
 def tensor_files(root: Path) -> Iterator[tuple[Path, set[str] | None]]:
@@ -164,20 +175,21 @@ def _file_size(path: Path) -> int:
 def _entries(f: Any, file: str, size: int) -> list[StoredTensor]:
     """The header's tensors in data order, checked against the file's `size` in bytes."""
     if size < 8:
-        raise TensorFileError(f"{file} is {size} bytes: too short for a safetensors header")
+        raise _refused(file, f"it is {size} bytes, too short for a safetensors header")
     n = int.from_bytes(f.read(8), "little")
     if n > MAX_HEADER or 8 + n > size:
-        raise TensorFileError(
-            f"{file}: its header claims {n:,} bytes but the file holds {size:,} "
+        raise _refused(
+            file,
+            f"its header claims {n:,} bytes but the file holds {size:,} "
             f"(a safetensors header is at most {MAX_HEADER:,}): not a safetensors file, "
-            "or a truncated one"
+            "or a truncated one",
         )
     try:
         header = json.loads(f.read(n), object_pairs_hook=_no_duplicates)
     except (UnicodeDecodeError, json.JSONDecodeError, _DuplicateKey) as exc:
-        raise TensorFileError(f"{file}: its header is not valid JSON: {exc}") from None
+        raise _refused(file, f"its header is not valid JSON: {exc}") from None
     if not isinstance(header, dict):
-        raise TensorFileError(f"{file}: its header must be a JSON object")
+        raise _refused(file, "its header must be a JSON object")
     header.pop("__metadata__", None)
     start = 8 + n
     entries = sorted(
@@ -188,50 +200,55 @@ def _entries(f: Any, file: str, size: int) -> list[StoredTensor]:
     for e in entries:  # contiguous from the data's start: no gap, no overlap
         if e.begin != at:
             what = "overlaps the tensor before it" if e.begin < at else "leaves a gap before it"
-            raise TensorFileError(
-                f"{file}: tensor {e.name} starts at data byte {e.begin - start:,} and {what} "
-                f"(which ends at {at - start:,})"
+            raise _refused(
+                file,
+                f"tensor {e.name} starts at data byte {e.begin - start:,} and {what} "
+                f"(which ends at {at - start:,})",
             )
         if e.end > size:
-            raise TensorFileError(
-                f"{file}: tensor {e.name} claims bytes up to {e.end - start:,} of the data but "
-                f"the file holds {size - start:,}: a truncated or forged file"
+            raise _refused(
+                file,
+                f"tensor {e.name} claims bytes up to {e.end - start:,} of the data but "
+                f"the file holds {size - start:,}: a truncated or forged file",
             )
         at = e.end
     if at != size:
-        raise TensorFileError(
-            f"{file}: its tensors cover {at - start:,} bytes of data but the file holds "
-            f"{size - start:,}"
+        raise _refused(
+            file,
+            f"its tensors cover {at - start:,} bytes of data but the file holds {size - start:,}",
         )
     return entries
 
 
 def _entry(name: str, info: Any, file: str, start: int) -> StoredTensor:
     if not isinstance(info, dict):
-        raise TensorFileError(f"{file}: the header entry for {name!r} is not an object")
+        raise _refused(file, f"the header entry for {name!r} is not an object")
     dtype, shape, offsets = info.get("dtype"), info.get("shape"), info.get("data_offsets")
-    width = _FLOATS[dtype].itemsize if dtype in _FLOATS else _OTHERS.get(str(dtype))
+    kind = dtype if isinstance(dtype, str) else ""
+    width = _FLOATS[kind].itemsize if kind in _FLOATS else _OTHERS.get(kind)
     if width is None:
-        raise TensorFileError(
-            f"{file}: tensor {name} has dtype {dtype!r}; safetensors names "
-            f"{', '.join([*_FLOATS, *_OTHERS])}"
+        raise _refused(
+            file,
+            f"tensor {name} has dtype {dtype!r}; safetensors names "
+            f"{', '.join([*_FLOATS, *_OTHERS])}",
         )
     if not (isinstance(shape, list) and all(_is_count(d) for d in shape)):
-        raise TensorFileError(
-            f"{file}: tensor {name} has shape {shape!r}; expected a list of counts"
-        )
+        raise _refused(file, f"tensor {name} has shape {shape!r}; expected a list of counts")
     if not (isinstance(offsets, list) and len(offsets) == 2 and all(map(_is_count, offsets))
             and offsets[0] <= offsets[1]):  # fmt: skip
-        raise TensorFileError(
-            f"{file}: tensor {name} has data_offsets {offsets!r}; expected [begin, end]"
-        )
+        raise _refused(file, f"tensor {name} has data_offsets {offsets!r}; expected [begin, end]")
     need = math.prod(shape) * width  # Python integers: no overflow
     if offsets[1] - offsets[0] != need:
-        raise TensorFileError(
-            f"{file}: tensor {name} of shape {tuple(shape)} in {dtype} needs {need:,} bytes but "
-            f"its data_offsets span {offsets[1] - offsets[0]:,}"
+        raise _refused(
+            file,
+            f"tensor {name} of shape {tuple(shape)} in {dtype} needs {need:,} bytes but "
+            f"its data_offsets span {offsets[1] - offsets[0]:,}",
         )
     return StoredTensor(name, str(dtype), tuple(shape), start + offsets[0], start + offsets[1])
+
+
+def _refused(file: str, problem: str) -> TensorFileError:
+    return TensorFileError(f"{file} cannot be read as safetensors: {problem}")
 
 
 def _is_count(x: Any) -> bool:
