@@ -40,6 +40,7 @@ from attnlab.core.positions import rope_angles, rotate
 from attnlab.errors import EmptySequenceError, TooLongError
 from attnlab.models.causal_blocks import attend_causal
 from attnlab.models.decoder_trace import DecoderTrace, Readout
+from attnlab.models.default_ids import default_encoding, typed_count
 from attnlab.models.gguf_tokenizer import readable
 from attnlab.models.layer_keep import LayerKeep
 from attnlab.models.llama_checkpoint import LOAD_THREADS, LlamaCheckpoint, LlamaConfig
@@ -129,10 +130,11 @@ class LlamaDecoder:
         return ModelSummary.of(self, special=self.config.special)
 
     def tokenize(self, text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
-        """The tokens of `text` as readable text (" bank") and their ids."""
-        enc = self.tokenizer.encode(text, add_special_tokens=False)
+        """The tokens of `text` as readable text (" bank") and their ids, as the tokenizer's
+        default call gives them (a start token included where it adds one: default_ids.py)."""
+        enc = default_encoding(self.tokenizer, text)
         n = len(enc.ids)
-        if n == 0:
+        if typed_count(enc) == 0:
             raise EmptySequenceError("the text is empty: type a few words, e.g. 'by the river'")
         if n > self.max_tokens:
             raise TooLongError(
@@ -144,7 +146,7 @@ class LlamaDecoder:
     def trace(self, text: str) -> DecoderTrace:
         """Tokenize `text`, run every layer, keep every head's q, k, v and diagnostics."""
         tokens, ids = self.tokenize(text)
-        enc = self.tokenizer.encode(text, add_special_tokens=False)
+        enc = default_encoding(self.tokenizer, text)
         spans = tuple((int(a), int(b)) for a, b in enc.offsets)
         return replace(self.trace_ids(ids, tokens), text=text, spans=spans)
 

@@ -31,6 +31,7 @@ import numpy as np
 
 from attnlab.errors import AttnlabError, WeightsError
 from attnlab.models.checkpoint import check_folder, read_json
+from attnlab.models.default_ids import template_tokens
 from attnlab.models.gguf_reader import read_gguf
 from attnlab.models.gguf_tokenizer import gguf_tokenizer
 from attnlab.models.tensor_files import SINGLE, read_tensors, stored_dtypes
@@ -300,6 +301,7 @@ def read_llama_folder(folder: str | Path) -> LlamaCheckpoint:
             f"tokenizer.json has {tokenizer.get_vocab_size()} tokens but config.json's "
             f"vocab_size is {config.vocab_size}: the tokenizer belongs to another model"
         )
-    special = tuple(str(t.content) for t in tokenizer.get_added_tokens_decoder().values())
+    added = (str(t.content) for t in tokenizer.get_added_tokens_decoder().values())
+    special = tuple(dict.fromkeys([*added, *template_tokens(tokenizer)]))
     config = LlamaConfig(**{**config.__dict__, "special": special})
     return LlamaCheckpoint(root, config, tensors, tokenizer)
