@@ -40,7 +40,10 @@ def _load_llama(folder: Path, name: str) -> Model:
     return LlamaDecoder(read_llama_folder(folder), name=name)
 
 
-ARCHITECTURES: dict[str, Loader] = {"bert": _load_bert, "llama": _load_llama}
+ARCHITECTURES: dict[str, Loader] = {
+    "bert": _load_bert, "distilbert": _load_bert, "roberta": _load_bert,  # encoder_names.py
+    "llama": _load_llama,
+}  # fmt: skip
 """config.json's `model_type` -> the loader for that architecture."""
 
 

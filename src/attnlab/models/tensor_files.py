@@ -26,8 +26,10 @@ Hostile input: nothing is allocated from a size a file claims before that size i
 against the file's own length (the header length, each tensor's span), so no read allocates
 more than the file holds (a float16 or bfloat16 tensor doubles as it becomes float32); shapes
 are multiplied as Python integers, which do not overflow. A shard the index names must be a
-plain file name inside the folder, and no tensor file may resolve (through a symlink) outside
-it, except into the Hugging Face hub cache's own `blobs/` folder beside `snapshots/<revision>/`.
+plain file name inside the folder, and a tensor file that resolves (through a symlink) outside
+it must be a `.safetensors` file (a weights file shared between folders, as tests and users link
+them) or a blob of the Hugging Face hub cache (`blobs/` beside `snapshots/<revision>/`): a link
+to /etc/passwd or a key file is refused before it is opened.
 A folder with only `pytorch_model.bin` (a pickle: unpickling runs code) is refused unopened.
 """
 
@@ -288,7 +290,8 @@ def _read_index(root: Path) -> dict[str, set[str]]:
 
 
 def _inside(root: Path, name: str, *, named_by: str | None) -> Path:
-    """root / name once it is a file inside `root` (a hub cache blob allowed); else refused."""
+    """root / name once it is a file inside `root`, or a link to a hub cache blob or to another
+    .safetensors file; else refused."""
     source = f"{named_by} names the shard {name!r}" if named_by else f"{name}"
     if name in ("", ".", "..") or "/" in name or "\\" in name or Path(name).is_absolute():
         raise UnsafeFolderError(
@@ -298,9 +301,11 @@ def _inside(root: Path, name: str, *, named_by: str | None) -> Path:
     path = root / name
     real, home = path.resolve(), root.resolve()
     blobs = home.parent.parent / "blobs" if home.parent.name == "snapshots" else None
-    if not (real.is_relative_to(home) or (blobs is not None and real.is_relative_to(blobs))):
+    inside = real.is_relative_to(home) or (blobs is not None and real.is_relative_to(blobs))
+    if not (inside or real.suffix == ".safetensors"):
         raise UnsafeFolderError(
-            f"{source}, a link to {str(real)!r} outside the folder: nothing outside it is read"
+            f"{source}, a link to {str(real)!r} outside the folder: nothing outside it is read "
+            "but .safetensors files"
         )
     if not real.is_file():
         raise WeightsError(f"{source}, which is not a file in {str(root)!r}")
