@@ -97,6 +97,14 @@ class TensorValueError(WeightsError):
     """A stored tensor holding NaN, infinity, or values too large for the forward pass."""
 
 
+class TensorFileError(WeightsError):
+    """A tensor file whose header or layout is malformed or forged (past the end, overlapping)."""
+
+
+class UnsafeFolderError(WeightsError):
+    """A folder that asks to read outside itself (a shard path, a symlink) or to unpickle a file."""
+
+
 class UnknownModelError(AttnlabError):
     """A model name that is neither a known model nor a folder."""
 

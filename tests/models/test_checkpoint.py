@@ -98,7 +98,7 @@ def test_a_wrong_shape_quotes_expected_and_found(folder: Path) -> None:
 def test_a_wrong_dtype_is_named(folder: Path) -> None:
     name = "embeddings.LayerNorm.weight"
     edit_tensors(folder, lambda t: t.update({name: np.ones(8, np.int32)}))
-    with pytest.raises(WeightsError, match=f"{name} has dtype int32; expected floating point"):
+    with pytest.raises(WeightsError, match=f"{name} has dtype I32; expected floating point"):
         read_checkpoint(folder)
 
 

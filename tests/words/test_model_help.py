@@ -25,7 +25,7 @@ def test_a_decoder_gets_the_decoders_intro_and_help_and_no_encoder_words() -> No
     assert out["model.matrix.specials"] == "Special tokens (none in this text)"
     chat = model_words(WORDS, causal=True, special=special, tokens=("<|im_start|>", "hi"))
     assert chat["model.matrix.specials"] == "Special tokens (<|im_start|>)"
-    assert chat["model.matrix.hidden"].startswith("<|im_start|> are hidden")
+    assert chat["model.matrix.hidden"].startswith("Special tokens hidden (<|im_start|>), the rows")
 
 
 def test_weights_with_no_source_are_not_named_after_one() -> None:

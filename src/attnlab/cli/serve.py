@@ -2,18 +2,21 @@
 
 The command prints where the lesson is, warns when the host can be reached from the network,
 opens a browser if asked, and serves a model folder beside the known models (loaded here first,
-so a bad folder fails before the server starts). How the app runs under uvicorn is the web's
-(`uvicorn_config`); importing this module needs the server extra.
+so a bad folder is named before the server starts; the page and the known models are served all
+the same, as a folder is input from outside like any request). How the app runs under uvicorn
+is the web's (`uvicorn_config`); importing this module needs the server extra.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import sys
 import threading
 import webbrowser
 
 import uvicorn
 
+from attnlab.errors import AttnlabError
 from attnlab.models.kept import serve_folder
 from attnlab.web.app import create_app, uvicorn_config
 from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
@@ -52,9 +55,19 @@ def serve(
     beside the known models, loaded before the server starts."""
     options = ServerOptions(host=host) if options is None else options
     url = serve_url(host, port)
+    folders: tuple[str, ...] = ()
     if model is not None:
-        name = serve_folder(model)  # here too: a bad folder fails before serving
-        print(f"attnlab: serving the model at {model!r} as {name!r}")
+        try:
+            name = serve_folder(model)  # here too: a bad folder is named before serving
+        except AttnlabError as exc:
+            print(
+                f"attnlab: not serving the model at {model!r}: {exc}\n"
+                "attnlab: serving the lesson and the known models without it",
+                file=sys.stderr,
+            )
+        else:
+            print(f"attnlab: serving the model at {model!r} as {name!r}")
+            folders = (model,)
     print(f"attnlab: the lesson is at {url} (Ctrl+C to stop)")
     if not is_loopback(host):
         print(
@@ -63,5 +76,4 @@ def serve(
         )
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    folders = () if model is None else (model,)
     uvicorn.Server(uvicorn_config(create_app(options, folders), host=host, port=port)).run()

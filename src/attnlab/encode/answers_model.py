@@ -242,6 +242,11 @@ class MatrixAnswer(Answer):
     edges: list[int] = Field(description="the first shown token of each cell's block")
     causal: bool
     hidden_mean: FiniteFloat | None = Field(description="mean weight a row gave hidden tokens")
+    specials_named: str | None = Field(
+        default=None,
+        description='the special tokens this text holds, named ("<s>", "<s> and </s>"), '
+        "where they are not BERT's [CLS] and [SEP]; null: BERT's, or none",
+    )
     row_max: PackedArray
     weights: PackedArray
 

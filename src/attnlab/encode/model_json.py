@@ -32,6 +32,7 @@ from attnlab.models.model_trace import ModelTrace
 from attnlab.models.pieces import Word
 from attnlab.types import FloatArray
 from attnlab.words.explanation import Explanation
+from attnlab.words.model_help import specials_named
 
 __all__ = [
     "FULL_GRID_AT",
@@ -70,6 +71,9 @@ def encode_matrix(m: MatrixView) -> MatrixAnswer:
         pooled=r < m.shown, factor=math.ceil(m.shown / r), specials=m.specials,
         kept=m.kept.tolist(), edges=m.edges.tolist(), causal=m.causal,
         hidden_mean=round(float(m.hidden.mean()), PLACES) if m.hidden is not None else None,
+        specials_named=(
+            specials_named(m.present) if m.present and m.present != ("[CLS]", "[SEP]") else None
+        ),
         row_max=float32(m.cells.max(axis=-1)),  # (r,) for a per-row colour scale
         weights=uint16(m.cells),  # (r, r)
     )  # fmt: skip

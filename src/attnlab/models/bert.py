@@ -4,6 +4,8 @@ Follows "BERT" (Devlin et al., 2019) as Hugging Face's `BertModel` computes it (
 exact GELU), row-vector convention (x W, weights stored transposed once at load time):
 
     1. Embed:   x = LayerNorm(E_word[ids] + E_pos[0..n) + E_type[0])            (n, d)
+                (RoBERTa's positions count from padding_idx + 1; DistilBERT's E_type is 0:
+                encoder_names.py)
     then per layer:
     2. Project: q, k, v = x W_Q + b_Q, x W_K + b_K, x W_V + b_V, split into h heads  (h, n, d_k)
     3. Attend:  z = softmax(q kᵀ / √d_k) v for all heads at once (attnlab.attend)   (h, n, d_k)
@@ -31,13 +33,15 @@ from attnlab.core.attention import merge_heads, split_heads
 from attnlab.core.diagnostics import HeadStats
 from attnlab.errors import ArgumentTypeError, EmptySequenceError, TooLongError
 from attnlab.models.checkpoint import BertConfig, Checkpoint
+from attnlab.models.default_ids import added_tokens, default_encoding, typed_count
 from attnlab.models.layer_keep import LayerKeep, attend_layer
-from attnlab.models.model_trace import SPECIAL, ModelTrace
+from attnlab.models.model_trace import ModelTrace
 from attnlab.models.nn import gelu, layer_norm
 from attnlab.models.summary import ModelSummary
 from attnlab.models.workspace import Workspace
 from attnlab.types import FloatArray
 from attnlab.words.grammar import counted
+from attnlab.words.model_help import specials_named
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -102,7 +106,7 @@ class BertEncoder:
         self.e_type = t["embeddings.token_type_embeddings.weight"]  # (type_vocab, d)
         self.ln0 = (t["embeddings.LayerNorm.weight"], t["embeddings.LayerNorm.bias"])
         self.layers = tuple(LayerWeights.from_tensors(t, i) for i in range(c.n_layers))
-        self.max_tokens = min(MAX_TOKENS, c.max_positions)
+        self.max_tokens = min(MAX_TOKENS, c.max_positions - c.position_offset)
         self._work = Workspace(self.max_tokens, self.e_word.dtype)
         self._lock = threading.Lock()
 
@@ -116,21 +120,24 @@ class BertEncoder:
     @property
     def summary(self) -> ModelSummary:
         """The model's name, sizes, limits and special tokens, as its traces carry them."""
-        return ModelSummary.of(self, special=SPECIAL)
+        return ModelSummary.of(self, special=self.config.special)
 
     def tokenize(self, text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
-        """The tokens and ids of `text` as the tokenizer writes them, [CLS] … [SEP]."""
+        """The tokens and ids of `text` as the tokenizer writes them, [CLS] … [SEP] (<s> … </s>
+        for RoBERTa): its default call (default_ids.py)."""
         if not isinstance(text, str):
             raise ArgumentTypeError(f"a text to trace is a str, got {text!r}"[:120], field="text")
-        enc = self.tokenizer.encode(text)
-        if not any(m == 0 for m in enc.special_tokens_mask):
+        enc = default_encoding(self.tokenizer, text)
+        if typed_count(enc) == 0:
             raise EmptySequenceError(
                 "the text is empty: type a few words, e.g. 'by the river bank'"
             )
         n = len(enc.ids)
         if n > self.max_tokens:
+            added = added_tokens(enc)
+            counting = f" with {specials_named(added)}" if added else ""
             raise TooLongError(
-                f"the text is {n} tokens long with [CLS] and [SEP]; the limit is "
+                f"the text is {n} tokens long{counting}; the limit is "
                 f"{self.max_tokens}: shorten it by {counted(n - self.max_tokens, 'token')}"
             )
         return tuple(enc.tokens), tuple(enc.ids)
@@ -138,14 +145,19 @@ class BertEncoder:
     def trace(self, text: str) -> ModelTrace:
         """Tokenize `text`, run every layer, keep every head's q, k, v and diagnostics."""
         tokens, ids = self.tokenize(text)
-        spans = tuple((int(a), int(b)) for a, b in self.tokenizer.encode(text).offsets)
+        enc = default_encoding(self.tokenizer, text)
+        spans = tuple((int(a), int(b)) for a, b in enc.offsets)
         return replace(self.trace_ids(ids, tokens), text=text, spans=spans)
 
     @property
     def mask_token(self) -> tuple[str, int] | None:
-        """The tokenizer's mask token and its id ("[MASK]", 103), masking.py's replacement."""
-        i = self.tokenizer.token_to_id("[MASK]")
-        return None if i is None else ("[MASK]", int(i))
+        """The tokenizer's mask token and its id ("[MASK]", 103; RoBERTa's "<mask>"), masking.py's
+        replacement."""
+        for token in ("[MASK]", "<mask>"):
+            i = self.tokenizer.token_to_id(token)
+            if i is not None:
+                return token, int(i)
+        return None
 
     def trace_ids(self, ids: tuple[int, ...], tokens: tuple[str, ...] | None = None) -> ModelTrace:
         """The forward pass over token ids (masking.py edits them); labels default to the
@@ -169,13 +181,19 @@ class BertEncoder:
             hidden_states=np.stack(hidden),  # (L + 1, n, d)
             layers=tuple(kept),
             stats=HeadStats.stack(stats),  # (L, h)
+            special=self.config.special,
             summary=self.summary,
         )
 
     def embed(self, ids: np.ndarray) -> FloatArray:
         """1. Word, position and segment embeddings summed, then LayerNorm."""
-        n = ids.shape[0]
-        x = self.e_word[ids] + self.e_pos[:n] + self.e_type[0]  # (n, d)
+        n, pad = ids.shape[0], self.config.pad_id
+        if pad is None:
+            x = self.e_word[ids] + self.e_pos[:n] + self.e_type[0]  # (n, d)
+        else:  # RoBERTa: create_position_ids_from_input_ids
+            real = ids != pad  # (n,)
+            positions = np.cumsum(real) * real + pad  # (n,) pad + 1, pad + 2, …; a pad at pad
+            x = self.e_word[ids] + self.e_pos[positions] + self.e_type[0]  # (n, d)
         return layer_norm(x, *self.ln0, eps=self.config.layer_norm_eps)
 
     def layer(

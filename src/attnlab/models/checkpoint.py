@@ -1,16 +1,19 @@
 """Reading a BERT checkpoint from a folder in the Hugging Face layout, checked before use.
 
-The folder holds three files, as `transformers` writes them for `BertModel`:
+The folder holds three files, as `transformers` writes them for `BertModel` (and for
+`DistilBertModel` and `RobertaModel`, whose keys and names encoder_names.py maps to BERT's):
 
     config.json         the architecture: hidden_size, num_hidden_layers, num_attention_heads, ...
     model.safetensors   the tensors, by their Hugging Face names (embeddings.word_embeddings.weight,
-                        encoder.layer.0.attention.self.query.weight, ...), read with safetensors'
-                        NumPy loader; a "bert." prefix (as in BertForMaskedLM) is accepted
+                        encoder.layer.0.attention.self.query.weight, ...), read by
+                        tensor_files.py (float32, float16 or bfloat16; or sharded, with
+                        model.safetensors.index.json); a "bert." prefix (as in
+                        BertForMaskedLM) is accepted
     tokenizer.json      a `tokenizers` WordPiece tokenizer; padding and truncation are turned off
 
 Every problem is a `WeightsError` that names the file, the tensor and the expected and found
 shape or dtype, so a malformed folder fails at load time with a sentence, not later with a
-broadcasting error. `safetensors` and `tokenizers` (the `models` extra) are imported here only.
+broadcasting error. `tokenizers` (the `models` extra) is imported here only.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +35,17 @@ from attnlab.models.config_checks import (
     check_matches_tensor,
     config_eps,
     config_int,
+)
+from attnlab.models.default_ids import template_tokens
+from attnlab.models.encoder_names import ENCODERS, bert_keys, bert_tensors
+from attnlab.models.model_trace import SPECIAL
+from attnlab.models.tensor_files import (
+    INDEX,
+    PICKLES,
+    SINGLE,
+    read_tensors,
+    stored_dtypes,
+    tensor_files,
 )
 from attnlab.types import FloatArray
 
@@ -54,6 +68,9 @@ class BertConfig:
     max_positions: int  # max_position_embeddings
     type_vocab_size: int
     layer_norm_eps: float
+    kind: str = "bert"  # config.json's model_type: bert, distilbert or roberta
+    pad_id: int | None = None  # RoBERTa: positions count from pad_id + 1 (encoder_names.py)
+    special: tuple[str, ...] = SPECIAL  # the tokenizer's special tokens
 
     @property
     def d_k(self) -> int:
@@ -62,7 +79,12 @@ class BertConfig:
 
     @property
     def architecture(self) -> str:
-        return "bert"
+        return self.kind
+
+    @property
+    def position_offset(self) -> int:
+        """The first text token's row in the position table: 0, or RoBERTa's pad_id + 1."""
+        return 0 if self.pad_id is None else self.pad_id + 1
 
     @property
     def n_kv_heads(self) -> int:
@@ -76,25 +98,41 @@ class BertConfig:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], *, where: str = "config.json") -> BertConfig:
-        """Read and check Hugging Face's config.json fields for a BERT encoder."""
-        if data.get("model_type", "bert") != "bert":
-            raise WeightsError(f"{where}: model_type is {data['model_type']!r}; expected 'bert'")
-        act = data.get("hidden_act", "gelu")
+        """Read and check Hugging Face's config.json fields for a BERT-family encoder."""
+        kind = data.get("model_type", "bert")
+        if kind not in ENCODERS:
+            raise WeightsError(
+                f"{where}: model_type is {kind!r}; expected one of {', '.join(ENCODERS)}"
+            )
+        keys = bert_keys(kind)
+        act = data.get(keys["act"], "gelu")
         if act != "gelu":
-            raise WeightsError(f"{where}: hidden_act {act!r} is not supported; expected 'gelu'")
+            raise WeightsError(f"{where}: {keys['act']} {act!r} is not supported; expected 'gelu'")
         pos = data.get("position_embedding_type", "absolute")
         if pos != "absolute":
             raise WeightsError(f"{where}: position_embedding_type {pos!r}; expected 'absolute'")
-        names = {
-            "vocab_size": "vocab_size", "d_model": "hidden_size", "n_layers": "num_hidden_layers",
-            "n_heads": "num_attention_heads", "d_ff": "intermediate_size",
-            "max_positions": "max_position_embeddings", "type_vocab_size": "type_vocab_size",
-        }  # fmt: skip
-        ints = {ours: config_int(data, theirs, where=where) for ours, theirs in names.items()}
-        eps = config_eps(data, "layer_norm_eps", where=where, default=1e-12)
-        config = cls(layer_norm_eps=eps, **ints)
-        check_divides(config.d_model, config.n_heads, whole_key="hidden_size",
-                      part_key="num_attention_heads", where=where)  # fmt: skip
+
+        def size(ours: str) -> int:
+            return config_int(data, keys[ours], where=where)
+
+        types = size("type_vocab_size") if kind != "distilbert" else 1
+        eps = config_eps(data, keys["eps"], where=where, default=1e-12) if "eps" in keys else 1e-12
+        pad = None
+        if kind == "roberta":
+            pad = data.get("pad_token_id", 1)
+            if (
+                isinstance(pad, bool)
+                or not isinstance(pad, int)
+                or not 0 <= pad < size("max_positions")
+            ):
+                raise WeightsError(f"{where}: pad_token_id must be a token id, got {pad!r}")
+        config = cls(
+            vocab_size=size("vocab_size"), d_model=size("d_model"), n_layers=size("n_layers"),
+            n_heads=size("n_heads"), d_ff=size("d_ff"), max_positions=size("max_positions"),
+            type_vocab_size=types, layer_norm_eps=eps, kind=kind, pad_id=pad,
+        )  # fmt: skip
+        check_divides(config.d_model, config.n_heads, whole_key=keys["d_model"],
+                      part_key=keys["n_heads"], where=where)  # fmt: skip
         return config
 
     def expected_shapes(self) -> dict[str, tuple[int, ...]]:
@@ -136,8 +174,13 @@ def read_checkpoint(folder: str | Path) -> Checkpoint:
     """Read and check `folder`'s config.json, model.safetensors and tokenizer.json."""
     root = check_folder(folder)
     config = BertConfig.from_json(read_json(root / "config.json"))
-    tensors = _read_tensors(root / "model.safetensors", config)
+    tensors = _read_tensors(root, config)
     tokenizer = _read_tokenizer(root / "tokenizer.json", config)
+    if config.kind != "bert":  # BERT's own stay SPECIAL, as the page has always named them
+        added = [str(t.content) for t in tokenizer.get_added_tokens_decoder().values() if t.special]
+        config = replace(
+            config, special=tuple(dict.fromkeys([*template_tokens(tokenizer), *added]))
+        )
     return Checkpoint(folder=root, config=config, tensors=tensors, tokenizer=tokenizer)
 
 
@@ -151,6 +194,10 @@ def check_folder(folder: str | os.PathLike[str], files: tuple[str, ...] = FILES)
     if not root.is_dir():
         raise WeightsError(f"no weights folder at {str(root)!r}")
     absent = [name for name in files if not (root / name).is_file()]
+    if SINGLE in absent and (root / INDEX).is_file():  # sharded: the index names the files
+        absent.remove(SINGLE)
+    if SINGLE in absent and any((root / name).exists() for name in PICKLES):
+        next(tensor_files(root))  # a pickle-only folder is named for what it is
     if absent:
         raise WeightsError(
             f"the weights folder {str(root)!r} lacks {', '.join(absent)}: "
@@ -170,38 +217,35 @@ def read_json(path: Path) -> dict[str, Any]:
     return data
 
 
-def _read_tensors(path: Path, config: BertConfig) -> dict[str, FloatArray]:
-    try:
-        from safetensors.numpy import load_file
-    except ImportError as exc:
-        raise AttnlabError(f"reading weights needs {exc.name}: {_INSTALL}") from None
-    try:
-        raw = load_file(str(path))
-    except Exception as exc:  # safetensors raises its own error types for a corrupt header
-        raise WeightsError(f"{path.name} cannot be read as safetensors: {exc}") from None
-    if any(name.startswith("bert.") for name in raw):  # e.g. BertForMaskedLM's checkpoint
-        raw = {name.removeprefix("bert."): a for name, a in raw.items()}
-    _check_config_against(raw, config, path.name)
+def _read_tensors(root: Path, config: BertConfig) -> dict[str, FloatArray]:
+    file = SINGLE
+    stored = read_tensors(root)
+    raw = bert_tensors(stored, config.kind)
+    _check_config_against(raw, config, file)
     expected = config.expected_shapes()
     missing = [name for name in expected if name not in raw]
     if missing:
+        not_float = {k: v for k, v in stored_dtypes(root).items() if k not in stored}
+        for name in missing:
+            for stored_name, dtype in not_float.items():
+                if stored_name.endswith(name):
+                    raise WeightsError(
+                        f"{file}: tensor {stored_name} has dtype {dtype}; expected floating "
+                        "point (F32, F16 or BF16)"
+                    )
         shown = ", ".join(missing[:5]) + (
             f" and {len(missing) - 5} more" if len(missing) > 5 else ""
         )
-        raise WeightsError(f"{path.name} lacks {len(missing)} tensor(s) the encoder needs: {shown}")
+        raise WeightsError(f"{file} lacks {len(missing)} tensor(s) the encoder needs: {shown}")
     tensors: dict[str, FloatArray] = {}
     for name, shape in expected.items():
         a = raw[name]
-        if a.dtype.kind != "f":
-            raise WeightsError(
-                f"{path.name}: tensor {name} has dtype {a.dtype}; expected floating point (float32)"
-            )
         if a.shape != shape:
             raise WeightsError(
-                f"{path.name}: tensor {name} has shape {a.shape}; expected {shape} from config.json"
+                f"{file}: tensor {name} has shape {a.shape}; expected {shape} from config.json"
             )
-        check_finite_weights(name, a, file=path.name)  # before float32 can overflow it to inf
-        tensors[name] = a.astype(np.float32, copy=False)
+        check_finite_weights(name, a, file=file)
+        tensors[name] = a
     return tensors
 
 

@@ -42,6 +42,7 @@ from attnlab.errors import EmptySequenceError, SpecError, TooLongError
 from attnlab.models.causal_blocks import attend_causal
 from attnlab.models.decoder_pieces import Mlp, Norm
 from attnlab.models.decoder_trace import DecoderTrace, Readout
+from attnlab.models.default_ids import default_encoding, typed_count
 from attnlab.models.gguf_tokenizer import readable
 from attnlab.models.layer_keep import LayerKeep
 from attnlab.models.rope_frequencies import rope_angles_of, rotate_heads
@@ -144,10 +145,11 @@ class Decoder:
         return ModelSummary.of(self, special=self.special)
 
     def tokenize(self, text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
-        """The tokens of `text` as readable text (" bank") and their ids."""
-        enc = self.tokenizer.encode(text, add_special_tokens=False)
+        """The tokens of `text` as readable text (" bank") and their ids, as the tokenizer's
+        default call gives them (a start token included where it adds one: default_ids.py)."""
+        enc = default_encoding(self.tokenizer, text)
         n = len(enc.ids)
-        if n == 0:
+        if typed_count(enc) == 0:
             raise EmptySequenceError("the text is empty: type a few words, e.g. 'by the river'")
         if n > self.max_tokens:
             raise TooLongError(
@@ -159,7 +161,7 @@ class Decoder:
     def trace(self, text: str) -> DecoderTrace:
         """Tokenize `text`, run every layer, keep every head's q, k, v and diagnostics."""
         tokens, ids = self.tokenize(text)
-        enc = self.tokenizer.encode(text, add_special_tokens=False)
+        enc = default_encoding(self.tokenizer, text)
         spans = tuple((int(a), int(b)) for a, b in enc.offsets)
         return replace(self.trace_ids(ids, tokens), text=text, spans=spans)
 

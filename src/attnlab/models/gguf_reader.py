@@ -16,14 +16,23 @@ decoded by gguf_quants.py (Q4_1, Q8_0) or by the `gguf` package's `gguf.quants.d
 
 Every problem is a `WeightsError` naming the file: not a GGUF, truncated, an unknown value type
 or tensor type. `gguf` is imported only when tensors are decoded.
+
+A GGUF is input from outside, so the header's numbers are checked as llama.cpp's own loader
+(gguf.cpp) checks them, before anything is allocated from them: a count of key/value pairs,
+tensors or array items that the file's remaining bytes cannot hold, more than 4 dimensions
+(GGML_MAX_DIMS), an alignment that is not a power of two, a duplicate key or tensor name, a
+tensor offset not on the alignment, tensors that overlap or run past the end. Element counts are
+multiplied as Python integers, so dimensions whose product overflows 64 bits are caught too.
 """
 
 from __future__ import annotations
 
+import math
 import mmap
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +54,11 @@ _SCALARS: dict[int, str] = {  # GGUF value type -> struct format
 }  # fmt: skip
 _STRING, _ARRAY = 8, 9
 _U64 = struct.Struct("<Q")
+MAX_DIMS = 4
+"""GGML_MAX_DIMS: a ggml tensor has at most four dimensions."""
+_SMALLEST = {"key/value pairs": 13, "tensors": 24}
+"""The fewest bytes one entry takes (a key: length 8 + type 4 + a value of 1; a tensor info:
+name length 8 + n_dims 4 + type 4 + offset 8), which bounds a count by the bytes left."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +87,18 @@ class GGUFFile:
     data_start: int
     buffer: mmap.mmap
 
+    @property
+    def architecture(self) -> str:
+        """general.architecture: the prefix of the model's own keys (llama, gemma3, qwen2...)."""
+        arch = self.metadata.get("general.architecture")
+        if not isinstance(arch, str) or not arch:
+            raise WeightsError(f"{self.path.name} lacks the metadata key general.architecture")
+        return arch
+
+    def model_value(self, key: str, default: Any = None) -> Any:
+        """The metadata value `{architecture}.{key}` (e.g. gemma3.block_count), or `default`."""
+        return self.metadata.get(f"{self.architecture}.{key}", default)
+
     def tensor(self, name: str) -> FloatArray:
         """Tensor `name` decoded to float32 in its NumPy shape (a linear layer's is (out, in))."""
         from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
@@ -83,7 +109,7 @@ class GGUFFile:
         nbytes = _nbytes(info)
         raw = np.frombuffer(self.buffer, dtype=np.uint8, count=nbytes, offset=start)
         if info.ggml_type in FAST:  # Q4_1, Q8_0: decoded here in whole-tensor passes
-            count = int(np.prod(info.dims, dtype=np.int64))
+            count = math.prod(info.dims)
             return dequantize_fast(raw, info.ggml_type, count).reshape(info.shape)
         qtype = GGMLQuantizationType(info.ggml_type)
         block, type_size = GGML_QUANT_SIZES[qtype]
@@ -103,8 +129,8 @@ def _nbytes(info: TensorInfo) -> int:
             f"tensor {info.name} has ggml type {info.ggml_type}, which the gguf package "
             "cannot decode"
         ) from None
-    count = int(np.prod(info.dims, dtype=np.int64))
-    if info.dims[0] % block:
+    count = math.prod(info.dims)  # a Python integer: no overflow
+    if info.dims and info.dims[0] % block:
         raise WeightsError(
             f"tensor {info.name}: its rows of {info.dims[0]} are not whole blocks of {block}"
         )
@@ -114,9 +140,22 @@ def _nbytes(info: TensorInfo) -> int:
 class _Cursor:
     """Reads little-endian values from a buffer, advancing an offset."""
 
-    def __init__(self, buffer: bytes) -> None:
+    def __init__(self, buffer: bytes, *, file: str, file_size: int) -> None:
         self.buffer = buffer
         self.at = 0
+        self.file = file
+        self.file_size = file_size
+
+    def count(self, what: str, smallest: int) -> int:
+        """A uint64 count of `what`, each at least `smallest` bytes, that the file can hold."""
+        n: int = self.scalar("<Q")
+        room = max(self.file_size - self.at, 0) // smallest
+        if n > room:
+            raise WeightsError(
+                f"{self.file} is truncated or damaged: it claims {n:,} {what}, but its "
+                f"{self.file_size:,} bytes have room for at most {room:,}"
+            )
+        return n
 
     def scalar(self, fmt: str) -> Any:
         (value,) = struct.unpack_from(fmt, self.buffer, self.at)
@@ -135,7 +174,9 @@ class _Cursor:
         if kind == _STRING:
             return self.string()
         if kind == _ARRAY:
-            inner, count = self.scalar("<I"), self.scalar("<Q")
+            inner = self.scalar("<I")
+            smallest = struct.calcsize(_SCALARS[inner]) if inner in _SCALARS else 8
+            count = self.count("array items", smallest)
             return list(self._items(inner, count))
         fmt = _SCALARS.get(kind)
         if fmt is None:
@@ -190,36 +231,78 @@ def read_gguf(path: str | Path) -> GGUFFile:
             if len(buffer) <= HEADER_GUESS:
                 raise
             return _parse(path, buffer, buffer[:])
-    except (struct.error, UnicodeDecodeError):
+    except (struct.error, UnicodeDecodeError, RecursionError):
         raise WeightsError(
             f"{path.name} is truncated or damaged: its header ends before it is complete"
         ) from None
 
 
 def _parse(path: Path, buffer: mmap.mmap, header: bytes) -> GGUFFile:
-    c = _Cursor(header)
+    c = _Cursor(header, file=path.name, file_size=len(buffer))
     c.at = 4
     version = c.scalar("<I")
     if version not in (2, 3):
         raise WeightsError(f"{path.name} is GGUF version {version}; attnlab reads versions 2 and 3")
-    n_tensors, n_kv = c.scalar("<Q"), c.scalar("<Q")
+    n_tensors = c.count("tensors", _SMALLEST["tensors"])
+    n_kv = c.count("key/value pairs", _SMALLEST["key/value pairs"])
     metadata: dict[str, Any] = {}
     for _ in range(n_kv):
         key = c.string()
+        if key in metadata:
+            raise WeightsError(f"{path.name} holds the metadata key {key!r} twice")
         metadata[key] = c.value(c.scalar("<I"))
     tensors: dict[str, TensorInfo] = {}
     for _ in range(n_tensors):
         name = c.string()
         n_dims = c.scalar("<I")
+        if n_dims > MAX_DIMS:
+            raise WeightsError(
+                f"{path.name}: tensor {name} claims {n_dims:,} dimensions; GGUF allows at "
+                f"most {MAX_DIMS}"
+            )
         dims = tuple(c.scalar("<Q") for _ in range(n_dims))
+        if name in tensors:
+            raise WeightsError(f"{path.name} holds the tensor {name} twice")
         tensors[name] = TensorInfo(name, dims, c.scalar("<I"), c.scalar("<Q"))
-    align = int(metadata.get("general.alignment", DEFAULT_ALIGNMENT))
+    align = _alignment(path.name, metadata)
     data_start = -(-c.at // align) * align
-    ends = {name: data_start + t.offset + _nbytes(t) for name, t in tensors.items()}
-    short = [name for name, end in ends.items() if end > len(buffer)]
-    if short:
-        raise WeightsError(
-            f"{path.name} is truncated: it is {len(buffer)} bytes long, and {len(short)} "
-            f"tensor(s) run past its end (the first: {short[0]}); download it again"
-        )
+    _check_spans(path.name, tensors, align, data_start, len(buffer))
     return GGUFFile(path, version, metadata, tensors, data_start, buffer)
+
+
+def _alignment(file: str, metadata: dict[str, Any]) -> int:
+    align = metadata.get("general.alignment", DEFAULT_ALIGNMENT)
+    if isinstance(align, bool) or not isinstance(align, int) or align < 1 or align & (align - 1):
+        raise WeightsError(
+            f"{file}: general.alignment is {align!r}; it must be a power of two (32 by default)"
+        )
+    return align
+
+
+def _check_spans(
+    file: str, tensors: dict[str, TensorInfo], align: int, data_start: int, size: int
+) -> None:
+    """Every tensor on the alignment, inside the file, and apart from every other."""
+    spans = []
+    for name, t in tensors.items():
+        if t.offset % align:
+            raise WeightsError(
+                f"{file}: tensor {name} starts at offset {t.offset:,}, which is not a multiple "
+                f"of the alignment {align}"
+            )
+        try:
+            nbytes = _nbytes(t)
+        except WeightsError as exc:
+            raise WeightsError(f"{file}: {exc}") from None
+        spans.append((data_start + t.offset, data_start + t.offset + nbytes, name))
+    short = [(end, name) for _, end, name in spans if end > size]
+    if short:
+        end, name = short[0]
+        raise WeightsError(
+            f"{file} is truncated: it is {size:,} bytes long, and {len(short)} tensor(s) run "
+            f"past its end (the first: {name}, to byte {end:,}); download it again"
+        )
+    spans.sort()
+    for (_, end, before), (begin, _, name) in pairwise(spans):
+        if begin < end:
+            raise WeightsError(f"{file}: tensors {before} and {name} overlap in the file")

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from attnlab.errors import AttnlabError, WeightsError
+from attnlab.models.default_ids import gguf_template
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -61,6 +62,7 @@ def gguf_tokenizer(metadata: Mapping[str, Any], *, where: str) -> Tokenizer:
     types: Sequence[int] = metadata.get("tokenizer.ggml.token_type") or ()
     control = [t for t, kind in zip(tokens, types, strict=False) if kind == CONTROL]
     tok.add_special_tokens([AddedToken(t, normalized=False, special=True) for t in control])
+    gguf_template(tok, metadata)  # BOS / EOS where transformers adds them (default_ids.py)
     return tok
 
 

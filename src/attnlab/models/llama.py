@@ -7,7 +7,7 @@ For SmolLM2-135M the spec says: 30 layers, d_model 576, 9 query heads sharing 3 
 100,000 with the half pairing (i, i + d_k/2), the logits reusing the embedding matrix. Its
 `config` stays the `LlamaConfig` the checkpoint holds (rope_base, rms_eps, tied, special).
 
-A text is tokenized without a beginning-of-text token, as SmolLM2's tokenizer does.
+A text's ids are the tokenizer's default call (default_ids.py): SmolLM2's adds no start token.
 """
 
 from __future__ import annotations

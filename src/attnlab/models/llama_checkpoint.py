@@ -8,7 +8,9 @@ name and in its Hugging Face layout (nn.Linear's (out, in)), and a `tokenizers` 
   llama.cpp's converter permutes the rows of W_Q and W_K of every head from the "half" RoPE
   pairing (i, i + d/2) into the interleaved one (2i, 2i + 1); `unpermute` undoes it, as
   transformers' GGUF loader does, so the tensors match the Hugging Face layout.
-* Folder: config.json with model_type "llama", model.safetensors, tokenizer.json.
+* Folder: config.json with model_type "llama", tokenizer.json, and the tensors in
+  model.safetensors or in shards named by model.safetensors.index.json, in float32, float16 or
+  bfloat16 (read by tensor_files.py).
 
 Every problem is a `WeightsError`: another architecture, a missing tensor, a tensor whose shape
 does not match the config, a config the forward pass does not implement (biases, scaled RoPE,
@@ -29,8 +31,10 @@ import numpy as np
 
 from attnlab.errors import AttnlabError, WeightsError
 from attnlab.models.checkpoint import check_folder, read_json
+from attnlab.models.default_ids import template_tokens
 from attnlab.models.gguf_reader import read_gguf
 from attnlab.models.gguf_tokenizer import gguf_tokenizer
+from attnlab.models.tensor_files import SINGLE, read_tensors, stored_dtypes
 from attnlab.types import FloatArray
 
 if TYPE_CHECKING:
@@ -44,6 +48,7 @@ LOAD_THREADS = min(2, os.cpu_count() or 1)
 __all__ = [
     "LlamaCheckpoint",
     "LlamaConfig",
+    "folder_tokenizer",
     "read_gguf_checkpoint",
     "read_llama_folder",
     "unpermute",
@@ -178,9 +183,9 @@ def read_gguf_checkpoint(path: str | Path) -> LlamaCheckpoint:
         )
 
     def number(key: str, default: float | None = None) -> Any:
-        value = md.get(f"llama.{key}", default)
+        value = g.model_value(key, default)
         if value is None:
-            raise WeightsError(f"{where} lacks the metadata key llama.{key}")
+            raise WeightsError(f"{where} lacks the metadata key {g.architecture}.{key}")
         return value
 
     d, h = int(number("embedding_length")), int(number("attention.head_count"))
@@ -202,7 +207,7 @@ def read_gguf_checkpoint(path: str | Path) -> LlamaCheckpoint:
         tied="lm_head.weight" not in tensor_names,
         special=tuple(t for t, k in zip(tokens, types, strict=False) if k == 3),
     ).check(where)
-    if md.get("llama.rope.scaling.type") not in (None, "none"):
+    if g.model_value("rope.scaling.type") not in (None, "none"):
         raise WeightsError(f"{where}: scaled RoPE is not implemented")
     names: dict[str, str] = {}
     for hf, shape in config.expected_shapes().items():
@@ -265,41 +270,45 @@ def config_from_json(data: Mapping[str, Any], *, where: str = "config.json") -> 
 
 def read_llama_folder(folder: str | Path) -> LlamaCheckpoint:
     """Read a Llama-family folder in the Hugging Face layout, every tensor checked."""
-    try:
-        from safetensors.numpy import load_file
-        from tokenizers import Tokenizer
-    except ImportError as exc:
-        raise AttnlabError(f"reading weights needs {exc.name}: {_INSTALL}") from None
     root = check_folder(folder)
     config = config_from_json(read_json(root / "config.json"))
-    try:
-        raw = load_file(str(root / "model.safetensors"))
-    except Exception as exc:  # safetensors raises its own types for a corrupt header
-        raise WeightsError(f"model.safetensors cannot be read as safetensors: {exc}") from None
+    raw = read_tensors(root)
     tensors: dict[str, FloatArray] = {}
     for name, shape in config.expected_shapes().items():
         if name not in raw:
-            raise WeightsError(f"model.safetensors lacks the tensor {name} the decoder needs")
+            dtype = stored_dtypes(root).get(name)
+            if dtype is not None:
+                raise WeightsError(f"{SINGLE}: tensor {name} has dtype {dtype}")
+            raise WeightsError(f"{SINGLE} lacks the tensor {name} the decoder needs")
         a = raw[name]
-        if a.dtype.kind != "f":
-            raise WeightsError(f"model.safetensors: tensor {name} has dtype {a.dtype}")
         if a.shape != shape:
             raise WeightsError(
-                f"model.safetensors: tensor {name} has shape {a.shape}; config.json implies "
+                f"{SINGLE}: tensor {name} has shape {a.shape}; config.json implies "
                 f"{shape}: the config does not match the tensors"
             )
-        tensors[name] = a.astype(np.float32, copy=False)
+        tensors[name] = a
+    tokenizer, special = folder_tokenizer(root, config.vocab_size)
+    config = LlamaConfig(**{**config.__dict__, "special": special})
+    return LlamaCheckpoint(root, config, tensors, tokenizer)
+
+
+def folder_tokenizer(root: Path, vocab_size: int) -> tuple[Tokenizer, tuple[str, ...]]:
+    """A decoder folder's tokenizer.json, no padding or truncation, and its special tokens
+    (those it declares and those its template adds); WeightsError for one of another model."""
+    try:
+        from tokenizers import Tokenizer
+    except ImportError as exc:
+        raise AttnlabError(f"reading weights needs {exc.name}: {_INSTALL}") from None
     try:
         tokenizer = Tokenizer.from_file(str(root / "tokenizer.json"))
     except Exception as exc:  # a bare Exception for a malformed file
         raise WeightsError(f"tokenizer.json cannot be read as a tokenizer: {exc}") from None
     tokenizer.no_padding()
     tokenizer.no_truncation()
-    if tokenizer.get_vocab_size() > config.vocab_size:
+    if tokenizer.get_vocab_size() > vocab_size:
         raise WeightsError(
             f"tokenizer.json has {tokenizer.get_vocab_size()} tokens but config.json's "
-            f"vocab_size is {config.vocab_size}: the tokenizer belongs to another model"
+            f"vocab_size is {vocab_size}: the tokenizer belongs to another model"
         )
-    special = tuple(str(t.content) for t in tokenizer.get_added_tokens_decoder().values())
-    config = LlamaConfig(**{**config.__dict__, "special": special})
-    return LlamaCheckpoint(root, config, tensors, tokenizer)
+    added = (str(t.content) for t in tokenizer.get_added_tokens_decoder().values())
+    return tokenizer, tuple(dict.fromkeys([*added, *template_tokens(tokenizer)]))

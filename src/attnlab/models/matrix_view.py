@@ -47,6 +47,7 @@ class MatrixView:
     specials: Specials
     causal: bool
     hidden: FloatArray | None  # (k,) the weight each kept row gave the hidden tokens
+    present: tuple[str, ...] = ()  # the special tokens the text holds, in their first order
 
     @property
     def shown(self) -> int:
@@ -83,4 +84,5 @@ def weights_matrix_view(
     return MatrixView(
         layer=layer, head=head, n=n, kept=kept, cells=cells, edges=edges(k, r), how=how,
         specials=specials, causal=causal, hidden=hidden,
+        present=tuple(dict.fromkeys(t for t in tokens if t in special)),
     )  # fmt: skip

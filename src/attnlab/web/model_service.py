@@ -29,6 +29,7 @@ from typing import Any
 
 from starlette.responses import Response
 
+from attnlab.errors import AttnlabError
 from attnlab.models.threads import cores
 from attnlab.web.executors import LOG, WorkerGone, reply
 from attnlab.web.server_options import ServerOptions
@@ -70,8 +71,11 @@ def _start_worker(server: int, options: ServerOptions, folders: tuple[str, ...])
     routes = ("attnlab.web.model_views_routes", "attnlab.web.export_routes")
     setup_worker(server, NICENESS, routes, keep_memory=True)
     model_routes.configure(options)
-    for folder in folders:
-        serve_folder(folder)
+    for folder in folders:  # `serve` loaded each once already; one changed since is skipped
+        try:
+            serve_folder(folder)
+        except AttnlabError as exc:
+            LOG.warning("attnlab: not serving the model at %r: %s", folder, exc)
 
 
 class Models:

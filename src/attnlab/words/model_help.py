@@ -19,12 +19,12 @@ HELP_WORDS: Mapping[str, str] = {
     "model.matrix.specials_of": "Special tokens ({tokens})",
     "model.matrix.specials_none": "Special tokens (none in this text)",
     "model.matrix.hidden_of": (
-        "{tokens} are hidden and the rows are not renormalised: the words' weights as the "
+        "Special tokens hidden ({tokens}), the rows not renormalised: the words' weights as the "
         "model gave them (a row gave {hidden} of its weight to the hidden tokens, on average)."
     ),
     "model.matrix.renormalised_of": (
-        "{tokens} are hidden and every row is renormalised to sum to 1 over the words shown "
-        "(the hidden tokens held {hidden} of a row's weight, on average)."
+        "Special tokens hidden ({tokens}), every row renormalised to sum to 1 over the words "
+        "shown (the hidden tokens held {hidden} of a row's weight, on average)."
     ),
     "maps.intro_unnamed": (
         "Attention weights handed in: {n_layers} layers × {n_heads} heads, read as they were "
