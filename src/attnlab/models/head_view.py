@@ -244,8 +244,8 @@ def _gqa(mt: ModelTrace, layer: int, head: int, focus: int) -> GqaReads:
 
 def rope_view(mt: ModelTrace, layer: int, head: int, focus: int) -> RopeView | None:
     """3. A decoder's RoPE curve and next tokens; None for an encoder."""
-    if not isinstance(mt, DecoderTrace) or mt.readout is None:
-        return None
+    if not isinstance(mt, DecoderTrace) or mt.readout is None or not mt.has_rope(layer):
+        return None  # an encoder, or learned positions (GPT-2): no rotation to show
     row = mt.rows(focus)[layer, head]  # (n,) the focus row of this head
     key = int(np.argmax(row))
     before, after = mt.rope_query(layer, head, focus)  # (d_k,) each
