@@ -58,7 +58,7 @@ def attend_backward(trace: Trace, d_outputs: FloatArray) -> AttentionGrads:
     `trace` is what `attend(q, k, v, ...)` returned, over the keys (axis "keys")."""
     if trace.axis != "keys":
         raise ShapeError("attend_backward differentiates the softmax over the keys (axis 'keys')")
-    d_o = np.asarray(d_outputs, dtype=trace.outputs.dtype)  # (..., n, d_v)
+    d_o: FloatArray = np.asarray(d_outputs, dtype=trace.outputs.dtype)  # (..., n, d_v)
     if d_o.shape != trace.outputs.shape:
         raise ShapeError(
             f"dL/dO has shape {d_o.shape}; the outputs it differentiates have {trace.outputs.shape}"
@@ -67,9 +67,10 @@ def attend_backward(trace: Trace, d_outputs: FloatArray) -> AttentionGrads:
     tau = trace.divisor
 
     # 3. Blend, backwards: O = A V.
-    d_v = np.swapaxes(a, -1, -2) @ d_o  # (..., m, d_v) Aᵀ dO
     d_a = d_o @ np.swapaxes(v, -1, -2)  # (..., n, m) dO Vᵀ
-    d_v = _unbroadcast(d_v, v.shape)  # (..., m, d_v)
+    d_v = _unbroadcast(
+        np.swapaxes(a, -1, -2) @ d_o, v.shape
+    )  # (..., m, d_v) Aᵀ dO  # (..., m, d_v)
 
     # 2. Softmax, backwards: the Jacobian-vector product, row by row.
     if math.isinf(tau):  # Uniform: the weights are 1/m whatever the scores
