@@ -68,9 +68,7 @@ def attend_backward(trace: Trace, d_outputs: FloatArray) -> AttentionGrads:
 
     # 3. Blend, backwards: O = A V.
     d_a = d_o @ np.swapaxes(v, -1, -2)  # (..., n, m) dO Vᵀ
-    d_v = _unbroadcast(
-        np.swapaxes(a, -1, -2) @ d_o, v.shape
-    )  # (..., m, d_v) Aᵀ dO
+    d_v = _unbroadcast(np.swapaxes(a, -1, -2) @ d_o, v.shape)  # (..., m, d_v) Aᵀ dO
 
     # 2. Softmax, backwards: the Jacobian-vector product, row by row.
     if math.isinf(tau):  # Uniform: the weights are 1/m whatever the scores

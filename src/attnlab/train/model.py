@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -29,12 +30,21 @@ from attnlab.errors import ShapeError
 from attnlab.train.grad import attend_backward
 from attnlab.types import FloatArray
 
-__all__ = ["Forward", "ModelConfig", "Params", "forward", "init_params", "loss_and_grads"]
+__all__ = [
+    "Forward",
+    "IntArray",
+    "ModelConfig",
+    "Params",
+    "forward",
+    "init_params",
+    "loss_and_grads",
+]
 
 Params = dict[str, FloatArray]
 """A model's parameters by name; an optimiser returns a new dict, never edits one in place."""
 
-IntArray = npt.NDArray[np.integer]
+IntArray: TypeAlias = npt.NDArray[np.integer]
+"""Token ids."""
 
 
 @dataclass(frozen=True)

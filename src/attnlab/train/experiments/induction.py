@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from attnlab.train.model import (
+    IntArray,
     ModelConfig,
     Params,
     cross_entropy,
@@ -49,7 +50,7 @@ __all__ = [
 class InductionOptions:
     """One run: the model's sizes, the data's, the optimiser's rate, and the seed."""
 
-    steps: int = 600
+    steps: int = 500
     seed: int = 0
     vocab: int = 24
     half: int = 10  # T: each sequence is T random tokens, then the same T again
@@ -62,15 +63,15 @@ class InductionOptions:
     probes: int = 16  # sequences of the fixed batch the heads are scored on
 
 
-def repeated_batch(rng: np.random.Generator, opts: InductionOptions, size: int) -> FloatArray:
+def repeated_batch(rng: np.random.Generator, opts: InductionOptions, size: int) -> IntArray:
     """`size` probe sequences (size, 2T): T random tokens, then the same T again."""
     first = rng.integers(0, opts.vocab, (size, opts.half))  # (B, T)
-    return np.concatenate([first, first], axis=1)  # type: ignore[no-any-return]  # (B, 2T)
+    return np.concatenate([first, first], axis=1)  # (B, 2T)
 
 
 def training_batch(
     rng: np.random.Generator, opts: InductionOptions, size: int
-) -> tuple[FloatArray, FloatArray, FloatArray]:
+) -> tuple[IntArray, FloatArray, FloatArray]:
     """`size` training sequences (size, 2T) and where each half's loss is read (size, 2T - 1).
 
     Each sequence is P random filler tokens, then t random tokens, then the same t again
@@ -92,7 +93,7 @@ def training_batch(
 
 
 def induction_score(weights: FloatArray, half: int) -> FloatArray:
-    """Mean weight from each second-half query i to key i - T + 1, per head: weights (..., 2T, 2T)."""
+    """Mean weight from each second-half query i to key i - T + 1, per head."""
     i = np.arange(half, 2 * half)  # (T,) the repeated half's queries
     return weights[..., i, i - half + 1].mean(axis=-1)  # type: ignore[no-any-return]
 
@@ -139,7 +140,9 @@ def run_induction(opts: InductionOptions = InductionOptions()) -> Iterator[Step]
         yield Step(step, values, checkpoint)
 
 
-def _checkpoint(params: Params, cfg: ModelConfig, probe: FloatArray, opts: InductionOptions) -> Checkpoint:
+def _checkpoint(
+    params: Params, cfg: ModelConfig, probe: IntArray, opts: InductionOptions
+) -> Checkpoint:
     """Every head's map on the first probe sequence, and each head's scores over all probes."""
     fwd = forward(params, cfg, probe)  # traces' weights (P, H, 2T, 2T)
     tokens = tuple(str(int(t)) for t in probe[0])

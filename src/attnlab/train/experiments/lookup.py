@@ -81,7 +81,9 @@ def run_lookup(opts: LookupOptions = LookupOptions()) -> Iterator[Step]:
     """The run, step by step: each variant's loss, gradient norm, bank's weight on the word that
     sets its sense and bank's output (geographic and financial coordinates) in each sentence."""
     rng = np.random.default_rng(opts.seed)
-    start = {name: rng.normal(0, opts.init_scale, (4, 4)) for name in ("W_Q", "W_K")}
+    start: dict[str, FloatArray] = {
+        name: rng.normal(0, opts.init_scale, (4, 4)) for name in ("W_Q", "W_K")
+    }
     if opts.train_values:
         start["W_V"] = rng.normal(0, opts.init_scale, (4, 4))
     adam = Adam(lr=opts.lr)
