@@ -7,14 +7,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from attnlab.train.experiments.induction import (
+from attnlab.train.induction import (
     InductionOptions,
     induction_score,
     previous_token_score,
     run_induction,
 )
-from attnlab.train.experiments.lookup import LookupOptions, run_lookup
-from attnlab.train.experiments.sqrt_dk import SqrtDkOptions, run_sqrt_dk
+from attnlab.train.lookup import LookupOptions, run_lookup
+from attnlab.train.sqrt_dk import SqrtDkOptions, run_sqrt_dk
 
 
 def test_the_toy_head_learns_bank_reads_river_and_uniform_cannot() -> None:

@@ -1,1 +1,0 @@
-"""The three experiments: learn the toy lookup, why √dₖ, an induction head forms."""
