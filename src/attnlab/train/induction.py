@@ -12,7 +12,10 @@ seed, has no earlier layer to compose with and shows no such drop.
 Each step draws a fresh batch (seeded). At checkpoints the heads are scored on a fixed probe
 batch, with the atlas' definitions: a head's induction score is the mean weight from each
 second-half query i to key i - T + 1 (the token after the first occurrence of token i), its
-previous-token score the mean weight on key i - 1.
+previous-token score the mean weight on key i - 1; its duplicate-token score, the mean weight
+from each second-half query to key i - T (the same token's first occurrence), says whether a
+layer-0 head found the earlier copy directly instead (then layer 1 can find the token after it
+by position: another circuit with the same drop, which this experiment's default run grows).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from attnlab.types import FloatArray
 
 __all__ = [
     "InductionOptions",
+    "duplicate_token_score",
     "induction_score",
     "previous_token_score",
     "repeated_batch",
@@ -98,6 +102,12 @@ def induction_score(weights: FloatArray, half: int) -> FloatArray:
     return weights[..., i, i - half + 1].mean(axis=-1)  # type: ignore[no-any-return]
 
 
+def duplicate_token_score(weights: FloatArray, half: int) -> FloatArray:
+    """Per head: the mean weight from each second-half query i to key i - T (its token, earlier)."""
+    i = np.arange(half, 2 * half)  # (T,)
+    return weights[..., i, i - half].mean(axis=-1)  # type: ignore[no-any-return]
+
+
 def previous_token_score(weights: FloatArray) -> FloatArray:
     """Mean weight from each query i ≥ 1 to key i - 1, per head: weights (..., n, n)."""
     i = np.arange(1, weights.shape[-1])  # (n - 1,)
@@ -150,9 +160,11 @@ def _checkpoint(
     for layer, trace in enumerate(fwd.traces):
         ind = induction_score(trace.weights, opts.half).mean(axis=0)  # (H,)
         prev = previous_token_score(trace.weights).mean(axis=0)  # (H,)
+        dup = duplicate_token_score(trace.weights, opts.half).mean(axis=0)  # (H,)
         for h in range(cfg.n_heads):
             name = f"L{layer}H{h}"
             maps.append(AttentionMap(name, trace.weights[0, h], tokens))
             scores[f"{name}.induction"] = float(ind[h])
             scores[f"{name}.previous"] = float(prev[h])
+            scores[f"{name}.duplicate"] = float(dup[h])
     return Checkpoint(tuple(maps), scores)
