@@ -149,5 +149,3 @@ def induction_outcome(steps: Sequence[Step]) -> InductionOutcome:
         one_end=last["one_layer.loss_repeated"],
         heads=heads,
     )
-
-
