@@ -23,6 +23,7 @@ from attnlab.cli.lab import (
     lab_sweep,
 )
 from attnlab.cli.mask import add_mask_command
+from attnlab.cli.train_command import add_train_command
 from attnlab.errors import AttnlabError
 from attnlab.lesson.toy import DEFAULT_SENTENCE, PRESETS, VOCABULARY
 from attnlab.models.memory import keep_freed_memory
@@ -107,6 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     vocab = sub.add_parser("vocab", help="list the toy lesson's words and presets")
     vocab.set_defaults(run=_vocab)
     add_cost_command(sub)
+    add_train_command(sub)
     add_mask_command(sub)
     return p  # fmt: skip
 

@@ -1,0 +1,33 @@
+"""`attnlab train`: the summary from the measured curves, the CSV and JSON files, bad input."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from attnlab.cli.main import main
+
+
+def test_lookup_prints_its_summary_and_saves_its_curves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows, doc = tmp_path / "c.csv", tmp_path / "c.json"
+    assert main(["train", "lookup", "--steps", "60", "--csv", str(rows), "--json", str(doc)]) == 0
+    out = capsys.readouterr()
+    assert "bank's weight on river went from 0.25 to" in out.out
+    assert "Uniform: the loss went from 0.474 to 0.474." in out.out
+    assert "60/60 steps" in out.err
+    table = list(csv.reader(rows.read_text().splitlines()))
+    assert table[0][:2] == ["step", "scaled.loss"] and len(table) == 62
+    saved = json.loads(doc.read_text())
+    assert len(saved["curves"]["scaled.loss"]) == 61 and saved["checkpoints"]
+
+
+def test_a_step_count_out_of_range_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["train", "sqrt-dk", "--steps", "0"]) == 2
+    assert "steps must be a whole number from 1 to 5000, got 0" in capsys.readouterr().err
