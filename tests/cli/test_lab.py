@@ -72,7 +72,7 @@ def test_cost_table_and_json(capsys) -> None:
     _, out, _ = run("cost", "--max-n", "32", "--json", capsys=capsys)
     assert [p["n"] for p in json.loads(out)["points"]] == [4, 8, 16, 32]
     code, _, err = run("cost", "--max-n", "99999", capsys=capsys)
-    assert code == 2 and "max_n=99999" in err
+    assert code == 2 and "--max-n must be 4 to 4096, got 99999" in err
 
 
 def test_cost_prints_the_kv_cache_beside_the_n_squared_table(capsys) -> None:

@@ -61,7 +61,7 @@ def test_explain_model_accepts_another_mode(capsys) -> None:
 def test_heads_prints_a_line_per_layer_and_head(capsys) -> None:
     code, out, _ = run("heads", "--model", "minilm", "by the river bank", capsys=capsys)
     lines = out.splitlines()
-    assert code == 0 and "Where 'bank' (token 4) looks" in lines[0]
+    assert code == 0 and "Where bank (token 4) looks" in lines[0]
     assert len(lines) == 3 + 2 + 6 * 12
     assert lines[5].split()[:2] == ["0", "0"] and lines[-1].split()[:2] == ["5", "11"]
 

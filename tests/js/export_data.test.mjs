@@ -1,4 +1,4 @@
-// export_data.js writes the CSV the Python exports write: the same columns, every number in full,
+// export_data.js writes the CSV the Python exports write: the same columns, every number to 9 significant digits,
 // a masked score as -inf; file names follow the state.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -13,12 +13,13 @@ const page = JSON.parse(readFileSync(new URL("./page.json", import.meta.url), "u
 /** A CSV's rows as arrays of fields (no quoted commas in these tokens). */
 const rows = (text) => text.trimEnd().split("\n").map((line) => line.split(","));
 
-test("the matrix has the tokens as headers and the weights in full", () => {
+test("the matrix has the tokens as headers and the weights to 9 significant digits", () => {
   const river = lessons.river;
   const [head, ...body] = rows(matrixCSV(river));
   assert.deepEqual(head, ["query \\ key", "by", "the", "river", "bank"]);
   assert.deepEqual(body.map((r) => r[0]), ["by", "the", "river", "bank"]);
-  body.forEach((r, i) => assert.deepEqual(r.slice(1).map(Number), river.weights[i]));
+  body.forEach((r, i) => assert.deepEqual(r.slice(1).map(Number), river.weights[i].map((w) => Number(w.toPrecision(9)))));
+  assert.equal(body[3][3], "0.685417926"); // the seed's bank → river, 0.69 on the page
 });
 
 test("the long form lists every cell of every head, a masked score as -inf", () => {
@@ -47,7 +48,10 @@ test("numbers and fields are written as Python's csv module writes them", () => 
   assert.equal(csvNumber(-Infinity), "-inf");
   assert.equal(csvNumber(Infinity), "inf");
   assert.equal(csvNumber(NaN), "nan");
-  assert.equal(csvNumber(0.1 + 0.2), "0.30000000000000004");
+  assert.equal(csvNumber(0.1 + 0.2), "0.3"); // 9 significant digits: no float noise
+  assert.equal(csvNumber(0.9199999999999999), "0.92"); // the seed's bank → by, q·k
+  assert.equal(csvNumber(0.6854179264009832), "0.685417926");
+  assert.equal(Math.fround(Number(csvNumber(Math.fround(0.0016153979)))), Math.fround(0.0016153979)); // float32 reads back
   assert.equal(csvField('say "hi", twice'), '"say ""hi"", twice"');
   assert.equal(csvField("bank"), "bank");
 });
@@ -75,9 +79,10 @@ test("a real model's packed arrays are written as numbers (the bug: nothing down
     weights: pack(codes, "uint16", scale),
   };
   const [, ...body] = rows(matrixCSV(trace));
-  // full double precision, code × scale, as encode/packed.py's unpack reads them
-  assert.deepEqual(body.map((r) => r.slice(1).map(Number)), codes.map((r) => r.map((c) => c * scale)));
+  // code × scale, as encode/packed.py's unpack reads them, to 9 significant digits
+  const nine = (x) => Number(x.toPrecision(9));
+  assert.deepEqual(body.map((r) => r.slice(1).map(Number)), codes.map((r) => r.map((c) => nine(c * scale))));
   const [, ...long] = rows(longCSV([{ layer: 2, head: 5, trace }]));
   assert.deepEqual(long[1].slice(6), ["-inf", "-inf", "0"]);
-  assert.deepEqual(long[2].slice(6).map(Number), [0.25, 0.125, 30000 * scale]);
+  assert.deepEqual(long[2].slice(6).map(Number), [0.25, 0.125, nine(30000 * scale)]);
 });

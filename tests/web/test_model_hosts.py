@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import attnlab
-from attnlab.export.standalone import standalone_html
+from attnlab.export.standalone import file_head, standalone_html
 
 pytest.importorskip("anywidget")
 
@@ -36,8 +36,7 @@ def test_the_page_the_widget_and_the_file_carry_the_same_head(  # type: ignore[n
     widget = attnlab.show(mt, layer=layer, head=head, focus=focus)
     assert widget.trace == page and widget.grid == grid
     file = _data(standalone_html(mt, layer=layer, head=head, focus=focus))
-    held = {**file["heads"][f"{layer}|{head}"], "embeddings": file["embeddings"][layer]}
-    assert held == page and file["grid"] == grid
+    assert file_head(file, layer, head) == page and file["grid"] == grid
     info = client.get("/api/model/info", params={"model": name}).json()
     same = ("model", "description", "n_layers", "n_heads", "n_kv_heads", "d_model", "d_k",
             "max_tokens", "causal")  # fmt: skip

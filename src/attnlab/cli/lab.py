@@ -11,13 +11,13 @@ import argparse
 import json
 from typing import Any
 
-from attnlab.core.cost import DEFAULT_MAX_N, MAX_N, KVCacheCost
+from attnlab.core.cost import DEFAULT_MAX_N, MAX_D, MAX_N, KVCacheCost
 from attnlab.core.positions import KINDS
 from attnlab.core.saturation import T_STEPS, Sweep, sweep, temperatures
 from attnlab.encode.lesson_json import encode_lesson
 from attnlab.encode.terminal import table
 from attnlab.encode.trace_json import encode_cost, encode_sweep
-from attnlab.errors import FocusError
+from attnlab.errors import AttnlabError, FocusError
 from attnlab.lesson.edits import Edits, Role
 from attnlab.lesson.explain import LessonExplanation
 from attnlab.lesson.options import LessonOptions
@@ -32,6 +32,8 @@ __all__ = [
     "lab_sweep",
 ]
 
+MIN_N = 4
+"""`attnlab cost` measures n = 4, 8, 16, … up to --max-n."""
 SWEEP_ROWS = 9
 """The text sweep shows this many temperatures (0.1 .. 10, log-spaced); the JSON has 41."""
 _SETS: tuple[tuple[str, Role, str], ...] = (
@@ -128,9 +130,10 @@ def add_cost_command(sub: Any) -> None:
     """`attnlab cost`: time and memory of attention against n, with the fitted n² curve."""
     c = sub.add_parser("cost", help="time and memory of attention for n = 4 .. a few thousand")
     c.add_argument(
-        "--max-n", type=int, default=DEFAULT_MAX_N, help=f"the largest n (at most {MAX_N})"
-    )
-    c.add_argument("--d", type=int, default=64, help="the vector width (default 64)")
+        "--max-n", type=int, default=DEFAULT_MAX_N,
+        help=f"the largest n, {MIN_N} to {MAX_N} (default {DEFAULT_MAX_N})",
+    )  # fmt: skip
+    c.add_argument("--d", type=int, default=64, help=f"the vector width, 1 to {MAX_D} (default 64)")
     c.add_argument("--json", action="store_true", help="print the points and fit as JSON")
     c.set_defaults(run=_cost)
 
@@ -138,7 +141,11 @@ def add_cost_command(sub: Any) -> None:
 def _cost(args: argparse.Namespace) -> int:
     from attnlab.core.cost import measure, measure_kv_cache, sizes
 
-    cost = measure(sizes(args.max_n, per_octave=1), d=args.d)
+    if not MIN_N <= args.max_n <= MAX_N:
+        raise AttnlabError(f"--max-n must be {MIN_N} to {MAX_N}, got {args.max_n}", field="max_n")
+    if not 1 <= args.d <= MAX_D:
+        raise AttnlabError(f"--d must be 1 to {MAX_D}, got {args.d}", field="d")
+    cost = measure(sizes(args.max_n, min_n=MIN_N, per_octave=1), d=args.d)
     kv = measure_kv_cache(d=args.d)
     if args.json:
         print(json.dumps(encode_cost(cost, kv)))

@@ -57,7 +57,11 @@ def _parser() -> argparse.ArgumentParser:
         default=DEFAULT_SENTENCE,
         help=f"words from the toy vocabulary (default: {DEFAULT_SENTENCE!r})",
     )
-    ex.add_argument("--focus", help="the token to follow: a word or its index (default: bank)")
+    ex.add_argument(
+        "--focus",
+        help="the token to follow: a word or its index (default: the toy's word of two senses, "
+        "such as bank; with --model, the text's last word)",
+    )
     ex.add_argument(
         "--mode",
         choices=MODES,
@@ -71,7 +75,10 @@ def _parser() -> argparse.ArgumentParser:
         help="softmax across keys (correct) or queries (the common mistake)",
     )
     ex.add_argument("--json", action="store_true", help="print the trace as JSON")
-    ex.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    ex.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto",
+        help="colour titles and the focus (default auto: on a terminal only, not with NO_COLOR)",
+    )  # fmt: skip
     _model_arguments(ex)
     ex.add_argument("--layer", type=int, default=0, help="with --model: the layer (from 0)")
     ex.add_argument("--head", type=int, default=0, help="with --model: the head (from 0)")
@@ -88,8 +95,12 @@ def _parser() -> argparse.ArgumentParser:
     _export_command(sub)
 
     sv = sub.add_parser("serve", help="start the local web lesson")
-    sv.add_argument("--host", default="127.0.0.1")
-    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument(
+        "--host", default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 lets "
+        "anyone on your network open the page)",
+    )  # fmt: skip
+    sv.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000)")
     sv.add_argument("--open", action="store_true", help="open the page in a browser")
     sv.add_argument(
         "--model",
@@ -102,7 +113,7 @@ def _parser() -> argparse.ArgumentParser:
     nx.add_argument("--after", help="a token or position to predict after (default: the last)")
     nx.add_argument("--top", type=int, default=10, help="how many tokens to list (default 10)")
     nx.add_argument("--json", action="store_true", help="print the tokens as JSON")
-    _model_arguments(nx, default="smollm2")
+    _model_arguments(nx, default="smollm2", what="smollm2 or a Llama-family folder (a decoder)")
     nx.set_defaults(run=_next)
 
     vocab = sub.add_parser("vocab", help="list the toy lesson's words and presets")
@@ -140,10 +151,14 @@ def _export_command(sub: argparse._SubParsersAction[Any]) -> None:
         default="long",
         help="for CSV: every score and weight (long) or one head's weights (matrix)",
     )
-    ep.add_argument("--focus", help="the token to follow: a word or its index")
+    ep.add_argument(
+        "--focus", help="the token to follow: a word or its index (default: as explain's)"
+    )
     ep.add_argument("--mode", choices=MODES, default="scaled", help="the lesson's normalization")
     ep.add_argument("--axis", choices=AXES, default="keys", help="the softmax's axis")
-    ep.add_argument("--beat", type=int, default=1, help="the step an HTML file opens at (1-6)")
+    ep.add_argument(
+        "--beat", type=int, default=1, help="the step an HTML or SVG file shows (1-6, default 1)"
+    )
     _model_arguments(ep)
     ep.add_argument("--layer", type=int, default=0, help="with --model: the layer (from 0)")
     ep.add_argument("--head", type=int, default=0, help="the head (from 0), of --model or the toy")
@@ -157,6 +172,8 @@ def _export(args: argparse.Namespace) -> int:
     from attnlab.models import load_model
 
     kind = format_of(args.output, args.format)  # refuse a bad suffix before any work
+    if not 1 <= args.beat <= 6:
+        raise AttnlabError(f"--beat is a step from 1 to 6, got {args.beat}", field="beat")
     where = {"beat": args.beat - 1, "layer": args.layer, "head": args.head, "table": args.table}
     if args.model is not None:
         toy_only = lab_flags_used(args)
@@ -179,12 +196,17 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _model_arguments(p: argparse.ArgumentParser, default: str | None = None) -> None:
+def _model_arguments(
+    p: argparse.ArgumentParser,
+    default: str | None = None,
+    what: str = "minilm, smollm2, or a Hugging Face-layout folder",
+) -> None:
     p.add_argument(
         "--model",
         default=default,
-        help="a real model instead of the toy: minilm, smollm2, or a Hugging Face-layout folder",
-    )
+        help=f"a real model instead of the toy: {what}" if default is None
+        else f"the real model to run: {what} (default: {default}; this command has no toy)",
+    )  # fmt: skip
 
 
 def _color(args: argparse.Namespace) -> bool:

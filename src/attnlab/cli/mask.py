@@ -21,7 +21,11 @@ __all__ = ["add_mask_command"]
 def add_mask_command(sub: Any) -> None:
     p = sub.add_parser("mask", help="with --model: mask a word and see how the focus moves")
     p.add_argument("sentence", help="any text (up to 128 tokens)")
-    p.add_argument("--model", default="minilm", help="a real model: minilm, or a folder")
+    p.add_argument(
+        "--model", default="minilm",
+        help="the real model to run: minilm, smollm2, or a Hugging Face-layout folder "
+        "(default: minilm; smollm2 has no mask token: use --how drop)",
+    )  # fmt: skip
     p.add_argument("--focus", help="the token to follow (default: the text's last word piece)")
     p.add_argument("--mask", required=True, help="the word (or token position) to mask")
     p.add_argument("--occurrence", type=int, default=1, help="which place of the word, from 1")

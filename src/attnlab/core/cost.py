@@ -42,6 +42,7 @@ from attnlab.types import FloatArray
 __all__ = [
     "DEFAULT_MAX_N",
     "KV_SIZES",
+    "MAX_D",
     "MAX_N",
     "Cost",
     "D",
@@ -58,6 +59,8 @@ D = 64
 """The vector width measured, a common per-head dimension."""
 MAX_N = 4096
 """The largest n `measure` accepts (float32 scores of 4096² are 64 MB)."""
+MAX_D = 512
+"""The widest vectors `measure` and `measure_kv_cache` take."""
 DEFAULT_MAX_N = 2048
 """The largest n measured unless asked otherwise (the CLI's and the page's default)."""
 BUDGET_SECONDS = 3.0
@@ -141,7 +144,7 @@ def measure(
 ) -> Cost:
     """Time and peak memory of attention for each n in `ns` (default 4..2048), float32."""
     ns = sizes() if ns is None else sorted(ns)
-    if not 1 <= d <= 512 or not ns or ns[0] < 2 or ns[-1] > MAX_N:
+    if not 1 <= d <= MAX_D or not ns or ns[0] < 2 or ns[-1] > MAX_N:
         raise ShapeError(f"cost needs 1 <= d <= 512 and 2 <= n <= {MAX_N}; got d={d}, n={ns}")
     rng = np.random.default_rng(seed)
     done: list[tuple[int, float, float]] = []
@@ -238,7 +241,7 @@ def measure_kv_cache(
     """Time one more token after each n in `ns`: recomputing the n × n matrix, and one new row
     against n cached keys (float32, d wide). Stops early once `budget_seconds` are spent."""
     ns = tuple(sorted(ns))
-    if not 1 <= d <= 512 or not ns or ns[0] < 2 or ns[-1] > MAX_N:
+    if not 1 <= d <= MAX_D or not ns or ns[0] < 2 or ns[-1] > MAX_N:
         raise ShapeError(f"the cache comparison needs 1 <= d <= 512 and 2 <= n <= {MAX_N}; "
                          f"got d={d}, n={list(ns)}")  # fmt: skip
     rng = np.random.default_rng(seed)

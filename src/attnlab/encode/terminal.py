@@ -17,6 +17,7 @@ from attnlab.core.trace import Trace
 from attnlab.models.heads import head_summaries
 from attnlab.models.model_trace import ModelTrace
 from attnlab.words.explanation import Explanation
+from attnlab.words.grammar import spoken, spoken_names
 from attnlab.words.numfmt import num, vec
 
 WIDTH = 88
@@ -49,19 +50,31 @@ def render(ex: Explanation, *, color: bool = False) -> str:
 
     tables = _tables(ex, chosen)
     lines = [
-        style(_title(f"Attention for {t.tokens[f]!r} in: {' '.join(t.tokens)}"), _BOLD),
+        style(_title(f"Attention for {spoken_names(t.tokens)[f]} in: {_text(t.tokens)}"), _BOLD),
         f"mode {t.mode}, d_k = {t.d_k}, divisor {num(t.divisor)}; row = query, column = key",
     ]
     for number, (beat, body) in enumerate(zip(ex.beats, tables, strict=True), start=1):
         lines += ["", style(f"{number}. {beat.title}", _BOLD)]
-        lines += textwrap.wrap(beat.text, WIDTH)
+        lines += _wrap(beat.text)
         lines += [""] + ["  " + row for row in body]
     text = "\n".join(lines) + "\n"
     if color:  # highlight the chosen key's name where it labels a table row
-        text = text.replace(
-            f"\n  {t.columns[chosen]} ", f"\n  {style(t.columns[chosen], _VIOLET)} "
-        )
+        name = spoken(t.columns[chosen])
+        text = text.replace(f"\n  {name} ", f"\n  {style(name, _VIOLET)} ")
     return text
+
+
+def _wrap(text: str) -> list[str]:
+    """`text` in lines of WIDTH, never broken inside a quoted token's space (“ bank”)."""
+    held = text.replace("“ ", "“\u00a0")  # textwrap breaks at ASCII spaces only
+    return [line.replace("\u00a0", " ") for line in textwrap.wrap(held, WIDTH)]
+
+
+def _text(tokens: Sequence[str]) -> str:
+    """The tokens as the text they spell: byte-level tokens carry their own spaces (" bank"),
+    others are joined by one."""
+    own = any(tok[:1].isspace() for tok in tokens)
+    return ("" if own else " ").join(tokens).strip()
 
 
 def _shown(t: Trace, f: int) -> tuple[list[int], list[int]]:
@@ -86,6 +99,7 @@ def _more(total: int, shown: list[int], *blank: str) -> list[list[str]]:
 
 def _tables(ex: Explanation, chosen: int) -> list[list[str]]:
     t, f = ex.trace, ex.focus
+    tok, col = [spoken(x) for x in t.tokens], [spoken(x) for x in t.columns]  # “ bank”, “.”
     rows, keys = _shown(t, f)
     m = t.weights.shape[1]
     mark = ["◀ focus" if i == f else "" for i in range(t.n)]
@@ -93,51 +107,48 @@ def _tables(ex: Explanation, chosen: int) -> list[list[str]]:
         dims = list(t.dim_names) if t.dim_names else [f"x{i}" for i in range(_width(t))]
         tokens = table(
             ["token", *dims, ""],
-            [[t.tokens[i], *(num(x) for x in t.embeddings[i]), mark[i]] for i in rows]
+            [[tok[i], *(num(x) for x in t.embeddings[i]), mark[i]] for i in rows]
             + _more(t.n, rows, *[""] * (len(dims) + 1)),
         )
     else:
         emb = t.embeddings
         tokens = table(
             ["token", "vector" if emb is not None else "", ""],
-            [[t.tokens[i], _v(emb[i]) if emb is not None else "", mark[i]] for i in rows]
+            [[tok[i], _v(emb[i]) if emb is not None else "", mark[i]] for i in rows]
             + _more(t.n, rows, "", ""),
         )
     project = table(
         ["token", "query q", "key k", "value v"],
-        [[t.tokens[i], _v(t.queries[i]), _v(t.keys[i]), _v(t.values[i])] for i in rows]
+        [[tok[i], _v(t.queries[i]), _v(t.keys[i]), _v(t.values[i])] for i in rows]
         + _more(t.n, rows, "", "", ""),
     )
     div = {"scaled": "√dₖ", "unscaled": "1", "uniform": "ignored"}[t.mode]
     if t.temperature is not None:
         div = "T"
     score = table(
-        [f"{t.tokens[f]} → key", "q·k", f"÷ {div}", "score s"],
-        [[t.columns[j], num(t.raw_scores[f, j]), num(t.divisor), num(t.scores[f, j])] for j in keys]
+        [f"{tok[f]} → key", "q·k", f"÷ {div}", "score s"],
+        [[col[j], num(t.raw_scores[f, j]), num(t.divisor), num(t.scores[f, j])] for j in keys]
         + _more(m, keys, "", "", ""),
     )
     rest = float(t.weights[f].sum() - t.weights[f, keys].sum())
     softmax = table(
-        [f"{t.tokens[f]} → key", "score s", "weight", "budget"],
-        [
-            [t.columns[j], num(t.scores[f, j]), num(t.weights[f, j]), _bar(t.weights[f, j])]
-            for j in keys
-        ]
+        [f"{tok[f]} → key", "score s", "weight", "budget"],
+        [[col[j], num(t.scores[f, j]), num(t.weights[f, j]), _bar(t.weights[f, j])] for j in keys]
         + _more(m, keys, "", num(rest), _bar(rest))
         + [["sum", "", num(float(t.weights[f].sum())), ""]],
     )
     blend = table(
         ["key", "weight", "value v", "weight × v"],
         [
-            [t.columns[j], num(t.weights[f, j]), _v(t.values[j]), _v(t.weights[f, j] * t.values[j])]
+            [col[j], num(t.weights[f, j]), _v(t.values[j]), _v(t.weights[f, j] * t.values[j])]
             for j in keys
         ]
         + _more(m, keys, num(rest), "", "")
-        + [[f"= new {t.tokens[f]}", "", "", _v(t.outputs[f])]],
+        + [[f"= new {tok[f]}", "", "", _v(t.outputs[f])]],
     )
     parallel = table(
-        ["query ↓ key →", *(t.columns[j] for j in keys)],
-        [[t.tokens[i], *(num(w) for w in t.weights[i, keys])] for i in rows]
+        ["query ↓ key →", *(col[j] for j in keys)],
+        [[tok[i], *(num(w) for w in t.weights[i, keys])] for i in rows]
         + _more(t.n, rows, *[""] * len(keys)),
     )
     return [tokens, project, score, softmax, blend, parallel]
@@ -164,18 +175,18 @@ def _bar(w: float, *, width: int = 20) -> str:
 
 def render_heads(mt: ModelTrace, focus: int) -> str:
     """The summaries as a fixed-width table, one line per head."""
-    who = mt.tokens[focus]
+    who = spoken(mt.tokens[focus])
     uniform = float(np.log2(mt.n))
     body = table(
         ["layer", "head", f"{who} looks most at", "weight", "entropy (bits)"],
         [
-            [str(s.layer), str(s.head), f"{mt.tokens[s.top]} ({s.top})", num(s.top_weight),
+            [str(s.layer), str(s.head), f"{spoken(mt.tokens[s.top])} ({s.top})", num(s.top_weight),
              num(s.entropy_bits)]
             for s in head_summaries(mt, focus)
         ],
     )  # fmt: skip
     head = [
-        f"Where {who!r} (token {focus}) looks in each head of {mt.model}: {' '.join(mt.tokens)}",
+        f"Where {who} (token {focus}) looks in each head of {mt.model}: {_text(mt.tokens)}",
         f"entropy 0 = all weight on one token; {num(uniform)} = spread evenly over {mt.n} tokens",
         "",
     ]
@@ -184,9 +195,9 @@ def render_heads(mt: ModelTrace, focus: int) -> str:
 
 def render_next(mt: ModelTrace, after: int, top: Sequence[tuple[str, float]]) -> str:
     """The most likely next tokens after token `after`, one line each with a bar."""
-    lines = table(["next token", "probability"], [[repr(t), f"{p:.1%}"] for t, p in top])
+    lines = table(["next token", "probability"], [[spoken(t), f"{p:.1%}"] for t, p in top])
     bars = ["", ""] + ["█" * round(p * 40) for _, p in top]  # 40 characters = probability 1
     body = [f"{line}  {bar}".rstrip() for line, bar in zip(lines, bars, strict=True)]
     text = "".join(mt.tokens[: after + 1])
-    head = [f"{mt.model} predicts after {text!r} (token {after}, {mt.tokens[after]!r}):", ""]
+    head = [f"{mt.model} predicts after “{text}” (token {after}, {spoken(mt.tokens[after])}):", ""]
     return "\n".join(head + body) + "\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from attnlab.encode.model_views_json import COSINE_NOISE, WEIGHT_NOISE
 from attnlab.encode.terminal import table
 from attnlab.models.masking import Masking
+from attnlab.words.grammar import spoken
 from attnlab.words.model_views import MASK_COLUMNS, distance, mask_note
 
 __all__ = ["render_masking"]
@@ -30,13 +31,13 @@ def render_masking(m: Masking, *, mask_name: str) -> str:
         ])  # fmt: skip
     word = "" if m.target is None else m.target.text
     note = mask_note(
-        how=m.how, word=word, focus=m.base.tokens[m.focus], tv_last=float(m.tv_mean[-1]),
+        how=m.how, word=word, focus=spoken(m.base.tokens[m.focus]), tv_last=float(m.tv_mean[-1]),
         cos_last=max(float(m.cosine_distance[-1]), 0.0), layers=m.base.n_layers, mask=mask_name,
     )  # fmt: skip
     lines = [
-        f"{m.base.model}: follow {m.base.tokens[m.focus]!r}, {m.how} {word or 'nothing'}",
-        "plain:  " + " ".join(m.base.tokens),
-        "edited: " + " ".join(m.edited.tokens),
+        f"{m.base.model}: follow {spoken(m.base.tokens[m.focus])}, {m.how} {word or 'nothing'}",
+        "plain:  " + " ".join(spoken(t) for t in m.base.tokens),  # “ river”: the space shown
+        "edited: " + " ".join(spoken(t) for t in m.edited.tokens),
         *([] if m.edited_text is None else [f"edited text: {m.edited_text}"]),
         "",
         *table(MASK_COLUMNS, rows),

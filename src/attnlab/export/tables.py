@@ -2,9 +2,11 @@
 
 The matrix is one head's weights, row i the query token i, column j the key token j, the corner
 naming the two axes. The long form has one row per (layer, head, query, key) with the raw score
-q·k, the score the softmax read (raw / √dₖ, or / T) and the weight. Numbers are written in full
-(Python's shortest round-trip form), a masked score as -inf, so reading the file back gives the
-trace's numbers exactly. The toy lesson is layer 0; its heads are the lesson's heads.
+q·k, the score the softmax read (raw / √dₖ, or / T) and the weight. Numbers are written to 9
+significant digits, trailing zeros dropped (`CSV_DIGITS`; a masked score as -inf): a real model's
+float32 numbers read back exactly, and the toy's float64 ones without their last-digit arithmetic
+noise (bank → by's q·k is 0.92, not 0.9199999999999999), to 9 digits. The page's
+export_data.js writes the same rule. The toy lesson is layer 0; its heads are the lesson's heads.
 Attention weights handed in from elsewhere (AttentionMaps) have the same columns with the two
 scores left empty: only the weights were given.
 """
@@ -24,6 +26,7 @@ from attnlab.words.page_export import CSV_HEADERS
 
 __all__ = [
     "CORNER",
+    "CSV_DIGITS",
     "long_rows",
     "long_table_csv",
     "maps_long_csv",
@@ -37,8 +40,12 @@ CORNER = "query \\ key"
 Row = tuple[int, int, int, str, int, str, float, float, float]
 
 
+CSV_DIGITS = 9
+"""Significant digits of a CSV number: enough for float32 to read back exactly (9 always are)."""
+
+
 def _number(x: float) -> str:
-    return repr(float(x))  # "-inf", "nan", or the shortest text that reads back the same float
+    return f"{float(x):.{CSV_DIGITS}g}"  # "0.92", "0.685417926", "1e-07", "-inf", "nan"
 
 
 def _traces(obj: LessonExplanation | ModelTrace) -> Iterator[tuple[int, int, Trace]]:

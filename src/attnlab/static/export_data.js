@@ -1,7 +1,7 @@
 // The numbers on screen as files: the weights matrix and the long form as CSV, the trace as JSON,
 // and a file name for the state shown. The same columns and number form as the Python exports
-// (attnlab.export.tables): full precision, a masked score written -inf, so a file saved here and
-// one saved by `attnlab export` read back to the same numbers.
+// (attnlab.export.tables): 9 significant digits (CSV_DIGITS there), a masked score written -inf,
+// so a file saved here and one saved by `attnlab export` read back to the same numbers.
 //
 // Pure: strings out, no DOM. The traces are the API's JSON as the views hold them: arrays as
 // nested lists (a lesson's, -inf and NaN named) or packed (a real model's, packed.js), read here
@@ -18,11 +18,14 @@ export const CSV_HEADERS = ["layer", "head", "query_index", "query_token", "key_
 /** The matrix's top-left cell: rows are queries, columns keys. */
 export const CORNER = "query \\ key";
 
-/** A number as the Python exports write it: finite in full, else inf, -inf or nan. @param {number} x */
+/** Significant digits of a CSV number, export/tables.py's CSV_DIGITS (float32 reads back exactly). */
+export const CSV_DIGITS = 9;
+
+/** A number as the Python exports write it: 9 significant digits, else inf, -inf or nan. @param {number} x */
 export function csvNumber(x) {
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  return String(x);
+  return String(Number(x.toPrecision(CSV_DIGITS))); // 0.9199999999999999 -> "0.92"
 }
 
 /** One CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). @param {string} v */

@@ -93,6 +93,7 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
     for (const { item, key, values } of entries) {
       item.textContent = say(words(), key, values);
       if (key === "export.html" && offline) item.title = say(words(), offline.note); // what the file holds
+      if (key.startsWith("export.csv")) item.title = say(words(), "export.csv_note"); // the numbers' form
     }
   }
 

@@ -13,7 +13,9 @@ function start(el) {
   const { state } = data;
   const held = (layer, head) => {
     const one = data.heads[`${layer}|${head}`];
-    return one ? { ...one, embeddings: data.embeddings[layer] } : null; // the layer's input, kept once
+    if (!one) return null;
+    const shared = Object.fromEntries((data.shared ?? []).map((k) => [k, data.arrays[one[k].ref]])); // kept once: a GQA group's keys and values, the mask
+    return { ...one, ...shared, embeddings: data.embeddings[layer] }; // the layer's input, kept once
   };
   let good = { ...state };
   const model = createModel(

@@ -2,8 +2,10 @@
 
 `possessive` puts 's on a token and quotes it where a bare 's would read as a typo ("the's");
 `and_list` joins names the way a sentence does ("a, b and c"); `token_names` tells repeated
-tokens apart by their place ("b₁", "b₂"), the one style for a word that occurs twice; `counted`
-writes a count with its noun in agreement ("1 token", "2 tokens").
+tokens apart by their place ("b₁", "b₂"), the one style for a word that occurs twice;
+`spoken_names` is that name as a sentence writes it, a byte-level token quoted with its space
+as the page writes it (“ bank”, “.”); `counted` writes a count with its noun in agreement
+("1 token", "2 tokens").
 """
 
 from __future__ import annotations
@@ -11,7 +13,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-__all__ = ["GRAMMAR_WORDS", "and_list", "counted", "possessive", "token_names"]
+__all__ = [
+    "GRAMMAR_WORDS",
+    "and_list",
+    "counted",
+    "possessive",
+    "spoken",
+    "spoken_names",
+    "token_names",
+]
 
 _SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -25,6 +35,8 @@ def possessive(token: str) -> str:
     """`token` with 's: a bare apostrophe after a plural in s (farmers'), quoted for a grammar
     word (“the”'s), and "[CLS] token's" for a token that is not a plain word ([CLS], ##s)."""
     plain = token.rstrip("₀₁₂₃₄₅₆₇₈₉")  # a repeated token's place (b₂) is part of its name
+    if len(token) > 1 and token[0] == "“" and token[-1] == "”":  # spoken's quotes: “ bank”'s
+        return f"{token}'s"
     if not plain.isalpha():
         return f"{token} token's"
     if plain.lower() in GRAMMAR_WORDS:
@@ -54,6 +66,26 @@ def _names(tokens: tuple[str, ...]) -> tuple[str, ...]:
         seen[t] = seen.get(t, 0) + 1
         out.append(f"{t}{str(seen[t]).translate(_SUBSCRIPTS)}")
     return tuple(out)
+
+
+def spoken(name: str) -> str:
+    """A token's name as a sentence writes it: a plain word as it is (bank, [CLS], ##s), and
+    one that carries its space or is no word at all quoted, the space kept, as the page writes
+    it: “ bank”, “.”, “ ” (a byte-level tokenizer's " bank" would otherwise read as a double
+    space in a list, and "." as the end of the sentence)."""
+    if name and name == name.strip() and any(c.isalnum() for c in name):
+        return name
+    return f"“{name}”"
+
+
+def spoken_names(tokens: Sequence[str]) -> tuple[str, ...]:
+    """`token_names` as a sentence writes each: `spoken` of each name."""
+    return _spoken_names(tuple(tokens))  # cached as token_names is
+
+
+@functools.lru_cache(maxsize=64)
+def _spoken_names(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(spoken(n) for n in token_names(tokens))
 
 
 def and_list(names: Sequence[str]) -> str:

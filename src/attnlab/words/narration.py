@@ -14,7 +14,7 @@ import numpy as np
 
 from attnlab.core.trace import Trace
 from attnlab.types import BoolArray
-from attnlab.words.grammar import and_list, counted, possessive, token_names
+from attnlab.words.grammar import and_list, counted, possessive, spoken, spoken_names
 from attnlab.words.numfmt import num, percent, vec
 
 BEATS: tuple[tuple[str, str], ...] = (
@@ -63,7 +63,7 @@ def narrate(
 
 
 def _name(trace: Trace, j: int) -> str:
-    return token_names(trace.columns)[j]
+    return spoken_names(trace.columns)[j]
 
 
 def _shown_keys(trace: Trace, focus: int) -> list[int]:
@@ -76,8 +76,9 @@ def _shown_keys(trace: Trace, focus: int) -> list[int]:
 
 
 def _tokens(trace: Trace, focus: int) -> str:
-    n, who = trace.n, token_names(trace.tokens)[focus]
-    shown = trace.tokens if n <= 2 * LIST_AT_MOST else (*trace.tokens[:4], "…", *trace.tokens[-3:])
+    n, who = trace.n, spoken_names(trace.tokens)[focus]
+    said = [spoken(t) for t in trace.tokens]  # the sentence's words as they come, “ bank” quoted
+    shown = said if n <= 2 * LIST_AT_MOST else (*said[:4], "…", *said[-3:])
     words = ", ".join(shown)
     text = f"{counted(n, 'token')} {'comes' if n == 1 else 'come'} in: {words}."
     if trace.embeddings is not None:
@@ -93,7 +94,7 @@ def _tokens(trace: Trace, focus: int) -> str:
 
 
 def _project(trace: Trace, focus: int) -> str:
-    who = token_names(trace.tokens)[focus]
+    who = spoken_names(trace.tokens)[focus]
     whose = possessive(who)
     if trace.queries.shape[-1] > 8:
         return (
@@ -114,7 +115,7 @@ def _project(trace: Trace, focus: int) -> str:
 
 
 def _score(trace: Trace, focus: int) -> str:
-    who = token_names(trace.tokens)[focus]
+    who = spoken_names(trace.tokens)[focus]
     whose = possessive(who)
     raw, s = trace.raw_scores[focus], trace.scores[focus]
     masked = trace.mask is not None and not trace.mask[focus].all()
@@ -155,7 +156,7 @@ def _score(trace: Trace, focus: int) -> str:
 
 
 def _softmax(trace: Trace, focus: int) -> str:
-    who, w = token_names(trace.tokens)[focus], trace.weights[focus]
+    who, w = spoken_names(trace.tokens)[focus], trace.weights[focus]
     whose = possessive(who)
     shown = ", ".join(f"{_name(trace, j)} {num(w[j])}" for j in _shown_keys(trace, focus))
     best = int(np.argmax(w))
@@ -181,7 +182,7 @@ def _softmax(trace: Trace, focus: int) -> str:
 
 def _share(trace: Trace, focus: int) -> str:
     """How the focus spends its budget: on one favourite, a tie, or evenly."""
-    who, w = token_names(trace.tokens)[focus], trace.weights[focus]
+    who, w = spoken_names(trace.tokens)[focus], trace.weights[focus]
     tied, top = _favourites(trace, focus), percent(float(w.max()))
     if len(tied) == int(np.count_nonzero(w)) and len(tied) > 1:
         return (
@@ -206,7 +207,7 @@ def _favourites(trace: Trace, focus: int) -> list[int]:
 
 
 def _blend(trace: Trace, focus: int) -> str:
-    who, w, out = token_names(trace.tokens)[focus], trace.weights[focus], trace.outputs[focus]
+    who, w, out = spoken_names(trace.tokens)[focus], trace.weights[focus], trace.outputs[focus]
     whose = possessive(who)
     best = int(np.argmax(w))
     best_s = possessive(_name(trace, best))
@@ -259,7 +260,7 @@ def _parallel(trace: Trace, focus: int) -> str:
     if trace.key_tokens is not None:
         return text
     i, j = asymmetric_pair(trace, focus)
-    names = token_names(trace.tokens)
+    names = spoken_names(trace.tokens)
     a, b = names[i], names[j]
     wij, wji = float(trace.weights[i, j]), float(trace.weights[j, i])
     if abs(wij - wji) < 5e-3:

@@ -19,6 +19,10 @@ EXPORT_WORDS: Mapping[str, str] = {
     "export.gif": "Animation of the six steps, GIF",
     "export.csv_matrix": "Weights matrix, CSV",
     "export.csv_long": "Every score and weight, CSV (long form)",
+    "export.csv_note": (
+        "Numbers to 9 significant digits, trailing zeros dropped (0.92, 0.685417926): every "
+        "digit a float32 holds; a masked score is -inf."
+    ),
     "export.json": "The whole trace, JSON",
     "export.html": "Offline page (HTML)",
     "export.html_note_lesson": (
