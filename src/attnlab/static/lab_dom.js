@@ -33,7 +33,7 @@ export function svgPlot(spec, size, label) {
   }
   for (const m of g.marks) {
     svg.append(s("line", { x1: m.x, x2: m.x, y1: m.y1, y2: m.y2, stroke: COLORS.violet, "stroke-dasharray": "3 3", "stroke-width": 1.5 }));
-    svg.append(s("text", { x: m.x + 3, y: top + 11, class: "mark" }, m.label));
+    svg.append(s("text", { x: m.lx, y: m.ly, "text-anchor": m.anchor, class: "mark" }, m.label));
   }
   for (const p of g.paths) {
     const path = s("path", { d: p.d, fill: "none", stroke: p.color, "stroke-width": p.width });
