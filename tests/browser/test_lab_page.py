@@ -34,7 +34,11 @@ def expect() -> Any:
 
 
 def open_lab(new_page: Any, query: str = "", *, height: int = 900) -> Any:
+    """The page at `query`, on the Softmax step unless it names a step: the lab's weights table
+    follows the lesson's and shows no weight before Softmax."""
     page = new_page(height=height)
+    if "beat=" not in query:
+        query = f"{query}{'&' if query else '?'}beat=softmax"
     page.goto(f"/{query}")
     expect()(page.get_by_role("status", name="Narration").locator(".beat-text")).not_to_be_empty()
     expect()(lab_table(page)).to_be_visible()
@@ -324,7 +328,7 @@ def test_two_heads_and_their_concatenated_output(new_page, base_url, artifacts):
 
 
 def test_predict_first_hides_the_weights_until_a_guess(new_page, base_url, artifacts):
-    page = open_lab(new_page)
+    page = open_lab(new_page, "?beat=tokens")
     lesson = api(base_url)
     page.get_by_role("switch", name="Predict first").check()
     wait_for_url(page, "predict=1")

@@ -21,6 +21,7 @@ SEED_KEYS = {
 LAB_KEYS = {
     "temperature", "saturation", "captions", "readings", "causal", "causal_note", "positions",
     "heads", "concat_outputs", "heads_note", "edits", "shuffle", "predict", "wrong_axis",
+    "one_projection",
 }  # fmt: skip
 
 

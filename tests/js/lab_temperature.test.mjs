@@ -6,6 +6,7 @@ import { test } from "node:test";
 
 import { decodeLesson } from "../../src/attnlab/static/format.js";
 import { saturationText, temperatureKey } from "../../src/attnlab/static/lab_temperature.js";
+import { plot } from "../../src/attnlab/static/plots.js";
 
 const lessons = JSON.parse(readFileSync(new URL("./lessons.json", import.meta.url), "utf8"));
 const { words } = JSON.parse(readFileSync(new URL("./page.json", import.meta.url), "utf8"));
@@ -41,4 +42,18 @@ test("before a guess, or down the columns, the line says why it shows no numbers
   assert.equal(saturationText({ raw: river, trace, hiding: true, words }), words["lab.temperature.hidden"]);
   const columns = { ...river, saturation: { ...river.saturation, per: "column" } };
   assert.equal(saturationText({ raw: columns, trace, hiding: false, words }), words["lab.temperature.columns"]);
+});
+
+test("the plots' √dₖ and now labels never overlap, near T = 2 or at the frame's edge (issue 27)", () => {
+  const size = { width: 228, height: 176 }; // lab_sweep.js's plots
+  const x = { domain: [0.1, 10], log: true, label: "temperature T" };
+  const y = { domain: [0, 1], label: "weight" };
+  const overlap = (a, b) => a[0] < b[1] && b[0] < a[1] && a[2] < b[3] && b[2] < a[3];
+  for (const t of [1.6, 1.9, 2.06, 2.2, 2.5, 3, 9.5, 10]) {
+    const g = plot({ x, y, series: [], marks: [{ x: 2, label: "√dₖ" }, { x: t, label: "now" }] }, size);
+    assert.equal(g.marks.length, 2);
+    const [a, b] = g.marks.map((m) => m.box);
+    assert.ok(!overlap(a, b), `T = ${t}: the labels' boxes ${a} and ${b} overlap`);
+    for (const box of [a, b]) assert.ok(box[0] >= 0 && box[1] <= size.width, `T = ${t}: a label leaves the plot: ${box}`);
+  }
 });

@@ -1,8 +1,11 @@
 """The canvas's captions come from the trace: formulas, divisors, ties and pairs as computed."""
 
+import re
+
 from attnlab import lesson
 from attnlab.lesson.options import LessonOptions
 from attnlab.words.captions import captions, formula
+from attnlab.words.numfmt import num
 
 RIVER = "by the river bank"
 
@@ -54,3 +57,15 @@ def test_a_tie_is_named_in_the_blend_notes() -> None:
 def test_wrong_axis_budget_caption() -> None:
     c = captions(lesson.run(RIVER, LessonOptions(axis="queries")), 3)
     assert "does not sum to 1" in c.budget
+
+
+def test_the_wrong_axis_softmax_heading_reads_the_row_sum_of_the_trace() -> None:
+    # the bug: with Softmax axis = Queries the canvas title said "a budget that sums to 1"
+    # while bank's row summed to 1.45 (issue 27)
+    trace = lesson.run(RIVER, LessonOptions(axis="queries"))
+    total = float(trace.weights[3].sum())
+    assert abs(total - 1) > 0.1
+    heading = captions(trace, 3).softmax.heading
+    assert not re.search(r"sums to 1(?![.\d])", heading)
+    assert f"sums to {num(total)}" in heading
+    assert "a budget that sums to 1" in captions(lesson.run(RIVER), 3).softmax.heading

@@ -22,6 +22,7 @@ from attnlab.cli.lab import (
     lab_options,
     lab_sweep,
 )
+from attnlab.cli.lab_command import add_lab_command
 from attnlab.cli.mask import add_mask_command
 from attnlab.cli.train_command import add_train_command
 from attnlab.errors import AttnlabError
@@ -121,6 +122,7 @@ def _parser() -> argparse.ArgumentParser:
     add_cost_command(sub)
     add_train_command(sub)
     add_mask_command(sub)
+    add_lab_command(sub)
     return p  # fmt: skip
 
 

@@ -106,6 +106,23 @@ class WrongAxisAnswer(Answer):
     note: str
 
 
+class OneProjectionAnswer(Answer):
+    """The seed's first common mistake: one matrix for Q, K and V beside the real head, on the
+    sentence as the vocabulary gives it (the lab's other changes left out)."""
+
+    shared: str = Field(description="whose matrix is the one W: queries, keys or values")
+    tokens: list[str]
+    focus: int
+    real_raw_scores: Matrix = Field(description="QKᵀ of the real head (three matrices)")
+    real_weights: Matrix
+    one_raw_scores: Matrix = Field(description="QQᵀ with Q = K = V = X·W")
+    one_weights: Matrix
+    one_outputs: Matrix
+    real_self_first: list[bool] = Field(description="per row: the largest weight is on itself")
+    one_self_first: list[bool]
+    note: str
+
+
 class LessonAnswer(ExplanationAnswer):
     """`/api/lesson`: the explanation of the first head plus the lab's keys."""
 
@@ -119,6 +136,7 @@ class LessonAnswer(ExplanationAnswer):
     shuffle: ShuffleCheckAnswer | None
     predict: PredictAnswer
     wrong_axis: WrongAxisAnswer | None
+    one_projection: OneProjectionAnswer
 
 
 class ShuffleAnswer(Answer):

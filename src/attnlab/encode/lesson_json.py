@@ -18,6 +18,7 @@ from attnlab.encode.answers_lesson import (
     EditsAnswer,
     HeadAnswer,
     LessonAnswer,
+    OneProjectionAnswer,
     PositionsAnswer,
     PredictAnswer,
     RotaryAnswer,
@@ -30,6 +31,7 @@ from attnlab.encode.arrays import encode_array
 from attnlab.encode.trace_json import encode_beat, encode_explanation, encode_rotary, encode_trace
 from attnlab.lesson.edits import ROLES, Edits
 from attnlab.lesson.explain import LessonExplanation
+from attnlab.lesson.one_projection import OneProjection
 from attnlab.lesson.shuffle import ShuffleCheck
 from attnlab.lesson.toy import ROPE_SPEED, SINUSOIDAL_SCALE
 from attnlab.words.notes import HEAD_BLURBS
@@ -38,6 +40,7 @@ __all__ = [
     "edits_answer",
     "encode_edits",
     "encode_lesson",
+    "encode_one_projection",
     "encode_shuffle",
     "lesson_answer",
     "shuffle_answer",
@@ -79,12 +82,36 @@ def lesson_answer(ex: LessonExplanation) -> LessonAnswer:
             answer=ex.answer, answer_token=ex.trace.columns[ex.answer], notes=list(n.predictions)
         ),
         wrong_axis=_wrong_axis(ex),
+        one_projection=one_projection_answer(ex.one_projection),
     )
 
 
 def encode_lesson(ex: LessonExplanation) -> dict[str, Any]:
     """`lesson_answer(ex)` as JSON-ready Python, keyed as `/api/lesson` answers it."""
     return lesson_answer(ex).model_dump(mode="json", by_alias=True)
+
+
+def one_projection_answer(r: OneProjection) -> OneProjectionAnswer:
+    """One matrix for Q, K and V beside the real head (lesson/one_projection.py)."""
+    real_first, one_first = r.diagonal_wins
+    return OneProjectionAnswer(
+        shared=r.shared,
+        tokens=list(r.tokens),
+        focus=r.focus,
+        real_raw_scores=encode_array(r.real.raw_scores),
+        real_weights=encode_array(r.real.weights),
+        one_raw_scores=encode_array(r.one.raw_scores),
+        one_weights=encode_array(r.one.weights),
+        one_outputs=encode_array(r.one.outputs),
+        real_self_first=[bool(x) for x in real_first],
+        one_self_first=[bool(x) for x in one_first],
+        note=r.note,
+    )
+
+
+def encode_one_projection(r: OneProjection) -> dict[str, Any]:
+    """`one_projection_answer(r)` as JSON-ready Python (`attnlab lab one-projection --json`)."""
+    return one_projection_answer(r).model_dump(mode="json")
 
 
 def _wrong_axis(ex: LessonExplanation) -> WrongAxisAnswer | None:

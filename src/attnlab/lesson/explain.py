@@ -17,6 +17,7 @@ from attnlab.core.saturation import saturation
 from attnlab.core.trace import Trace
 from attnlab.errors import AttnlabError, EmptySequenceError
 from attnlab.lesson.compute import DEFAULT, LessonRun, compute, concat_outputs
+from attnlab.lesson.one_projection import OneProjection, one_projection
 from attnlab.lesson.options import LessonOptions
 from attnlab.lesson.shuffle import ShuffleCheck, shuffle_check
 from attnlab.lesson.toy import DEFAULT_SENTENCE, ROPE_SPEED, SINUSOIDAL_SCALE, focus_index
@@ -52,6 +53,7 @@ class LessonExplanation(Explanation):
     right_axis: Trace | None  # the same run with the softmax across the keys, when it was not
     shuffle: ShuffleCheck | None
     notes: LessonNotes
+    one_projection: OneProjection  # the sentence with one matrix for Q, K and V (no lab options)
 
     @property
     def axis_moved(self) -> FloatArray | None:
@@ -109,6 +111,7 @@ def explain_lesson(
         right_axis=right,
         shuffle=check,
         notes=_notes(runs, f, concat, right),
+        one_projection=one_projection(sentence, focus=f),
     )
 
 

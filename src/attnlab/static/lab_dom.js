@@ -33,7 +33,7 @@ export function svgPlot(spec, size, label) {
   }
   for (const m of g.marks) {
     svg.append(s("line", { x1: m.x, x2: m.x, y1: m.y1, y2: m.y2, stroke: COLORS.violet, "stroke-dasharray": "3 3", "stroke-width": 1.5 }));
-    svg.append(s("text", { x: m.x + 3, y: top + 11, class: "mark" }, m.label));
+    svg.append(s("text", { x: m.lx, y: m.ly, "text-anchor": m.anchor, class: "mark" }, m.label));
   }
   for (const p of g.paths) {
     const path = s("path", { d: p.d, fill: "none", stroke: p.color, "stroke-width": p.width });
@@ -84,7 +84,8 @@ export function legend(series) {
  * @param {{label: string, caption?: string, rows: string[], cols: string[], weights: number[][],
  *   mask?: boolean[][] | null, focus?: number, extra?: {head: string, values: string[]}[],
  *   footer?: {head: string, values: string[]} | null, words: Record<string, string> | null,
- *   hidden?: boolean}} t   (hidden: the cells are left empty, for Predict first)
+ *   hidden?: boolean, hiddenTitle?: string}} t   (hidden: the cells are left empty, for Predict
+ *   first or before the Softmax step; hiddenTitle: what a hidden cell's title says, else lab.hidden)
  */
 export function heatTable(t) {
   const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, [say(t.words, "table.corner")])]);
@@ -99,7 +100,7 @@ export function heatTable(t) {
       const masked = Boolean(t.mask && !t.mask[i][j]);
       // hidden (Predict first, before the guess): no number, colour or title carries the weight
       const td = h("td", { "data-i": i, "data-j": j, class: t.hidden ? "hidden-weight" : masked ? "masked" : null, tabindex: -1 }, [t.hidden ? "" : num(w)]);
-      if (t.hidden) td.title = say(t.words, "lab.hidden");
+      if (t.hidden) td.title = t.hiddenTitle ?? say(t.words, "lab.hidden");
       else {
         if (!masked) {
           td.style.background = heat(w);

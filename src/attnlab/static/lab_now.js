@@ -1,12 +1,14 @@
 // The lab's "weights now" table beside its cards: the lesson's weights with each row's sum,
 // entropy and largest weight and each column's sum (the lesson's "saturation"), the cell being
 // read outlined. A click or the keyboard on a cell reads it (the model's "cell", shared with the
-// lesson view). A panel: {el, update(state), dispose()} (lab.js's state).
+// lesson view). It follows the lesson table's rule (lesson_table.tableStage): no weight before
+// the Softmax step, with a button to go there. A panel: {el, update(state), dispose()} (lab.js's state).
 
 import { h } from "./dom.js";
 import { num } from "./format.js";
 import { heatTable } from "./lab_dom.js";
-import { heatKey } from "./lesson_table.js";
+import { beatKeys } from "./layout.js";
+import { heatKey, tableStage } from "./lesson_table.js";
 import { say } from "./words.js";
 
 /**
@@ -22,15 +24,23 @@ export function nowPanel(id, { model, commit }) {
     table,
     note,
   ]);
+  const toSoftmax = h("button", { type: "button", class: "small", "data-words": "lab.now.to_softmax", hidden: true });
+  el.append(toSoftmax);
   let ready = false;
+  let softmaxBeat = 0;
 
-  function show({ raw, trace, words, hiding }) {
+  function show({ raw, trace, words, hiding: asking, beat, softmaxBeat: at }) {
+    // the lesson's rule: before the Softmax step there is no weight to show (and none while asking)
+    const early = tableStage(beatKeys(trace), beat) !== "weights";
+    const hiding = asking || early;
+    softmaxBeat = at;
     const sat = raw.saturation;
     const byRow = sat?.per === "row" && !hiding;
     const sums = (xs) => (xs ?? []).map((x) => (hiding ? "" : num(x)));
     table.replaceChildren(
       heatTable({
         label: say(words, "lab.now.table"), rows: trace.tokens, cols: trace.key_tokens ?? trace.tokens, weights: trace.weights, mask: trace.mask, focus: trace.focus, words, hidden: hiding,
+        hiddenTitle: asking ? undefined : say(words, "lab.now.before_cell", { number: at + 1 }),
         extra: [
           { head: say(words, "lab.now.row_sum"), values: sums(sat?.row_sums) },
           { head: say(words, "lab.now.bits"), values: byRow ? sums(sat.entropy_bits) : trace.tokens.map(() => "–") },
@@ -40,8 +50,12 @@ export function nowPanel(id, { model, commit }) {
       }),
       ...(hiding ? [] : [heatKey(trace.weights, words)]),
     );
-    note.textContent = say(words, trace.axis === "keys" ? "lab.now.keys" : "lab.now.queries");
+    const beforeSoftmax = early && !asking;
+    note.textContent = beforeSoftmax ? say(words, "lab.now.before", { number: at + 1 }) : say(words, trace.axis === "keys" ? "lab.now.keys" : "lab.now.queries");
+    toSoftmax.hidden = !beforeSoftmax;
   }
+  const onSoftmax = () => commit({ beat: softmaxBeat });
+  toSoftmax.addEventListener("click", onSoftmax);
 
   /** Outline the cell being read. @param {[number, number] | null} cell */
   function outline(cell) {
@@ -61,7 +75,7 @@ export function nowPanel(id, { model, commit }) {
 
   return {
     el,
-    keys: ["lesson", "words", "predict", "guess", "asking", "cell"],
+    keys: ["lesson", "words", "predict", "guess", "asking", "cell", "beat"],
     /** @param {Record<string, any>} state @param {string} [key] */
     update(state, key) {
       ready = state.trace !== null;
@@ -70,6 +84,7 @@ export function nowPanel(id, { model, commit }) {
       outline(state.reading);
     },
     dispose() {
+      toSoftmax.removeEventListener("click", onSoftmax);
       table.removeEventListener("click", onCell);
       table.removeEventListener("focusin", onCell);
     },

@@ -144,6 +144,36 @@ export function extent(values, { log = false, zero = false } = {}) {
   return [lo, hi];
 }
 
+/** A mark label's width in px (10 px bold text, as lab.css draws .lab-plot .mark): a bound, not a measure. */
+export const MARK_CHAR_PX = 6.6;
+const MARK_ROW_PX = 12;
+
+/**
+ * Where each vertical mark's label goes: beside its line at the frame's top, on the right of
+ * the line unless that runs out of the frame, and one row lower when it would overlap a label
+ * already placed (√dₖ and "now" at T = 2.2 sit a few pixels apart). Each mark gets its label's
+ * anchor point (lx, ly), text-anchor and box [left, right, top, bottom].
+ * @param {{x: number, y1: number, y2: number, label: string}[]} marks
+ * @param {{left: number, right: number, top: number}} frame
+ */
+export function markLabels(marks, frame) {
+  /** @type {number[][][]} the boxes placed, per row */
+  const rows = [];
+  const out = [...marks];
+  for (const k of marks.map((_, k) => k).sort((a, b) => marks[a].x - marks[b].x)) {
+    const m = marks[k];
+    const w = m.label.length * MARK_CHAR_PX;
+    const right = m.x + 3 + w <= frame.right;
+    const [x0, x1] = right ? [m.x + 3, m.x + 3 + w] : [m.x - 3 - w, m.x - 3];
+    let r = 0;
+    while ((rows[r] ?? []).some(([a, b]) => x0 < b + 2 && a < x1 + 2)) r += 1;
+    (rows[r] ??= []).push([x0, x1]);
+    const ly = frame.top + 11 + r * MARK_ROW_PX;
+    out[k] = { ...m, lx: right ? x0 : x1, ly, anchor: right ? "start" : "end", box: [x0, x1, ly - 9, ly + 2] };
+  }
+  return out;
+}
+
 /**
  * The geometry of one plot: the frame, the ticks, the series as SVG path strings, vertical marks
  * and the axis labels, inside `size` with room for the labels.
@@ -171,9 +201,10 @@ export function plot(spec, size) {
     const d = xy.map(([x, y], k) => `${k ? "L" : "M"}${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
     return { name: s.name, d, color: s.color, dash: s.dash ?? null, width: s.width ?? 2, dots: s.dots ? xy : [] };
   });
-  const marks = (spec.marks ?? [])
-    .filter((m) => inX(m.x))
-    .map((m) => ({ x: sx(m.x), y1: frame.top, y2: frame.bottom, label: m.label }));
+  const marks = markLabels(
+    (spec.marks ?? []).filter((m) => inX(m.x)).map((m) => ({ x: sx(m.x), y1: frame.top, y2: frame.bottom, label: m.label })),
+    frame,
+  );
   const range = (axis) => {
     const f = axis.format ?? tickLabel;
     return `${f(axis.domain[0])} to ${f(axis.domain[1])}${axis.log ? ", log scale" : ""}`;

@@ -116,11 +116,15 @@ def _score(trace: Trace, focus: int, who: str) -> BeatCaption:
 def _softmax(trace: Trace, focus: int, who: str) -> BeatCaption:
     w = trace.weights[focus]
     best = _argmax(w)
-    head = (
-        "Softmax, overruled: Uniform gives every key the same weight, still a budget of 1"
-        if trace.mode == "uniform"
-        else f"Softmax: the scores of {who} become weights, a budget that sums to 1"
-    )
+    if trace.axis == "queries":  # the wrong axis: the row is no budget, say what it sums to
+        head = (
+            f"Softmax down the columns: the row of {who} is no budget, it sums to "
+            f"{num(float(w.sum()))}"
+        )
+    elif trace.mode == "uniform":
+        head = "Softmax, overruled: Uniform gives every key the same weight, still a budget of 1"
+    else:
+        head = f"Softmax: the scores of {who} become weights, a budget that sums to 1"
     return BeatCaption(
         head,
         f"Softmax: the weights of {who}; the largest, {num(float(w[best]))}, goes to "

@@ -70,6 +70,8 @@ _LABELS = {
     "lab.now.bits": "bits",
     "lab.now.largest": "largest",
     "lab.now.column_sum": "column sum",
+    "lab.now.to_softmax": "Go to the Softmax step",
+    "lab.now.before_cell": "no weight yet: the softmax comes at step {number}",
     "lab.edit.title": "Edit vectors",
     "lab.edit.which": "Which vectors",
     "lab.edit.reset": "Reset",
@@ -228,6 +230,10 @@ _HELP = {
         "Every control changes these numbers: each row with its sum, its entropy in bits (0 "
         "when all on one key, 2 when spread over four) and its largest weight; the column sums "
         "below."
+    ),
+    "lab.now.before": (
+        "No weights yet: as in the lesson's table, they come at step {number}, Softmax. Step "
+        "there, or go straight to it."
     ),
     "lab.now.keys": (
         "Each row sums to 1: a query's budget over the keys. The column sums are whatever they "
