@@ -1,0 +1,46 @@
+"""The Cheaper attention section's fixed words, by key (lab.cheaper.*): titles, help, buttons.
+
+The sentences that carry numbers (badges, the tiles told one by one) are written by cheaper.py
+from each run; these are the labels around them. page.py merges them into PAGE_WORDS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+CHEAPER_WORDS: Mapping[str, str] = {
+    "lab.cheaper.title": "Cheaper attention",
+    "lab.cheaper.intro": (
+        "The n × n matrix is why long texts are expensive. Each card runs a cheaper form on the "
+        "sentence above, beside the exact formula, and its badge says whether it is the same "
+        "arithmetic (exact) or an approximation, with the difference measured now."
+    ),
+    "lab.cheaper.online.title": "FlashAttention: the softmax in tiles",
+    "lab.cheaper.online.help": (
+        "The focus row is computed a few keys at a time, keeping only a running maximum m, a "
+        "running sum ℓ and a running output O. When a tile brings a larger score, what came "
+        "before is shrunk by exp(m_old − m_new). The end is the same row, never stored whole."
+    ),
+    "lab.cheaper.tile": "Keys per tile",
+    "lab.cheaper.prev": "Previous tile",
+    "lab.cheaper.next": "Next tile",
+    "lab.cheaper.canvas": "The focus row, tile by tile",
+    "lab.cheaper.heads.title": "Fewer keys and values to cache",
+    "lab.cheaper.heads.help": (
+        "Multi-query attention lets both heads read one key/value head; DeepSeek-V2's latent "
+        "attention caches a short latent c and folds W_UK into W_Q, so the scores come from c."
+    ),
+    "lab.cheaper.windows.title": "Sliding windows and attention sinks",
+    "lab.cheaper.windows.help": (
+        "Under a causal mask, a window keeps only the last keys; StreamingLLM also keeps the "
+        "first tokens (sinks). The attention the focus row gave the other keys is thrown away."
+    ),
+    "lab.cheaper.linear.title": "Linear attention",
+    "lab.cheaper.linear.help": (
+        "φ(q)·φ(k) with φ = elu + 1 replaces exp(q·k/√dₖ): no n × n matrix is needed, but the "
+        "rows are only an approximation of the softmax's."
+    ),
+    "lab.cheaper.exact_row": "Softmax (exact)",
+    "lab.cheaper.linear_row": "Linear",
+    "lab.cheaper.waiting": "Computing…",
+}
