@@ -1,8 +1,9 @@
 """The Cheaper attention section as JSON: `CheaperAnswer`, the declared contract of
 `GET /api/cheaper` and of the notebook's `ask("cheaper")`, and its one encoder.
 
-Every number is the `CheaperLab` run's (lesson/cheaper.py), every sentence words/cheaper.py's;
-the view only lays them out and draws them. A score of a masked key is "-inf" (arrays.py).
+Every number is the `CheaperLab` run's (lesson/cheaper_lab.py), every sentence
+words/cheaper_words.py's; the view only lays them out and draws them. A masked score is
+"-inf" (arrays.py).
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from typing import Literal
 
 from attnlab.encode.answers_trace import Answer, JsonNumber, Vector
 from attnlab.encode.arrays import encode_array, encode_number
-from attnlab.lesson.cheaper import CheaperLab
-from attnlab.words.cheaper import (
+from attnlab.lesson.cheaper_lab import CheaperLab
+from attnlab.words.cheaper_words import (
     EXACT_BELOW,
     approximate_badge,
     exact_badge,

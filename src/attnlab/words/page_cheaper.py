@@ -1,7 +1,8 @@
 """The Cheaper attention section's fixed words, by key (lab.cheaper.*): titles, help, buttons.
 
-The sentences that carry numbers (badges, the tiles told one by one) are written by cheaper.py
-from each run; these are the labels around them. page.py merges them into PAGE_WORDS.
+The sentences that carry numbers (badges, the tiles told one by one) are written by
+cheaper_words.py from each run; these are the labels around them. page.py merges them into
+PAGE_WORDS.
 """
 
 from __future__ import annotations

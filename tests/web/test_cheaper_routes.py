@@ -1,0 +1,16 @@
+"""GET /api/cheaper: the Cheaper attention cards, as /openapi.json declares them."""
+
+
+def test_cheaper_answers_every_card(client) -> None:
+    r = client.get("/api/cheaper", params={"sentence": "at the savings bank", "tile": "1"})
+    assert r.status_code == 200, r.text
+    d = r.json()
+    assert d["tile"] == 1 and len(d["online"]["steps"]) == 4
+    assert d["online"]["badge"]["kind"] == "exact"
+    assert d["linear"]["badge"]["kind"] == "approximate"
+    assert [w["scheme"] for w in d["windows"]] == ["full", "window", "sinks"]
+
+
+def test_a_bad_tile_is_refused_by_name(client) -> None:
+    r = client.get("/api/cheaper", params={"tile": "7"})
+    assert r.status_code == 400 and r.json()["field"] == "tile"
