@@ -116,3 +116,13 @@ def test_memory_grows_with_n_not_n_squared() -> None:
         assert tiled <= n * 64 * 4 * 2 + 128 * 128 * 4 * 8
     assert peaks[4096][1] / peaks[1024][1] > 14  # n² : 16×
     assert peaks[4096][0] / peaks[1024][0] < 6  # n·d (+ a constant tile): about 4×
+
+
+def test_what_a_step_has_seen_sums_to_its_running_sum() -> None:
+    rng = np.random.default_rng(3)
+    q, k, v = rng.normal(size=(3, 2, 7, 4))
+    r = online_attend(q, k, v, tile=3)
+    for i, step in enumerate(r.steps):
+        assert r.seen(i).shape == (2, 7, step.stop)
+        np.testing.assert_allclose(r.seen(i).sum(-1), step.ell, rtol=1e-12)
+        assert r.seen(i).max() <= 1

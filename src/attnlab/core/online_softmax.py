@@ -73,6 +73,15 @@ class OnlineAttention:
     ell: FloatArray  # (..., n) the row sums Σⱼ exp(sⱼ − m)
     divisor: float  # T: √dₖ or the temperature
 
+    def seen(self, step: int) -> FloatArray:
+        """After tile `step`: exp(s − m) for every key seen so far, (..., n, stop), the weights
+        not yet divided by ℓ (what the running sum ℓ adds up; masked keys 0)."""
+        st = self.steps[step]
+        s = np.concatenate([t.scores for t in self.steps[: step + 1]], axis=-1)  # (..., n, stop)
+        m = np.where(np.isneginf(st.m_new), 0, st.m_new)[..., None]  # (..., n, 1)
+        e: FloatArray = np.exp(s - m).astype(s.dtype)  # (..., n, stop)
+        return e
+
     def weights(self) -> FloatArray:
         """The softmax weights recovered from the steps, (..., n, m): exp(S − m) / ℓ (for a
         learner's picture of a small row; the pass itself never forms them)."""

@@ -43,6 +43,7 @@ class TileAnswer(Answer):
     rescale: JsonNumber
     ell: JsonNumber
     o: Vector
+    seen: Vector  # exp(s − m) of every key so far, m this tile's running maximum
     text: str
 
 
@@ -126,6 +127,7 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
             rescale=encode_number(float(s.rescale[0])),
             ell=encode_number(float(s.ell[0])),
             o=encode_array(s.o[0]),
+            seen=encode_array(o.seen(i)[0]),
             text=tile_text(s, c.tokens, i + 1),
         )
         for i, s in enumerate(o.steps)
