@@ -12,8 +12,9 @@ from typing import Literal
 
 from attnlab.encode.answers_trace import Answer, JsonNumber, Vector
 from attnlab.encode.arrays import encode_array, encode_number
-from attnlab.lesson.cheaper_lab import CheaperLab
+from attnlab.lesson.cheaper_lab import TILES, CheaperLab
 from attnlab.words.cheaper_words import (
+    END_CAPTION,
     EXACT_BELOW,
     approximate_badge,
     exact_badge,
@@ -21,6 +22,7 @@ from attnlab.words.cheaper_words import (
     kept_text,
     online_end_text,
     sharpen_text,
+    tile_caption,
     tile_text,
 )
 
@@ -44,6 +46,7 @@ class TileAnswer(Answer):
     ell: JsonNumber
     o: Vector
     seen: Vector  # exp(s − m) of every key so far, m this tile's running maximum
+    caption: str  # what the canvas writes over it
     text: str
 
 
@@ -55,6 +58,7 @@ class OnlineAnswer(Answer):
     exact_weights: Vector  # the Softmax beat's row
     exact_output: Vector  # the Blend beat's output
     end_text: str
+    end_caption: str
 
 
 class FormAnswer(Answer):
@@ -102,6 +106,7 @@ class CheaperAnswer(Answer):
     tokens: list[str]
     focus: int
     tile: int
+    tiles: list[int]  # the tile sizes offered
     online: OnlineAnswer
     heads: HeadsAnswer
     windows: list[SchemeAnswer]
@@ -128,6 +133,7 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
             ell=encode_number(float(s.ell[0])),
             o=encode_array(s.o[0]),
             seen=encode_array(o.seen(i)[0]),
+            caption=tile_caption(s, i + 1, len(o.steps)),
             text=tile_text(s, c.tokens, i + 1),
         )
         for i, s in enumerate(o.steps)
@@ -136,6 +142,7 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
         badge=_exact(c.online_diff), steps=steps, weights=encode_array(o.weights()[0]),
         output=encode_array(o.outputs[0]), exact_weights=encode_array(c.exact_weights),
         exact_output=encode_array(c.exact_output),
+        end_caption=END_CAPTION,
         end_text=online_end_text(o.outputs[0].tolist(), float(o.ell[0]), c.online_diff),
     )  # fmt: skip
     mla_diff = max(c.mla_score_diff, c.mla_output_diff)
@@ -169,5 +176,5 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
         sharpen_text=sharpen_text(c.sharpen, c.sharpen_softmax.tolist(),
                                   c.sharpen_linear.tolist()),
     )  # fmt: skip
-    return CheaperAnswer(tokens=list(c.tokens), focus=c.focus, tile=c.tile, online=online,
+    return CheaperAnswer(tokens=list(c.tokens), focus=c.focus, tile=c.tile, tiles=list(TILES), online=online,
                          heads=heads, windows=windows, linear=linear)  # fmt: skip

@@ -17,6 +17,7 @@ from attnlab.core.online_softmax import TileStep
 from attnlab.words.numfmt import num, vec
 
 __all__ = [
+    "END_CAPTION",
     "EXACT_BELOW",
     "approximate_badge",
     "delta",
@@ -25,6 +26,7 @@ __all__ = [
     "kept_text",
     "online_end_text",
     "sharpen_text",
+    "tile_caption",
     "tile_text",
 ]
 
@@ -81,6 +83,18 @@ def tile_text(step: TileStep, tokens: Sequence[str], number: int) -> str:
         f"to {_m(m_new)}; {rescale}. Each key adds exp(s − m): the running sum ℓ = "
         f"{num(float(step.ell[0]), places=3)}, the running output O = {vec(step.o[0])}."
     )
+
+
+def tile_caption(step: TileStep, number: int, total: int) -> str:
+    """What the canvas writes over tile `number` of `total`: the running m and ℓ."""
+    return (
+        f"tile {number} of {total}: m = {_m(float(step.m_new[0]))}, "
+        f"ℓ = {num(float(step.ell[0]), places=3)}"
+    )
+
+
+END_CAPTION = "the end: exp(s − m) / ℓ, the Softmax step's weights (outlined)"
+"""What the canvas writes over the finished row."""
 
 
 def online_end_text(output: Sequence[float], ell: float, diff: float) -> str:

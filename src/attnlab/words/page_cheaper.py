@@ -44,4 +44,9 @@ CHEAPER_WORDS: Mapping[str, str] = {
     "lab.cheaper.exact_row": "Softmax (exact)",
     "lab.cheaper.linear_row": "Linear",
     "lab.cheaper.waiting": "Computing…",
+    "lab.cheaper.hidden": "Make your guess first: these cards show the weights.",
+    "lab.cheaper.no_host": "These cards are computed by the server or the notebook's kernel.",
+    "lab.cheaper.key": "Key",
+    "lab.cheaper.form": "Form",
+    "lab.cheaper.numbers": "Numbers per token per layer",
 }
