@@ -117,7 +117,8 @@ def main() -> None:
             d_tiled = f"{np.abs(tiled[3] - torch_[3]).max():.1e}*"
             d_torch = "(ref)"
         cells = (str(n), *cells_exact, f"{tiled[0]:.3f} s", _mb(tiled[1]), _mb(tiled[2]),
-                 f"{torch_[0]:.3f} s", _mb(torch_[1]), _mb(n * n * 4), d_tiled, d_torch)  # fmt: skip
+                 f"{torch_[0]:.3f} s", _mb(torch_[1]), _mb(n * n * 4), d_tiled,
+                 d_torch)  # fmt: skip
         print("  ".join(f"{c:>13}" for c in cells), flush=True)
     print("* beyond --max-exact, tiled is compared with torch")
 

@@ -176,5 +176,5 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
         sharpen_text=sharpen_text(c.sharpen, c.sharpen_softmax.tolist(),
                                   c.sharpen_linear.tolist()),
     )  # fmt: skip
-    return CheaperAnswer(tokens=list(c.tokens), focus=c.focus, tile=c.tile, tiles=list(TILES), online=online,
-                         heads=heads, windows=windows, linear=linear)  # fmt: skip
+    return CheaperAnswer(tokens=list(c.tokens), focus=c.focus, tile=c.tile, tiles=list(TILES),
+                         online=online, heads=heads, windows=windows, linear=linear)  # fmt: skip
