@@ -20,6 +20,7 @@ import { cheaperShapes, drawCheaper } from "./lab_cheaper_layout.js";
 import { say } from "./words.js";
 
 const CANVAS = { width: 420, height: 190 };
+const SCALE = 2; // the canvas's pixels per CSS pixel: sharp text on any screen
 
 function badge(b, label) {
   return h("p", { class: `cheaper-badge ${b.kind}`, "data-kind": b.kind }, [label ? `${label}: ${b.text}` : b.text]);
@@ -66,7 +67,7 @@ function sectionDom(id) {
     tileBox: h("select", { id: `${id}-cheaper-tile` }),
     prev: h("button", { type: "button", "data-words": "lab.cheaper.prev" }),
     next: h("button", { type: "button", "data-words": "lab.cheaper.next" }),
-    canvas: h("canvas", { width: CANVAS.width, height: CANVAS.height, class: "cheaper-canvas", role: "img" }),
+    canvas: h("canvas", { width: CANVAS.width * SCALE, height: CANVAS.height * SCALE, class: "cheaper-canvas", role: "img" }),
     onlineBadge: h("div"), stepText: h("p", { class: "lab-out", "aria-live": "polite" }),
     headsBody: h("div"), windowsBody: h("div"), linearBody: h("div"), note: h("p", { class: "lab-note" }),
   };
@@ -74,6 +75,7 @@ function sectionDom(id) {
     parts.onlineBadge,
     h("label", { for: `${id}-cheaper-tile` }, [h("span", { "data-words": "lab.cheaper.tile" }), " ", parts.tileBox]),
     parts.canvas,
+    h("p", { class: "lab-help", "data-words": "lab.cheaper.legend" }),
     h("div", { class: "buttons" }, [parts.prev, parts.next]),
     parts.stepText,
   ], { region: true });
@@ -109,6 +111,7 @@ export function cheaperPanel(id, { model, ask }) {
     step = Math.max(0, Math.min(o.steps.length, step));
     const ctx = canvas.getContext("2d");
     if (ctx) {
+      ctx.setTransform(SCALE, 0, 0, SCALE, 0, 0);
       ctx.clearRect(0, 0, CANVAS.width, CANVAS.height);
       drawCheaper(ctx, cheaperShapes(o, answer.tokens, step, CANVAS));
     }

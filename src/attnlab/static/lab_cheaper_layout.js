@@ -8,7 +8,7 @@
 // `drawCheaper(ctx, shapes)`.
 
 import { COLORS } from "./colors.js";
-import { decodeNumber } from "./format.js";
+import { decodeNumber, num } from "./format.js";
 
 export const CHEAPER_COLORS = Object.freeze({ current: COLORS.violet, earlier: COLORS.ropeBefore, frame: COLORS.grid, text: COLORS.ink, exact: COLORS.pair });
 
@@ -42,6 +42,7 @@ export function cheaperShapes(online, tokens, step, { width, height }) {
       const e = decodeNumber(online.exact_weights[j]);
       shapes.push({ type: "bar", x: x(j), y: bottom - span * w, w: barW, h: span * w, color: CHEAPER_COLORS.current, key: j });
       shapes.push({ type: "outline", x: x(j) - 2, y: bottom - span * e, w: barW + 4, h: span * e, color: CHEAPER_COLORS.exact, key: j });
+      shapes.push({ type: "text", x: x(j) + barW / 2, y: bottom - span * Math.max(w, e) - 6, text: num(w), color: CHEAPER_COLORS.text, align: "center" });
     } else if (j < tile.stop) {
       const e = decodeNumber(tile.seen[j]);
       const color = j >= tile.start ? CHEAPER_COLORS.current : CHEAPER_COLORS.earlier;

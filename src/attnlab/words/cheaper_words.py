@@ -93,7 +93,7 @@ def tile_caption(step: TileStep, number: int, total: int) -> str:
     )
 
 
-END_CAPTION = "the end: exp(s − m) / ℓ, the Softmax step's weights (outlined)"
+END_CAPTION = "the end: exp(s − m) / ℓ, the Softmax weights"
 """What the canvas writes over the finished row."""
 
 

@@ -26,6 +26,11 @@ CHEAPER_WORDS: Mapping[str, str] = {
     "lab.cheaper.prev": "Previous tile",
     "lab.cheaper.next": "Next tile",
     "lab.cheaper.canvas": "The focus row, tile by tile",
+    "lab.cheaper.legend": (
+        "Bars: exp(s − m) for each key read so far, this tile's keys in violet, earlier tiles' "
+        "in grey (already rescaled to the new m); dashed boxes: keys not read yet. At the end "
+        "the bars are divided by ℓ, and the orange outlines are the Softmax step's weights."
+    ),
     "lab.cheaper.heads.title": "Fewer keys and values to cache",
     "lab.cheaper.heads.help": (
         "Multi-query attention lets both heads read one key/value head; DeepSeek-V2's latent "
