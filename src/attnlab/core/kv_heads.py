@@ -131,9 +131,9 @@ class CacheForm:
         return full.numbers / self.numbers
 
 
-DEEPSEEK_V2 = {"n_heads": 128, "d_k": 128, "d_c": 512, "d_rope": 64}
-"""DeepSeek-V2's published sizes (its paper, section 2.1.2 and table 1): 128 heads of width 128,
-a latent of d_c = 4 d_h = 512 and d_R = d_h / 2 = 64 decoupled rotary numbers."""
+DEEPSEEK_V2 = {"n_layers": 60, "n_heads": 128, "d_k": 128, "d_c": 512, "d_rope": 64}
+"""DeepSeek-V2's published sizes (its paper, sections 2.1.2 and 3.1.2): 60 layers, 128 heads of
+width 128, a latent of d_c = 4 d_h = 512 and d_R = d_h / 2 = 64 decoupled rotary numbers."""
 
 
 def cache_forms(
