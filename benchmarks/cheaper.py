@@ -5,7 +5,9 @@ Side by side in one run, one head, float32, d = 64, random vectors:
 * exact: `attnlab.core.cost.attention`, softmax(QKᵀ/√dₖ)V with the n × n scores formed;
 * tiled: `attnlab.core.online_softmax.online_outputs`, FlashAttention's online softmax in NumPy,
   tiles of 256 queries × 256 keys, never more than one tile of scores;
-* torch: `torch.nn.functional.scaled_dot_product_attention` on the CPU (its fused kernel).
+* torch: `torch.nn.functional.scaled_dot_product_attention` on the CPU (its fused kernel);
+* linear: `attnlab.core.linear_attention.linear_outputs`, φ(Q)(φ(K)ᵀV) with φ = elu + 1: another
+  computation (an approximation), whose cost grows as n · d², printed beside the exact ones.
 
 Each (form, n) runs in a child process of its own, so that its peak memory is its own: the peak
 resident set (getrusage's ru_maxrss) minus the resident set before the call, both read in the
@@ -53,6 +55,12 @@ def _run(form: str, n: int, out: mp.Queue) -> None:  # type: ignore[type-arg]
             with torch.no_grad():
                 return torch.nn.functional.scaled_dot_product_attention(tq, tk, tv)[0, 0].numpy()
 
+    elif form == "linear":
+        from attnlab.core.linear_attention import linear_outputs
+
+        def call() -> np.ndarray:
+            return linear_outputs(q, k, v)
+
     elif form == "tiled":
 
         def call() -> np.ndarray:
@@ -64,7 +72,10 @@ def _run(form: str, n: int, out: mp.Queue) -> None:  # type: ignore[type-arg]
             return attention(q, k, v)
 
     if form != "torch":  # warm up BLAS and the code path on a small slice
-        (online_outputs if form == "tiled" else attention)(q[:512], k[:512], v[:512])
+        from attnlab.core.linear_attention import linear_outputs
+
+        warm = {"tiled": online_outputs, "exact": attention, "linear": linear_outputs}[form]
+        warm(q[:512], k[:512], v[:512])
     before = _rss_kb()
     t0 = time.perf_counter()
     z = call()
@@ -102,11 +113,13 @@ def main() -> None:
     print(f"one head, float32, d = {D}; tiled = online softmax in NumPy, {TILE} × {TILE} tiles; "
           "peak = resident set growth during the call")  # fmt: skip
     head = ("n", "exact time", "exact peak", "tiled time", "tiled peak", "tiled traced",
-            "torch time", "torch peak", "n² scores", "max|Δ| tiled", "max|Δ| torch")  # fmt: skip
+            "torch time", "torch peak", "n² scores", "max|Δ| tiled", "max|Δ| torch",
+            "linear time", "linear peak")  # fmt: skip
     print("  ".join(f"{h:>13}" for h in head))
     for n in sizes:
         tiled = measure("tiled", n)
         torch_ = measure("torch", n)
+        lin = measure("linear", n)
         if n <= args.max_exact:
             exact = measure("exact", n)
             cells_exact = (f"{exact[0]:.3f} s", _mb(exact[1]))
@@ -118,7 +131,7 @@ def main() -> None:
             d_torch = "(ref)"
         cells = (str(n), *cells_exact, f"{tiled[0]:.3f} s", _mb(tiled[1]), _mb(tiled[2]),
                  f"{torch_[0]:.3f} s", _mb(torch_[1]), _mb(n * n * 4), d_tiled,
-                 d_torch)  # fmt: skip
+                 d_torch, f"{lin[0]:.3f} s", _mb(lin[1]))  # fmt: skip
         print("  ".join(f"{c:>13}" for c in cells), flush=True)
     print("* beyond --max-exact, tiled is compared with torch")
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from attnlab.core.attention import attend
-from attnlab.core.linear_attention import compare_linear, elu_plus_one, linear_attend, sharpening
+from attnlab.core.linear_attention import (
+    compare_linear,
+    elu_plus_one,
+    linear_attend,
+    linear_outputs,
+    sharpening,
+)
 from attnlab.lesson.explain import explain_lesson
 
 
@@ -22,6 +28,8 @@ def test_the_fast_outputs_are_the_rows_times_the_values() -> None:
         np.testing.assert_allclose(out, w @ v, atol=1e-12)
         if causal:
             assert np.all(np.triu(w, 1) == 0)
+        else:
+            np.testing.assert_allclose(linear_outputs(q, k, v), out, atol=1e-12)
 
 
 def test_the_toy_row_is_blurred() -> None:

@@ -25,7 +25,14 @@ from attnlab.core.checks import as_float
 from attnlab.core.softmax import entropy_bits
 from attnlab.types import FloatArray
 
-__all__ = ["LinearComparison", "compare_linear", "elu_plus_one", "linear_attend", "sharpening"]
+__all__ = [
+    "LinearComparison",
+    "compare_linear",
+    "elu_plus_one",
+    "linear_attend",
+    "linear_outputs",
+    "sharpening",
+]
 
 
 def elu_plus_one(x: npt.ArrayLike) -> FloatArray:
@@ -51,6 +58,15 @@ def linear_attend(
         kv = fk.T @ v_  # (d_k, d_v)
         out = (fq @ kv) / (fq @ fk.sum(axis=0))[:, None]  # (n, d_v)
     return sim / sim.sum(axis=-1, keepdims=True), out
+
+
+def linear_outputs(q: npt.ArrayLike, k: npt.ArrayLike, v: npt.ArrayLike) -> FloatArray:
+    """The outputs alone (n, d_v), no n × m array: φ(Q) (φ(K)ᵀ V) / φ(Q) Σⱼ φ(kⱼ), O(n·d_k·d_v)
+    time and O(n·d + d_k·d_v) memory: what makes linear attention cheap."""
+    fq, fk = elu_plus_one(q), elu_plus_one(k)  # (n, d_k), (m, d_k)
+    kv = fk.T @ as_float(v, "values")  # (d_k, d_v)
+    out: FloatArray = (fq @ kv) / (fq @ fk.sum(axis=0))[:, None]  # (n, d_v)
+    return out
 
 
 @dataclass(frozen=True)
