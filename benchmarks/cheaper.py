@@ -11,9 +11,10 @@ Side by side in one run, one head, float32, d = 64, random vectors:
 
 Each (form, n) runs in a child process of its own, so that its peak memory is its own: the peak
 resident set (getrusage's ru_maxrss) minus the resident set before the call, both read in the
-child after q, k and v exist; the time is the fastest of REPEATS runs. The tiled form's NumPy peak is also read with tracemalloc. The
-exact form stops at --max-exact (default 8,192): beyond it the n × n scores alone are n² · 4
-bytes (4.3 GB at 32,768), which a shared machine should not be asked for; the table says so.
+child after q, k and v exist; the time is the fastest of REPEATS runs. The tiled form's NumPy
+peak is also read with tracemalloc. The exact form stops at --max-exact (default 8,192): beyond
+it the n × n scores alone are n² · 4 bytes (4.3 GB at 32,768), which a shared machine should not
+be asked for; the table says so.
 The outputs of tiled and torch are checked against exact where exact runs (max |Δ|).
 
 Run: `python benchmarks/cheaper.py [--max-exact 8192] [--sizes 1024,2048,...]`.
