@@ -1,5 +1,7 @@
 """GET /api/cheaper: the Cheaper attention cards, as /openapi.json declares them."""
 
+import pytest
+
 
 def test_cheaper_answers_every_card(client) -> None:
     r = client.get("/api/cheaper", params={"sentence": "at the savings bank", "tile": "1"})
@@ -14,3 +16,14 @@ def test_cheaper_answers_every_card(client) -> None:
 def test_a_bad_tile_is_refused_by_name(client) -> None:
     r = client.get("/api/cheaper", params={"tile": "7"})
     assert r.status_code == 400 and r.json()["field"] == "tile"
+
+
+@pytest.mark.slow  # the measuring child: 3 s on a quiet machine, 18 s on a loaded one
+def test_price_answers_each_forms_curve(client) -> None:
+    r = client.get("/api/cheaper/price")
+    assert r.status_code == 200, r.text
+    d = r.json()
+    assert [p["n"] for p in d["points"]] == [256, 512, 1024, 2048, 4096]
+    last = d["points"][-1]
+    assert last["tiled_bytes"] < last["exact_bytes"] / 20
+    assert d["text"].startswith("At n = 4,096 the n × n form peaked at ")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from attnlab.core.cheaper_cost import FORMS, Price
 from attnlab.encode.answers_trace import Answer, JsonNumber, Vector
 from attnlab.encode.arrays import encode_array, encode_number
 from attnlab.lesson.cheaper_lab import TILES, CheaperLab
@@ -21,12 +22,13 @@ from attnlab.words.cheaper_words import (
     forms_text,
     kept_text,
     online_end_text,
+    price_text,
     sharpen_text,
     tile_caption,
     tile_text,
 )
 
-__all__ = ["CheaperAnswer", "encode_cheaper"]
+__all__ = ["CheaperAnswer", "PriceAnswer", "encode_cheaper", "encode_price"]
 
 Kind = Literal["exact", "approximate", "unchecked"]
 
@@ -178,3 +180,36 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
     )  # fmt: skip
     return CheaperAnswer(tokens=list(c.tokens), focus=c.focus, tile=c.tile, tiles=list(TILES),
                          online=online, heads=heads, windows=windows, linear=linear)  # fmt: skip
+
+
+class PricePoint(Answer):
+    n: int
+    exact_seconds: float
+    tiled_seconds: float
+    linear_seconds: float
+    exact_bytes: float
+    tiled_bytes: float
+    linear_bytes: float
+
+
+class PriceAnswer(Answer):
+    """Each form's time and peak memory against n (core/cheaper_cost.py), and what they say."""
+
+    d: int
+    tile: int
+    points: list[PricePoint]
+    text: str
+
+
+def encode_price(p: Price) -> PriceAnswer:
+    points = [
+        PricePoint(
+            n=n,
+            **{f"{f}_seconds": float(p.seconds[f][i]) for f in FORMS},
+            **{f"{f}_bytes": float(p.bytes[f][i]) for f in FORMS},
+        )
+        for i, n in enumerate(p.n)
+    ]
+    last = points[-1]
+    text = price_text(last.n, last.exact_bytes, last.tiled_bytes, last.linear_bytes)
+    return PriceAnswer(d=p.d, tile=p.tile, points=points, text=text)

@@ -4,6 +4,7 @@ The same section (lesson/cheaper_lab.py) and encoder (encode/cheaper_json.py) as
 
     {"ask": "cheaper", "params": {"sentence", "focus", "tile", "mode", "temperature",
                                   "positions", "causal", "edits"}}
+    {"ask": "price", "params": {}}   measured in the kernel's measuring process
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from attnlab import lesson
-from attnlab.encode.cheaper_json import encode_cheaper
+from attnlab.core.cheaper_cost import measure_price
+from attnlab.encode.cheaper_json import encode_cheaper, encode_price
 from attnlab.errors import ArgumentTypeError
 from attnlab.lesson.cheaper_lab import TILES, cheaper_lab
 from attnlab.lesson.options import LessonOptions
 from attnlab.types import MODES
 
-__all__ = ["cheaper_answer"]
+__all__ = ["cheaper_answer", "price_answer"]
 
 
 def cheaper_answer(params: Mapping[str, Any], edits: lesson.Edits) -> dict[str, Any]:
@@ -40,3 +42,8 @@ def cheaper_answer(params: Mapping[str, Any], edits: lesson.Edits) -> dict[str, 
     sentence = str(params.get("sentence", lesson.DEFAULT_SENTENCE))
     c = cheaper_lab(sentence, opts, focus=params.get("focus"), tile=int(tile))
     return encode_cheaper(c).model_dump(mode="json")
+
+
+def price_answer() -> dict[str, Any]:
+    """`/api/cheaper/price`'s answer; run it in a process of its own (tracemalloc)."""
+    return encode_price(measure_price()).model_dump(mode="json")

@@ -39,7 +39,7 @@ __all__ = [
     "measure_cost", "sweep_answer",
 ]  # fmt: skip
 
-ROUTES = ("sweep", "cost", "cheaper")
+ROUTES = ("sweep", "cost", "cheaper", "price")
 """The questions the lab asks (static/lab_state.js ASK_ROUTES)."""
 
 Reply = Callable[[dict[str, Any]], None]
@@ -155,8 +155,11 @@ def answer(message: object, reply: Reply) -> bool:
             from attnlab.widget.cheaper_answer import cheaper_answer
 
             send({"ok": True, "body": cheaper_answer(params, edits_of(params.get("edits")))})
-        elif route == "cost":
-            job = _measurer().submit(measure_cost, _max_n(params), bool(params.get("kv_cache")))
+        elif route in ("cost", "price"):  # measured in a process of its own
+            from attnlab.widget.cheaper_answer import price_answer
+
+            job = (_measurer().submit(measure_cost, _max_n(params), bool(params.get("kv_cache")))
+                   if route == "cost" else _measurer().submit(price_answer))  # fmt: skip
 
             def done(f: Future[dict[str, Any]]) -> None:
                 exc = f.exception()

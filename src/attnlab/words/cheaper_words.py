@@ -25,6 +25,7 @@ __all__ = [
     "forms_text",
     "kept_text",
     "online_end_text",
+    "price_text",
     "sharpen_text",
     "tile_caption",
     "tile_text",
@@ -141,4 +142,18 @@ def sharpen_text(scales: Sequence[float], softmax: Sequence[float], linear: Sequ
         "softmax's weights are exp(α s) ratios, so one key takes the whole budget; the linear "
         "weights are ratios of dot products φ(q)·φ(k), which α cannot push past a fixed share: "
         "linear attention cannot make the sharp lookup."
+    )
+
+
+def _mb(b: float) -> str:
+    return f"{b / 1e6:.3g} MB"
+
+
+def price_text(n: int, exact_bytes: float, tiled_bytes: float, linear_bytes: float) -> str:
+    """The largest n measured: each form's peak memory, and how many times less the tiles hold."""
+    return (
+        f"At n = {n:,} the n × n form peaked at {_mb(exact_bytes)}, FlashAttention's tiles at "
+        f"{_mb(tiled_bytes)} ({exact_bytes / tiled_bytes:.0f}× less, and the same outputs), linear "
+        f"attention at {_mb(linear_bytes)} (a different, approximate row). Twice the tokens: the "
+        "n × n form needs four times the memory, the tiles about twice."
     )
