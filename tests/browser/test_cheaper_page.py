@@ -92,3 +92,16 @@ def test_a_lab_change_asks_again(new_page: Any, base_url: str) -> None:
     linear = page.get_by_role("region", name="Linear attention")
     expect()(linear.locator(".cheaper-badge")).to_have_text(want["linear"]["badge"]["text"])
     expect()(section(page).locator(".lab-out")).to_have_text(want["online"]["steps"][0]["text"])
+
+
+@pytest.mark.slow  # the measurement: 3 s on a quiet machine, up to 20 s on a loaded one
+def test_the_price_card_plots_each_form_against_n(new_page: Any, artifacts: Path) -> None:
+    page = open_cheaper(new_page)
+    price = page.get_by_role("region", name="The price against n")
+    price.get_by_role("button", name="Measure the price").click()
+    status = price.get_by_role("status")
+    expect()(status).to_contain_text("At n = 4,096 the n × n form peaked at ", timeout=60_000)
+    expect()(price.get_by_role("figure")).to_have_count(2)
+    expect()(price.locator(".legend").first).to_contain_text("tiles (FlashAttention)")
+    price.scroll_into_view_if_needed()
+    price.screenshot(path=str(artifacts / "cheaper-price.png"))

@@ -210,6 +210,5 @@ def encode_price(p: Price) -> PriceAnswer:
         )
         for i, n in enumerate(p.n)
     ]
-    last = points[-1]
-    text = price_text(last.n, last.exact_bytes, last.tiled_bytes, last.linear_bytes)
+    text = price_text(p.n, *(p.bytes[f].tolist() for f in FORMS))
     return PriceAnswer(d=p.d, tile=p.tile, points=points, text=text)

@@ -17,6 +17,7 @@ import { h } from "./dom.js";
 import { decodeNumber, num } from "./format.js";
 import { card } from "./lab_dom.js";
 import { cheaperShapes, drawCheaper } from "./lab_cheaper_layout.js";
+import { priceCard } from "./lab_cheaper_price.js";
 import { say } from "./words.js";
 
 const CANVAS = { width: 420, height: 190 };
@@ -62,7 +63,7 @@ function fillCards(parts, a, words) {
 }
 
 /** The section's DOM: its heading, its note and the four cards. */
-function sectionDom(id) {
+function sectionDom(id, price) {
   const parts = {
     tileBox: h("select", { id: `${id}-cheaper-tile` }),
     prev: h("button", { type: "button", "data-words": "lab.cheaper.prev" }),
@@ -82,7 +83,7 @@ function sectionDom(id) {
   const heads = card(`${id}-cheaper-heads`, "lab.cheaper.heads.title", "lab.cheaper.heads.help", [parts.headsBody], { region: true });
   const windows = card(`${id}-cheaper-windows`, "lab.cheaper.windows.title", "lab.cheaper.windows.help", [parts.windowsBody], { region: true });
   const linear = card(`${id}-cheaper-linear`, "lab.cheaper.linear.title", "lab.cheaper.linear.help", [parts.linearBody], { region: true });
-  parts.cardsBox = h("div", { class: "lab-cards cheaper-cards" }, [online, heads, windows, linear]);
+  parts.cardsBox = h("div", { class: "lab-cards cheaper-cards" }, [online, heads, windows, linear, price.el]);
   parts.el = h("section", { class: "cheaper", "aria-labelledby": `${id}-cheaper-h` }, [
     h("h2", { id: `${id}-cheaper-h`, "data-words": "lab.cheaper.title" }),
     h("p", { class: "lab-intro", "data-words": "lab.cheaper.intro" }),
@@ -97,7 +98,8 @@ function sectionDom(id) {
  * @param {{model: any, ask?: (route: string, params: Record<string, any>) => Promise<any>}} host
  */
 export function cheaperPanel(id, { model, ask }) {
-  const parts = sectionDom(id);
+  const price = priceCard(id, () => model.get("words"), ask);
+  const parts = sectionDom(id, price);
   const { tileBox, prev, next, canvas, stepText, note, cardsBox, el } = parts;
   let answer = null;
   let step = 0;
@@ -174,6 +176,7 @@ export function cheaperPanel(id, { model, ask }) {
       refresh(state);
     },
     dispose() {
+      price.dispose();
       prev.removeEventListener("click", onPrev);
       next.removeEventListener("click", onNext);
       tileBox.removeEventListener("change", onTile);

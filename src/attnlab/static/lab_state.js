@@ -126,8 +126,9 @@ export function readEditNumber(text, limit, words) {
  *   cost   {max_n, kv_cache}: attention's time and memory up to n (and the key/value cache)
  *   cheaper {sentence, focus, tile, mode, temperature, positions, causal, edits}: the Cheaper
  *          attention cards (lab_cheaper.js)
+ *   price  {}: each cheaper form's time and memory against n (lab_cheaper_price.js)
  */
-export const ASK_ROUTES = Object.freeze(["sweep", "cost", "cheaper"]);
+export const ASK_ROUTES = Object.freeze(["sweep", "cost", "cheaper", "price"]);
 
 /**
  * The API address of a lab question (pure: the page's host fetches it).
@@ -147,6 +148,7 @@ export function askURL(route, params) {
     for (const [k, v] of labParams({ mode: params.mode ?? "scaled", temperature: params.temperature, positions: params.positions, causal: params.causal, edits: params.edits })) q.append(k, v);
     return `/api/cheaper?${q}`;
   }
+  if (route === "price") return "/api/cheaper/price";
   if (route === "cost") return `/api/cost?max_n=${Number(params.max_n)}${params.kv_cache ? "&kv_cache=true" : ""}`;
   throw new Error(`unknown lab question ${JSON.stringify(route)}: expected one of ${ASK_ROUTES.join(", ")}`);
 }

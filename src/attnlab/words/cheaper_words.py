@@ -149,11 +149,22 @@ def _mb(b: float) -> str:
     return f"{b / 1e6:.3g} MB"
 
 
-def price_text(n: int, exact_bytes: float, tiled_bytes: float, linear_bytes: float) -> str:
-    """The largest n measured: each form's peak memory, and how many times less the tiles hold."""
+def price_text(
+    n: Sequence[int],
+    exact_bytes: Sequence[float],
+    tiled_bytes: Sequence[float],
+    linear_bytes: Sequence[float],
+) -> str:
+    """The largest n measured: each form's peak memory, how many times less the tiles hold, and
+    how each grew over the last doubling of n."""
+    e, t, li = exact_bytes[-1], tiled_bytes[-1], linear_bytes[-1]
+    grew = (
+        f" From {n[-2]:,} to {n[-1]:,} tokens the n × n form's memory grew "
+        f"{e / exact_bytes[-2]:.1f}×, the tiles' {t / tiled_bytes[-2]:.1f}×."
+        if len(n) > 1 else ""
+    )  # fmt: skip
     return (
-        f"At n = {n:,} the n × n form peaked at {_mb(exact_bytes)}, FlashAttention's tiles at "
-        f"{_mb(tiled_bytes)} ({exact_bytes / tiled_bytes:.0f}× less, and the same outputs), linear "
-        f"attention at {_mb(linear_bytes)} (a different, approximate row). Twice the tokens: the "
-        "n × n form needs four times the memory, the tiles about twice."
+        f"At n = {n[-1]:,} the n × n form peaked at {_mb(e)}, FlashAttention's tiles at {_mb(t)} "
+        f"({e / t:.0f}× less, and the same outputs), linear attention at {_mb(li)} (a different, "
+        f"approximate row).{grew}"
     )

@@ -46,6 +46,18 @@ CHEAPER_WORDS: Mapping[str, str] = {
         "φ(q)·φ(k) with φ = elu + 1 replaces exp(q·k/√dₖ): no n × n matrix is needed, but the "
         "rows are only an approximation of the softmax's."
     ),
+    "lab.cheaper.price.title": "The price against n",
+    "lab.cheaper.price.help": (
+        "One head, d = 64: the peak memory and the time of the n × n form, of FlashAttention's "
+        "tiles (the same outputs) and of linear attention (another row), at n = 256 to 4,096."
+    ),
+    "lab.cheaper.price.measure": "Measure the price",
+    "lab.cheaper.price.n": "n (tokens)",
+    "lab.cheaper.price.memory": "peak memory",
+    "lab.cheaper.price.time": "time",
+    "lab.cheaper.price.exact": "n × n matrix",
+    "lab.cheaper.price.tiled": "tiles (FlashAttention)",
+    "lab.cheaper.price.linear": "linear attention",
     "lab.cheaper.exact_row": "Softmax (exact)",
     "lab.cheaper.linear_row": "Linear",
     "lab.cheaper.waiting": "Computing…",
