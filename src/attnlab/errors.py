@@ -153,3 +153,12 @@ class ExportError(AttnlabError):
     """A file attnlab cannot write: an unknown suffix or format, or an object it cannot save."""
 
     field = "format"
+
+
+class SpecError(ConfigError):
+    """A decoder spec whose values do not fit together (models/spec.py)."""
+
+
+class UnsupportedError(ConfigError):
+    """A checkpoint that asks for what the forward pass does not implement (an architecture,
+    a mixture of experts, a RoPE scaling not listed): the message names it and the supported."""

@@ -8,7 +8,7 @@ import pytest
 
 from attnlab.core.diagnostics import head_stats
 from attnlab.errors import FocusError, TooLongError
-from attnlab.models import Model, ModelSummary, llama
+from attnlab.models import Model, ModelSummary, decoder
 from attnlab.models.threads import THREADS
 
 TEXT = "The river bank was muddy after the rain."
@@ -127,14 +127,16 @@ def test_rows_in_halves_match_the_stored_reference(smollm2, monkeypatch) -> None
     """The row halves a long text's layers run in, made to run on the fixture's short texts."""
     if THREADS < 2:
         pytest.skip("one core: the rows are never split")
-    monkeypatch.setattr(llama, "ROWS_SPLIT_FROM", 2)
-    assert llama.row_parts(5) == (slice(0, 2), slice(2, 5))
+    monkeypatch.setattr(decoder, "ROWS_SPLIT_FROM", 2)
+    assert decoder.row_parts(5) == (slice(0, 2), slice(2, 5))
     _check_reference(smollm2)
 
 
 def test_short_texts_run_whole_and_long_ones_in_halves() -> None:
-    assert llama.row_parts(llama.ROWS_SPLIT_FROM - 1) == (slice(0, llama.ROWS_SPLIT_FROM - 1),)
-    assert len(llama.row_parts(llama.ROWS_SPLIT_FROM)) == (2 if THREADS > 1 else 1)
+    assert decoder.row_parts(decoder.ROWS_SPLIT_FROM - 1) == (
+        slice(0, decoder.ROWS_SPLIT_FROM - 1),
+    )
+    assert len(decoder.row_parts(decoder.ROWS_SPLIT_FROM)) == (2 if THREADS > 1 else 1)
 
 
 def _check_reference(model) -> None:  # type: ignore[no-untyped-def]

@@ -64,13 +64,15 @@ def attend(
     tokens: Sequence[str] | None = None,
     key_tokens: Sequence[str] | None = None,
     check_finite: bool = True,
+    cap: float | None = None,
 ) -> Trace:
     """Attend queries `q` to keys `k` and blend values `v`; return every step as a Trace.
 
     `tokens` label the query rows (default "0", "1", ...); `key_tokens` label the key columns
     when they differ. `axis="queries"` normalises down the columns instead of across the
     rows: the common mistake, computed for real so that it can be shown. `temperature`, with
-    mode "scaled" only, replaces √dₖ as the divisor: softmax(QKᵀ/T).
+    mode "scaled" only, replaces √dₖ as the divisor: softmax(QKᵀ/T). `cap` c soft-caps the
+    scores before the mask, s → c · tanh(s / c), as Gemma 2 does (attn_logit_softcapping).
     """
     temperature = _check_options(mode, axis, temperature)
     q_, k_, v_ = _as_float(q, "queries"), _as_float(k, "keys"), _as_float(v, "values")
@@ -95,6 +97,9 @@ def attend(
     # 1. Score: how well each query matches each key, divided by the mode's divisor.
     raw = _raw_scores(q_, k_)  # (..., n, m) QKᵀ, in float64 where float32/16 would overflow
     scores, divisor = _scores(raw, mode=mode, d_k=d_k, temperature=temperature)  # (..., n, m)
+    if cap is not None:  # soft-capping: every score into (−c, c), order kept
+        c = scores.dtype.type(cap)
+        np.multiply(np.tanh(scores / c), c, out=scores)  # (..., n, m) c · tanh(s / c)
     if allowed is not None:  # masked keys can never win; scores is this call's own array
         np.copyto(scores, -np.inf, where=~allowed)  # (..., n, m) in place
 
@@ -122,6 +127,7 @@ def attend(
         d_k=int(d_k),
         divisor=divisor,
         temperature=temperature,
+        cap=cap,
         mask=None if allowed is None else np.broadcast_to(allowed, raw.shape),
     )
 

@@ -56,6 +56,7 @@ class Trace:
     dim_names: tuple[str, ...] | None = None  # names of the embedding/value dimensions, if known
     key_tokens: tuple[str, ...] | None = field(default=None)  # when keys differ from queries
     temperature: float | None = None  # when set, the divisor is this T instead of √dₖ
+    cap: float | None = None  # when set, scores soft-capped to c · tanh(s / c) (Gemma 2)
 
     def __post_init__(self) -> None:
         for name in _FIELDS:

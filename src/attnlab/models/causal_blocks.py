@@ -46,6 +46,7 @@ from attnlab.core.attention import attend
 from attnlab.core.diagnostics import HeadStats, trace_stats
 from attnlab.core.grouped import group_size, kv_heads
 from attnlab.models.layer_keep import LayerKeep
+from attnlab.models.spec import MaskSpec
 from attnlab.models.threads import THREADS, each, one_blas_thread
 from attnlab.types import BoolArray, FloatArray
 
@@ -59,6 +60,9 @@ four blocks that two threads share evenly (rows 1 + 4 and 2 + 3). Measured on th
 product per key/value head (medians of five interleaved 512-token passes): 1.89 s with 64 rows,
 1.85 s with 128, 2.08 s with 256."""
 
+CAUSAL = MaskSpec()
+"""The plain causal mask: key j ≤ query i."""
+
 _SUMS = ("entropy", "first", "top1", "itself", "previous")
 """What a block adds up over its rows, per head, in this order (the rows of its (5, h) sums)."""
 
@@ -71,10 +75,15 @@ def attend_causal(
     tokens: Sequence[str],
     block: int = BLOCK_ROWS,
     threads: int = THREADS,
+    window: int | None = None,
+    sinks: int = 0,
+    cap: float | None = None,
 ) -> tuple[FloatArray, LayerKeep, HeadStats]:
     """Causal attention of q (h, n, d_k) over k, v (h_kv, n, d): outputs, keep, diagnostics.
     The blocks run on `threads` threads (NumPy releases the GIL inside each array operation);
-    each writes its own rows of the outputs, and the sums are added in one order."""
+    each writes its own rows of the outputs, and the sums are added in one order. `window`
+    and `sinks` narrow the causal mask as spec.MaskSpec does; `cap` soft-caps the scores."""
+    mask = MaskSpec(causal=True, window=window, sinks=sinks)
     h, n = q.shape[0], q.shape[1]
     h_kv = k.shape[0]
     g = group_size(h, h_kv)  # query heads per key/value head
@@ -85,7 +94,9 @@ def attend_causal(
         q_g = q_s.reshape(h_kv, g, n, q.shape[-1])  # (h_kv, g, n, d_k) by key/value head
 
         def one(r0: int) -> FloatArray:
-            out[:, r0 : r0 + block], part = _block(q_g, k, v, r0, min(n, r0 + block))
+            out[:, r0 : r0 + block], part = _block(
+                q_g, k, v, r0, min(n, r0 + block), mask=mask, cap=cap
+            )
             return part
 
     else:
@@ -94,7 +105,7 @@ def attend_causal(
 
         def one(r0: int) -> FloatArray:
             out[:, r0 : r0 + block], part = _block_by_attend(
-                q, k_h, v_h, r0, min(n, r0 + block), tokens
+                q, k_h, v_h, r0, min(n, r0 + block), tokens, mask=mask, cap=cap
             )
             return part
 
@@ -116,7 +127,7 @@ def attend_causal(
         top1=means[2],
     )
     out.flags.writeable = False
-    return out, LayerKeep(q, k, v, "causal"), stats
+    return out, LayerKeep(q, k, v, "causal", window, sinks, cap), stats
 
 
 def _plain(q: FloatArray, k: FloatArray, v: FloatArray) -> bool:
@@ -139,8 +150,9 @@ def _above_diagonal(nb: int) -> BoolArray:
 
 
 def _block(
-    q_g: FloatArray, k: FloatArray, v: FloatArray, r0: int, r1: int
-) -> tuple[FloatArray, FloatArray]:
+    q_g: FloatArray, k: FloatArray, v: FloatArray, r0: int, r1: int, *,
+    mask: MaskSpec = CAUSAL, cap: float | None = None,
+) -> tuple[FloatArray, FloatArray]:  # fmt: skip
     """Query rows r0..r1 against keys 0..r1 (steps 1–4 above), the queries already divided by
     √d_k and grouped by key/value head, q_g (h_kv, g, n, d_k) over k, v (h_kv, n, d): their
     outputs (h, nb, d_v) and the (5, h) sums over their rows of `_SUMS`."""
@@ -148,9 +160,19 @@ def _block(
     h, nb = h_kv * g, r1 - r0
     rows = q_g[:, :, r0:r1].reshape(h_kv, g * nb, d_k)  # (h_kv, g·nb, d_k) a group's rows
     s = rows @ np.swapaxes(k[:, :r1], -1, -2)  # (h_kv, g·nb, r1) QKᵀ/√d_k
+    if cap is not None:  # soft-capping (Gemma 2): c · tanh(s / c), before the mask
+        c = s.dtype.type(cap)
+        s /= c
+        np.tanh(s, out=s)
+        s *= c
     d = s.reshape(h, nb, r1)  # (h, nb, r1) the same numbers, head by head
     hidden = np.finfo(s.dtype).min / 2  # below every score (_plain), its exp() is 0
-    np.copyto(d[:, :, r0:], hidden, where=_above_diagonal(nb))  # key j > query i
+    if mask.window is None:
+        np.copyto(d[:, :, r0:], hidden, where=_above_diagonal(nb))  # key j > query i
+    else:  # a sliding window hides keys too far back as well (spec.MaskSpec.allowed)
+        allowed = mask.allowed(0, r1, slice(r0, r1))  # (nb, r1)
+        assert allowed is not None  # a causal mask always is one
+        np.copyto(d, hidden, where=~allowed)
     d -= np.maximum.reduce(d, axis=-1, keepdims=True)  # (h, nb, r1) s − max s ≤ 0
     e = np.exp(d)  # (h, nb, r1) in [0, 1], exactly 1 at the top key, 0 where masked
     z = np.add.reduce(e, axis=-1)  # (h, nb) Z
@@ -174,13 +196,15 @@ def _block(
 
 
 def _block_by_attend(
-    q: FloatArray, k_h: FloatArray, v_h: FloatArray, r0: int, r1: int, tokens: Sequence[str]
-) -> tuple[FloatArray, FloatArray]:
+    q: FloatArray, k_h: FloatArray, v_h: FloatArray, r0: int, r1: int, tokens: Sequence[str],
+    *, mask: MaskSpec = CAUSAL, cap: float | None = None,
+) -> tuple[FloatArray, FloatArray]:  # fmt: skip
     """The same block through `attend` itself: for scores that need float64, or inputs that are
     not finite (attend names them)."""
-    rows, nb = np.arange(r1), r1 - r0
-    allowed = rows[None, :] <= rows[r0:r1][:, None]  # (nb, r1) key j ≤ query i
-    att = attend(q[:, r0:r1], k_h[:, :r1], v_h[:, :r1], mask=allowed, tokens=tokens[r0:r1])
+    nb = r1 - r0
+    allowed = mask.allowed(0, r1, slice(r0, r1))  # (nb, r1) key j ≤ query i (and in the window)
+    att = attend(q[:, r0:r1], k_h[:, :r1], v_h[:, :r1], mask=allowed, tokens=tokens[r0:r1],
+                 cap=cap)  # fmt: skip
     s = trace_stats(att)  # (h,) means over this block's rows
     with_previous = nb - (1 if r0 == 0 else 0)  # row 0 has no previous token
     previous = s.previous * with_previous if with_previous else np.zeros_like(s.first)

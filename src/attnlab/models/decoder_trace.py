@@ -1,7 +1,8 @@
 """A decoder's forward pass: a ModelTrace plus what RoPE and the next-token prediction show.
 
 `DecoderTrace` is a `ModelTrace` (model_trace.py), so `head(l, i)`, `rows`, `stats`, `kv_head`
-and `maps()` work unchanged; it adds, for a Llama-family model:
+and `maps()` work unchanged; it adds, for any decoder (the RoPE ones only where the spec has
+rotary positions: `has_rope(l)`; GPT-2's learned positions have none):
 
     rope_query(l, i, pos)         the query of head i at `pos` before and after its rotation
                                   (d_k,) each; the kept q is after RoPE, the one before is
@@ -11,7 +12,10 @@ and `maps()` work unchanged; it adds, for a Llama-family model:
                                   vector, both unrotated, placed at distances 0..D − 1 apart:
                                   with RoPE it depends only on the distance (Su et al., 2021)
     next_tokens(pos, k)           the k most likely next tokens after `pos` (the last by default)
-                                  and their probabilities: softmax(RMSNorm(x_pos) Eᵀ)
+                                  and their probabilities: softmax(cap(norm(x_pos) Uᵀ))
+
+Each layer rotates with the spec's RoPE for it (Gemma 3's local layers turn with another base),
+the first r = fraction · d_k dimensions only (rope_frequencies.py).
 
 The logits are computed for the rows asked for only (one row is d_model × vocab, 28 M
 multiply-adds for SmolLM2), never for every position.
@@ -27,11 +31,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from attnlab.core.positions import rope_angles, rotate
 from attnlab.errors import FocusError
+from attnlab.models.decoder_pieces import Norm, soft_cap
 from attnlab.models.gguf_tokenizer import readable
 from attnlab.models.model_trace import ModelTrace
-from attnlab.models.nn_decoder import rms_norm
+from attnlab.models.rope_frequencies import rope_angles_of, rotate_heads
+from attnlab.models.spec import DecoderSpec, RopeSpec
 from attnlab.types import FloatArray
 
 if TYPE_CHECKING:
@@ -47,16 +52,15 @@ KEPT_NEXT = 8
 class Readout:
     """What turns the last hidden state into next-token probabilities (shared, not copied)."""
 
-    norm: FloatArray  # (d_model,) the final RMSNorm's γ
-    eps: float
+    norm: Norm  # the final norm
     unembed: FloatArray  # (vocab, d_model): the embedding matrix when tied
     tokenizer: Tokenizer  # writes an id as readable text (gguf_tokenizer.readable)
-    rope_base: float
+    spec: DecoderSpec  # the positions of each layer, the logits' cap
 
 
 @dataclass(frozen=True, repr=False)  # ModelTrace.__repr__: a summary, not the arrays
 class DecoderTrace(ModelTrace):
-    """A ModelTrace of a causal decoder with rotary positions (module docstring)."""
+    """A ModelTrace of a causal decoder (module docstring)."""
 
     readout: Readout | None = None
 
@@ -65,9 +69,26 @@ class DecoderTrace(ModelTrace):
             raise FocusError("this trace has no readout")
         return self.readout
 
-    def _angles(self, positions: npt.ArrayLike) -> FloatArray:
+    def has_rope(self, layer: int) -> bool:
+        """Whether layer `layer` turns its queries and keys by RoPE."""
+        return self.readout is not None and self.readout.spec.rope_at(layer) is not None
+
+    def _rope(self, layer: int) -> RopeSpec:
+        rope = self._readout().spec.rope_at(layer)
+        if rope is None:
+            raise FocusError(
+                f"{self.model} has learned positions, added to the embeddings: no layer turns "
+                "its queries and keys by RoPE"
+            )
+        return rope
+
+    def _angles(self, layer: int, positions: npt.ArrayLike) -> FloatArray:
         d_k = int(self.layers[0].queries.shape[-1])
-        return rope_angles(positions, d_k, base=self._readout().rope_base)  # (p, d_k/2)
+        return rope_angles_of(positions, self._rope(layer), d_k)  # (p, r/2)
+
+    def _turn(self, layer: int, x: FloatArray, positions: npt.ArrayLike, sign: float) -> FloatArray:
+        """Rows x (p, d_k) turned by sign · their positions' angles under layer's RoPE."""
+        return rotate_heads(x, sign * self._angles(layer, positions), self._rope(layer))
 
     def _position(self, pos: int) -> int:
         if not 0 <= pos < self.n:
@@ -78,14 +99,14 @@ class DecoderTrace(ModelTrace):
         """Head `head`'s query at `pos`: (before RoPE, after RoPE), (d_k,) each."""
         self._check(layer, head)
         after = self.layers[layer].queries[head, self._position(pos)]  # (d_k,)
-        before = rotate(after[None], -self._angles([pos]), pairing="half")[0]  # (d_k,)
+        before = self._turn(layer, after[None], [pos], -1.0)[0]  # (d_k,)
         return before, after
 
     def rope_key(self, layer: int, head: int, pos: int) -> tuple[FloatArray, FloatArray]:
         """The key at `pos` that query head `head` reads: (before RoPE, after RoPE)."""
         self._check(layer, head)
         after = self.layers[layer].keys[self.kv_head(head), self._position(pos)]  # (d_k,)
-        before = rotate(after[None], -self._angles([pos]), pairing="half")[0]  # (d_k,)
+        before = self._turn(layer, after[None], [pos], -1.0)[0]  # (d_k,)
         return before, after
 
     def score_by_distance(
@@ -98,7 +119,7 @@ class DecoderTrace(ModelTrace):
         k, _ = self.rope_key(layer, head, key)  # (d_k,)
         d = self.n if distances is None else distances
         # R(m)q · R(m − δ)k = R(δ)q · k for every m: rotate the query alone by δ.
-        rq = rotate(np.broadcast_to(q, (d, q.shape[0])), self._angles(d), pairing="half")
+        rq = self._turn(layer, np.broadcast_to(q, (d, q.shape[0])), np.arange(d), 1.0)  # (D, d_k)
         out: FloatArray = rq @ k / math.sqrt(q.shape[0])  # (D,)
         return out
 
@@ -106,7 +127,7 @@ class DecoderTrace(ModelTrace):
         """(vocab,) the next-token logits after position `pos`."""
         r = self._readout()
         x = self.hidden_states[-1][self._position(pos)]  # (d_model,)
-        out: FloatArray = r.unembed @ rms_norm(x, r.norm, eps=r.eps)  # (vocab,)
+        out: FloatArray = soft_cap(r.unembed @ r.norm(x), r.spec.final_softcap)  # (vocab,)
         return out
 
     def next_tokens(self, pos: int | None = None, k: int = 5) -> tuple[tuple[str, float], ...]:

@@ -24,6 +24,7 @@ from attnlab.core.attention import attend, causal_mask
 from attnlab.core.diagnostics import HeadStats, trace_stats
 from attnlab.core.grouped import group_size, kv_heads
 from attnlab.core.trace import frozen
+from attnlab.models.spec import MaskSpec
 from attnlab.types import BoolArray, FloatArray
 
 MaskKind: TypeAlias = Literal["none", "causal"]
@@ -38,6 +39,9 @@ class LayerKeep:
     keys: FloatArray  # (h_kv, n, d_k) one per key/value head
     values: FloatArray  # (h_kv, n, d_v)
     mask: MaskKind = "none"
+    window: int | None = None  # a sliding window of W keys: i − W < j ≤ i (spec.MaskSpec)
+    sinks: int = 0  # the first keys every query keeps whatever the window
+    cap: float | None = None  # the scores' soft cap c · tanh(s / c) (Gemma 2)
 
     def __post_init__(self) -> None:
         for name in ("queries", "keys", "values"):
@@ -54,9 +58,11 @@ class LayerKeep:
 
     def allowed(self, rows: slice | None = None) -> BoolArray | None:
         """The boolean mask for query `rows` (all by default) × every key, or None if all."""
+        n = int(self.keys.shape[1])
+        if self.window is not None:  # the spec's rule, for these rows only
+            return MaskSpec(self.mask == "causal", self.window, (), self.sinks).allowed(0, n, rows)
         if self.mask == "none":
             return None
-        n = int(self.keys.shape[1])
         if rows is None:
             return causal_mask(n)  # (n, n)
         queries = np.arange(n)[rows]  # (rows,) only the rows asked, never the n × n mask

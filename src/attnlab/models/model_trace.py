@@ -139,6 +139,7 @@ class ModelTrace:
             keep.values[j],  # (n, d_v)
             mask=keep.allowed(),
             tokens=self.tokens,
+            cap=keep.cap,
         )  # weights (n, n)
         return replace(t, embeddings=self.hidden_states[layer])  # (n, d_model)
 
@@ -207,7 +208,7 @@ class ModelTrace:
         """Every head's weights for query `rows` (all by default): (h, rows, n), via `attend`."""
         k, v = keep.expanded()  # (h, n, d_k), (h, n, d_v)
         q = keep.queries if rows is None else keep.queries[:, rows]  # (h, rows, d_k)
-        w: FloatArray = attend(q, k, v, mask=keep.allowed(rows), tokens=None).weights
+        w: FloatArray = attend(q, k, v, mask=keep.allowed(rows), tokens=None, cap=keep.cap).weights
         return w  # (h, rows, n)
 
     def _check(self, layer: int, head: int) -> None:
