@@ -9,6 +9,7 @@ this script would write now).
     page.json           /api/presets' "choices" and "words" (words/page.py) and the /api/lab
                         answer as "lab", asked of the app
     names_cases.json    grammar.token_names on sentences with repeated words, for names.js
+    cheaper.json        /api/cheaper for by the river bank, focus bank, tiles of 2 (encode_cheaper)
     numfmt_cases.json   numfmt.num and numfmt.percent on many values (ties, binary halves such
                         as 0.625, negatives, large and random numbers), for format.js to match
 
@@ -143,6 +144,15 @@ def names_cases() -> list[dict[str, Any]]:
     return [{"tokens": s.split(), "names": list(token_names(s.split()))} for s in sentences]
 
 
+def cheaper() -> Any:
+    from attnlab.encode.cheaper_json import encode_cheaper
+    from attnlab.lesson.cheaper_lab import cheaper_lab
+
+    return encode_cheaper(cheaper_lab("by the river bank", focus="bank", tile=2)).model_dump(
+        mode="json"
+    )
+
+
 def fixtures() -> dict[str, Any]:
     """Each fixture's file name and its content, as this script writes it."""
     return {
@@ -150,6 +160,7 @@ def fixtures() -> dict[str, Any]:
         "model_trace.json": model_trace(),
         "model_compare.json": model_compare(),
         "page.json": page(),
+        "cheaper.json": cheaper(),
         "numfmt_cases.json": numfmt_cases(),
         "names_cases.json": names_cases(),
     }

@@ -61,7 +61,11 @@ test("readEditNumber refuses non-numbers, NaN and values beyond ±100 with words
 });
 
 test("a lab question is the API's address on the page: the sweep with the lesson's lab options, the cost's sizes", () => {
-  assert.deepEqual(ASK_ROUTES, ["sweep", "cost"]);
+  assert.deepEqual(ASK_ROUTES, ["sweep", "cost", "cheaper", "price"]);
+  assert.equal(askURL("price", {}), "/api/cheaper/price");
+  const cheaper = new URL(askURL("cheaper", { sentence: "at the savings bank", focus: 3, tile: 1, mode: "scaled", temperature: 0.5, causal: true }), "http://x");
+  assert.equal(cheaper.pathname, "/api/cheaper");
+  assert.deepEqual([...cheaper.searchParams], [["sentence", "at the savings bank"], ["focus", "3"], ["tile", "1"], ["temperature", "0.5"], ["causal", "1"]]);
   const sweep = askURL("sweep", { sentence: "by the river bank", focus: 3, positions: "rope", causal: true, edits: { set: { bank: [1, 0, 0, 1] } } });
   const [path, query] = sweep.split("?");
   assert.equal(path, "/api/sweep");

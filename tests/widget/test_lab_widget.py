@@ -123,7 +123,7 @@ def test_a_refused_question_is_answered_with_its_field() -> None:
     assert word["answer"] == 3 and word["ok"] is False and "zebra" in word["error"]["message"]
     [route] = _asked(w, {"ask": "weights", "id": 4, "params": {}})
     assert route["error"] == {"message": "unknown lab question 'weights': expected one of sweep, "
-                                         "cost", "field": "route"}  # fmt: skip
+                                         "cost, cheaper, price", "field": "route"}  # fmt: skip
 
 
 def test_edits_read_as_the_apis_set_parameters() -> None:

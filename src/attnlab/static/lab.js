@@ -20,6 +20,7 @@
 import { fillWords, h } from "./dom.js";
 import { axisPanel } from "./lab_axis.js";
 import { causalPanel } from "./lab_causal.js";
+import { cheaperPanel } from "./lab_cheaper.js";
 import { costPanel } from "./lab_cost.js";
 import { editPanel } from "./lab_edit.js";
 import { headsPanel } from "./lab_heads.js";
@@ -37,7 +38,7 @@ const WATCHED = ["lesson", "words", "choices", "lab", "predict", "guess", "askin
 
 /** The page's order: the cards in a column, the weights now beside them. */
 function layout(panels) {
-  const { temperature, axis, causal, positions, reading, edit, heads, predict, cost, now } = panels;
+  const { temperature, axis, causal, positions, reading, edit, heads, predict, cost, now, cheaper } = panels;
   return h("div", { class: "lab" }, [
     h("h2", { "data-words": "lab.title" }),
     h("p", { class: "lab-intro", "data-words": "lab.intro" }),
@@ -45,6 +46,7 @@ function layout(panels) {
       h("div", { class: "lab-cards" }, [temperature, axis, causal, positions, reading, edit, heads, predict, cost].map((p) => p.el)),
       now.el,
     ]),
+    cheaper.el,
   ]);
 }
 
@@ -61,6 +63,7 @@ function render({ model, el }) {
     temperature: temperaturePanel(id, host), axis: axisPanel(id, host), causal: causalPanel(id, host),
     positions: positionsPanel(id, host), reading: readingPanel(id, host), edit: editPanel(id, host),
     heads: headsPanel(id, host), predict: predictPanel(id, host), cost: costPanel(id, host), now: nowPanel(id, host),
+    cheaper: cheaperPanel(id, host),
   };
   const root = layout(panels);
   el.replaceChildren(root);

@@ -124,8 +124,11 @@ export function readEditNumber(text, limit, words) {
  * them to the kernel (widget/lab_answers.py), which computes with the same core functions.
  *   sweep  {sentence, focus, positions, causal, edits}: the focus row per temperature
  *   cost   {max_n, kv_cache}: attention's time and memory up to n (and the key/value cache)
+ *   cheaper {sentence, focus, tile, mode, temperature, positions, causal, edits}: the Cheaper
+ *          attention cards (lab_cheaper.js)
+ *   price  {}: each cheaper form's time and memory against n (lab_cheaper_price.js)
  */
-export const ASK_ROUTES = Object.freeze(["sweep", "cost"]);
+export const ASK_ROUTES = Object.freeze(["sweep", "cost", "cheaper", "price"]);
 
 /**
  * The API address of a lab question (pure: the page's host fetches it).
@@ -139,6 +142,13 @@ export function askURL(route, params) {
     for (const [k, v] of labParams({ positions: params.positions, causal: params.causal, edits: params.edits })) q.append(k, v);
     return `/api/sweep?${q}`;
   }
+  if (route === "cheaper") {
+    const q = new URLSearchParams({ sentence: params.sentence, focus: String(params.focus), tile: String(params.tile) });
+    if (params.mode && params.mode !== "scaled") q.append("mode", params.mode);
+    for (const [k, v] of labParams({ mode: params.mode ?? "scaled", temperature: params.temperature, positions: params.positions, causal: params.causal, edits: params.edits })) q.append(k, v);
+    return `/api/cheaper?${q}`;
+  }
+  if (route === "price") return "/api/cheaper/price";
   if (route === "cost") return `/api/cost?max_n=${Number(params.max_n)}${params.kv_cache ? "&kv_cache=true" : ""}`;
   throw new Error(`unknown lab question ${JSON.stringify(route)}: expected one of ${ASK_ROUTES.join(", ")}`);
 }

@@ -55,6 +55,7 @@ from starlette.types import ASGIApp
 
 import attnlab
 from attnlab.web import (
+    cheaper_routes,
     error_replies,
     export_routes,
     lesson_routes,
@@ -147,6 +148,7 @@ def create_app(options: ServerOptions | None = None, folders: tuple[str, ...] = 
     weakref.finalize(app, executors.close)
     error_replies.install(app)
     app.include_router(lesson_routes.router)
+    app.include_router(cheaper_routes.router)
     app.include_router(model_routes.router)
     app.include_router(model_views_routes.router)
     app.include_router(export_routes.router)

@@ -39,7 +39,7 @@ __all__ = [
     "measure_cost", "sweep_answer",
 ]  # fmt: skip
 
-ROUTES = ("sweep", "cost")
+ROUTES = ("sweep", "cost", "cheaper", "price")
 """The questions the lab asks (static/lab_state.js ASK_ROUTES)."""
 
 Reply = Callable[[dict[str, Any]], None]
@@ -151,8 +151,15 @@ def answer(message: object, reply: Reply) -> bool:
             raise ArgumentTypeError(f"params must be an object, got {params!r:.40}", field=None)
         if route == "sweep":
             send({"ok": True, "body": sweep_answer(params)})
-        elif route == "cost":
-            job = _measurer().submit(measure_cost, _max_n(params), bool(params.get("kv_cache")))
+        elif route == "cheaper":  # the Cheaper attention cards (cheaper_answer.py)
+            from attnlab.widget.cheaper_answer import cheaper_answer
+
+            send({"ok": True, "body": cheaper_answer(params, edits_of(params.get("edits")))})
+        elif route in ("cost", "price"):  # measured in a process of its own
+            from attnlab.widget.cheaper_answer import price_answer
+
+            job = (_measurer().submit(measure_cost, _max_n(params), bool(params.get("kv_cache")))
+                   if route == "cost" else _measurer().submit(price_answer))  # fmt: skip
 
             def done(f: Future[dict[str, Any]]) -> None:
                 exc = f.exception()

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from attnlab.words.model_help import HELP_WORDS
 from attnlab.words.model_views import MODEL_VIEW_VALUES, MODEL_VIEW_WORDS
 from attnlab.words.narration import BEATS
+from attnlab.words.page_cheaper import CHEAPER_WORDS
 from attnlab.words.page_export import EXPORT_WORDS
 from attnlab.words.page_lab import LAB_WORDS
 from attnlab.words.page_state import STATE_WORDS
@@ -374,7 +375,7 @@ _MODEL = {
 
 PAGE_WORDS: Mapping[str, str] = {
     **_CANVAS, **_STEPS, **_LESSON, **LAB_WORDS, **_MODEL, **_MODEL_CANVAS, **EXPORT_WORDS,
-    **MODEL_VIEW_WORDS, **STATE_WORDS,
+    **MODEL_VIEW_WORDS, **STATE_WORDS, **CHEAPER_WORDS,
     **{k: v for k, v in HELP_WORDS.items() if k.startswith("model.matrix.")},  # another tokenizer's
 }  # fmt: skip
 """Fixed sentences by a dotted key (view.place); the page looks each one up by its key."""

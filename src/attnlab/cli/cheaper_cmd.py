@@ -1,0 +1,109 @@
+"""`attnlab cheaper`: attention made cheaper, each form checked against the exact formula.
+
+    attnlab cheaper toy "by the river bank" --focus bank --tile 2   the lab's four cards
+    attnlab cheaper heads --model minilm --model smollm2 "text"     every real head: tiles, linear
+    attnlab cheaper cache                                            KV cache per token per layer
+    attnlab cheaper kv --model smollm2 "text" [--float64]            decoding on a cache = full
+
+main.py registers it with one call, `add_cheaper_command(sub)`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from attnlab.errors import AttnlabError
+
+__all__ = ["add_cheaper_command"]
+
+KV_TEXT = "The river bank was muddy after the rain, so we walked"
+HEADS_TEXT = "The river bank was muddy after the rain, so we walked home along the water."
+
+
+def add_cheaper_command(sub: Any) -> None:
+    p = sub.add_parser(
+        "cheaper", help="attention made cheaper: each form checked against the exact"
+    )
+    which = p.add_subparsers(dest="form", required=True, metavar="FORM")
+    toy = which.add_parser("toy", help="the lab's four cards on the toy head")
+    toy.add_argument("sentence", nargs="?", default="by the river bank")
+    toy.add_argument("--focus", help="the token to follow (default: bank)")
+    toy.add_argument("--tile", type=int, default=2, help="keys per tile, 1 to 4")
+    toy.add_argument("--causal", action="store_true", help="a decoder's mask")
+    toy.add_argument("--json", action="store_true", help="print /api/cheaper's JSON")
+    toy.set_defaults(run=_toy)
+    heads = which.add_parser("heads", help="every head of real models: tiles and linear attention")
+    heads.add_argument("text", nargs="?", default=HEADS_TEXT)
+    heads.add_argument("--model", action="append", help="minilm, smollm2 or a folder (repeat)")
+    heads.add_argument("--tile", type=int, default=16, help="keys per tile")
+    heads.set_defaults(run=_heads)
+    cache = which.add_parser("cache", help="key/value cache per token: MHA, GQA, MQA, MLA")
+    cache.add_argument("--model", action="append", help="minilm, smollm2 or a folder (repeat)")
+    cache.set_defaults(run=_cache)
+    kv = which.add_parser("kv", help="decoding token by token on a cache against the whole pass")
+    kv.add_argument("text", nargs="?", default=KV_TEXT)
+    kv.add_argument("--model", default="smollm2", help="a decoder: smollm2 or a Llama folder")
+    kv.add_argument("--float64", action="store_true", help="also in float64 (1 GB more)")
+    kv.set_defaults(run=_kv)
+
+
+def _toy(args: argparse.Namespace) -> int:
+    from attnlab.encode.cheaper_json import encode_cheaper
+    from attnlab.encode.terminal_cheaper import toy_text
+    from attnlab.lesson.cheaper_lab import cheaper_lab
+    from attnlab.lesson.options import LessonOptions
+
+    c = cheaper_lab(args.sentence, LessonOptions(causal=args.causal), focus=args.focus,
+                    tile=args.tile)  # fmt: skip
+    if args.json:
+        print(json.dumps(encode_cheaper(c).model_dump(mode="json"), ensure_ascii=False))
+    else:
+        sys.stdout.write(toy_text(c))
+    return 0
+
+
+def _heads(args: argparse.Namespace) -> int:
+    from attnlab.encode.terminal_cheaper import heads_text
+    from attnlab.models import load_model
+    from attnlab.models.cheaper_heads import check_heads
+
+    names = args.model or ["minilm", "smollm2"]
+    checks = [check_heads(load_model(n).trace(args.text), tile=args.tile) for n in names]
+    sys.stdout.write(heads_text(checks))
+    return 0
+
+
+def _cache(args: argparse.Namespace) -> int:
+    from attnlab.core.kv_heads import DEEPSEEK_V2, cache_forms
+    from attnlab.encode.terminal_cheaper import cache_text
+    from attnlab.models import load_model
+    from attnlab.models.cheaper_heads import cache_of
+    from attnlab.models.summary import ModelSummary
+
+    rows = []
+    for name in args.model or ["minilm", "smollm2"]:
+        s = ModelSummary.of(load_model(name))
+        rows.append((s.name, s.n_layers, cache_of(s)))
+    ds = DEEPSEEK_V2
+    rows.append(("DeepSeek-V2 (published)", ds["n_layers"], cache_forms(
+        n_heads=ds["n_heads"], d_k=ds["d_k"], d_c=ds["d_c"], d_rope=ds["d_rope"])))  # fmt: skip
+    sys.stdout.write(cache_text(rows))
+    return 0
+
+
+def _kv(args: argparse.Namespace) -> int:
+    from attnlab.encode.terminal_cheaper import kv_text
+    from attnlab.models import load_model
+    from attnlab.models.kv_decode import check_cache, widened
+    from attnlab.models.llama import LlamaDecoder
+
+    model = load_model(args.model)
+    if not isinstance(model, LlamaDecoder):
+        raise AttnlabError(f"{args.model} is not a decoder: a key/value cache needs a causal mask")
+    c = check_cache(model, args.text)
+    c64 = check_cache(widened(model), args.text) if args.float64 else None
+    sys.stdout.write(kv_text(c, c64))
+    return 0

@@ -1,0 +1,49 @@
+"""The notebook's answer to the lab's `ask("cheaper", params)`: `/api/cheaper`'s, from the kernel.
+
+The same section (lesson/cheaper_lab.py) and encoder (encode/cheaper_json.py) as the route:
+
+    {"ask": "cheaper", "params": {"sentence", "focus", "tile", "mode", "temperature",
+                                  "positions", "causal", "edits"}}
+    {"ask": "price", "params": {}}   measured in the kernel's measuring process
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from attnlab import lesson
+from attnlab.core.cheaper_cost import measure_price
+from attnlab.encode.cheaper_json import encode_cheaper, encode_price
+from attnlab.errors import ArgumentTypeError
+from attnlab.lesson.cheaper_lab import TILES, cheaper_lab
+from attnlab.lesson.options import LessonOptions
+from attnlab.types import MODES
+
+__all__ = ["cheaper_answer", "price_answer"]
+
+
+def cheaper_answer(params: Mapping[str, Any], edits: lesson.Edits) -> dict[str, Any]:
+    """`/api/cheaper`'s answer for the lab's parameters (edits already read by the caller)."""
+    tile = params.get("tile", 2)
+    if isinstance(tile, bool) or tile not in TILES:
+        raise ArgumentTypeError(f"tile must be one of {TILES}, got {tile!r:.40}", field="tile")
+    mode = params.get("mode") or "scaled"
+    if mode not in MODES:
+        raise ArgumentTypeError(f"mode must be one of {', '.join(MODES)}, got {mode!r:.40}",
+                                field="mode")  # fmt: skip
+    opts = LessonOptions(
+        mode=mode,
+        temperature=params.get("temperature") if mode == "scaled" else None,
+        positions=params.get("positions") or "none",
+        causal=bool(params.get("causal")),
+        edits=edits,
+    )
+    sentence = str(params.get("sentence", lesson.DEFAULT_SENTENCE))
+    c = cheaper_lab(sentence, opts, focus=params.get("focus"), tile=int(tile))
+    return encode_cheaper(c).model_dump(mode="json")
+
+
+def price_answer() -> dict[str, Any]:
+    """`/api/cheaper/price`'s answer; run it in a process of its own (tracemalloc)."""
+    return encode_price(measure_price()).model_dump(mode="json")

@@ -1,0 +1,170 @@
+"""The words of the Cheaper attention section: each card's badge and its sentences, from numbers.
+
+A badge says whether a cheaper form is the same arithmetic as the exact formula or an
+approximation of it, with the measured difference: "exact: max |Δ| = 2.2e-16" or "approximate:
+mean |Δ| = 0.09, top-1 key kept in 75 % of rows". The online softmax's steps are told tile by
+tile with the symbols of FlashAttention's paper (m, ℓ, O). Numbers follow numfmt.py; differences
+near rounding are written in scientific notation, since 0.00 would hide them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from attnlab.core.kv_heads import CacheForm
+from attnlab.core.online_softmax import TileStep
+from attnlab.words.numfmt import num, vec
+
+__all__ = [
+    "END_CAPTION",
+    "EXACT_BELOW",
+    "approximate_badge",
+    "delta",
+    "exact_badge",
+    "forms_text",
+    "kept_text",
+    "online_end_text",
+    "price_text",
+    "sharpen_text",
+    "tile_caption",
+    "tile_text",
+]
+
+EXACT_BELOW = 1e-12
+"""A float64 difference below this is rounding: the two computations are the same arithmetic."""
+
+
+def delta(x: float) -> str:
+    """A difference as it is: 0, 2.2e-16, 0.093."""
+    if math.isnan(x):
+        return "not comparable"
+    if x == 0:
+        return "0"
+    return f"{x:.1e}" if x < 1e-3 else f"{x:.2g}"
+
+
+def exact_badge(max_abs: float) -> str:
+    """'exact: max |Δ| = 2.2e-16', or the approximation's words when it is not below rounding."""
+    if math.isnan(max_abs):
+        return "not checked: with word order or edited vectors the keys are not x W_K"
+    if max_abs < EXACT_BELOW:
+        return f"exact: max |Δ| = {delta(max_abs)}"
+    return f"not exact: max |Δ| = {delta(max_abs)}"
+
+
+def approximate_badge(mean_abs: float, top1_kept: float) -> str:
+    """'approximate: mean |Δ| = 0.093, top-1 key kept in 75 % of rows'."""
+    return (
+        f"approximate: mean |Δ| = {delta(mean_abs)}, top-1 key kept in "
+        f"{round(100 * top1_kept)} % of rows"
+    )
+
+
+def _m(x: float) -> str:
+    return num(x) if math.isfinite(x) else "−∞"
+
+
+def tile_text(step: TileStep, tokens: Sequence[str], number: int) -> str:
+    """One tile of the focus row, told: its keys, the new maximum, the rescale, ℓ and O."""
+    keys = ", ".join(tokens[step.start : step.stop])
+    scores = ", ".join(_m(float(s)) for s in step.scores[0])
+    m_old, m_new, c = float(step.m_old[0]), float(step.m_new[0]), float(step.rescale[0])
+    if not math.isfinite(m_old):
+        rescale = "nothing came before, so there is nothing to rescale"
+    elif m_new > m_old:
+        rescale = (
+            f"the maximum rose, so the sum and the output so far shrink by "
+            f"exp({_m(m_old)} − {_m(m_new)}) = {num(c, places=3)}"
+        )
+    else:
+        rescale = "the maximum stays, so what came before is kept as it is (× 1)"
+    return (
+        f"Tile {number} ({keys}): scores {scores}. The running maximum m goes from {_m(m_old)} "
+        f"to {_m(m_new)}; {rescale}. Each key adds exp(s − m): the running sum ℓ = "
+        f"{num(float(step.ell[0]), places=3)}, the running output O = {vec(step.o[0])}."
+    )
+
+
+def tile_caption(step: TileStep, number: int, total: int) -> str:
+    """What the canvas writes over tile `number` of `total`: the running m and ℓ."""
+    return (
+        f"tile {number} of {total}: m = {_m(float(step.m_new[0]))}, "
+        f"ℓ = {num(float(step.ell[0]), places=3)}"
+    )
+
+
+END_CAPTION = "the end: exp(s − m) / ℓ, the Softmax weights"
+"""What the canvas writes over the finished row."""
+
+
+def online_end_text(output: Sequence[float], ell: float, diff: float) -> str:
+    """The last step: O / ℓ is the Blend beat's output."""
+    return (
+        f"At the end, O / ℓ = {vec(output)}: the Blend step's output, and exp(s − m) / ℓ are "
+        f"the Softmax step's weights (max |Δ| = {delta(diff)}, with ℓ = {num(ell, places=3)}). "
+        "No row of n weights was ever stored: only m, ℓ and O."
+    )
+
+
+def forms_text(forms: Sequence[CacheForm]) -> str:
+    """The cache per token per layer of each form, beside multi-head attention's."""
+    full = forms[0]
+    parts = [
+        f"{f.name} {f.numbers} numbers"
+        + ("" if f is full else f" ({num(f.ratio(full), places=1)}× fewer)")
+        for f in forms
+    ]
+    return "Cached per token per layer: " + "; ".join(parts) + "."
+
+
+def kept_text(
+    scheme: str, window: int | None, sinks: int, kept: Sequence[str], dropped: float
+) -> str:
+    """Which keys one scheme keeps for the focus row and the weight it throws away."""
+    name = {
+        "full": "Full causal attention",
+        "window": f"A window of the last {window} keys",
+        "sinks": f"{sinks} sink{'s' if sinks != 1 else ''} + a window of {window}",
+    }[scheme]
+    return (
+        f"{name} keeps {', '.join(kept)}; it throws away {round(100 * dropped)} % of the "
+        "full row's attention."
+    )
+
+
+def sharpen_text(scales: Sequence[float], softmax: Sequence[float], linear: Sequence[float]) -> str:
+    """The focus query scaled by α: the softmax becomes a lookup, the linear row does not."""
+    pairs = "; ".join(f"α = {num(a)}: {num(s, places=4)} against {num(w, places=3)}"
+                      for a, s, w in zip(scales, softmax, linear, strict=True))  # fmt: skip
+    return (
+        f"Scale the query by α and read the top weight, softmax against linear: {pairs}. The "
+        "softmax's weights are exp(α s) ratios, so one key takes the whole budget; the linear "
+        "weights are ratios of dot products φ(q)·φ(k), which α cannot push past a fixed share: "
+        "linear attention cannot make the sharp lookup."
+    )
+
+
+def _mb(b: float) -> str:
+    return f"{b / 1e6:.3g} MB"
+
+
+def price_text(
+    n: Sequence[int],
+    exact_bytes: Sequence[float],
+    tiled_bytes: Sequence[float],
+    linear_bytes: Sequence[float],
+) -> str:
+    """The largest n measured: each form's peak memory, how many times less the tiles hold, and
+    how each grew over the last doubling of n."""
+    e, t, li = exact_bytes[-1], tiled_bytes[-1], linear_bytes[-1]
+    grew = (
+        f" From {n[-2]:,} to {n[-1]:,} tokens the n × n form's memory grew "
+        f"{e / exact_bytes[-2]:.1f}×, the tiles' {t / tiled_bytes[-2]:.1f}×."
+        if len(n) > 1 else ""
+    )  # fmt: skip
+    return (
+        f"At n = {n[-1]:,} the n × n form peaked at {_mb(e)}, FlashAttention's tiles at {_mb(t)} "
+        f"({e / t:.0f}× less, and the same outputs), linear attention at {_mb(li)} (a different, "
+        f"approximate row).{grew}"
+    )
