@@ -82,7 +82,7 @@ EMPTY = (
     "got an empty {kind}: no attention layers in it. With transformers 5, BertViz's "
     "`outputs[-1]` is the model's cross-attention, empty for a model without a decoder; pass "
     "`outputs.attentions` (a tuple of one (batch, heads, n, n) tensor per layer, from "
-    "model(..., output_attentions=True) with attn_implementation=\"eager\")"
+    'model(..., output_attentions=True) with attn_implementation="eager")'
 )
 """What an empty tuple of attention says: what was passed, what was expected."""
 
@@ -95,7 +95,7 @@ def _layers(attention: Any) -> _Array:
         at = next(i for i, layer in enumerate(attention) if layer is None)
         raise MapShapeError(
             f"layer {at} of the {len(attention)} handed in is None: the model computed no "
-            "attention weights; load it with attn_implementation=\"eager\" and call it with "
+            'attention weights; load it with attn_implementation="eager" and call it with '
             "output_attentions=True"
         )
     if isinstance(attention, list | tuple) and attention and not _is_number_list(attention):

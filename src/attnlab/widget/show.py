@@ -76,8 +76,8 @@ def _bertviz_options(attention: dict[str, Any]) -> None:
                            f"'return'), got {action!r:.40}", field="html_action")  # fmt: skip
     unknown = sorted(set(attention) - set(ADAPTER_OPTIONS))
     if unknown:
-        known = ", ".join(("layer", "head", "focus", "beat", "lab", "attention", "html_action")
-                          + ADAPTER_OPTIONS)  # fmt: skip
+        own = ("layer", "head", "focus", "beat", "lab", "attention", "html_action")
+        known = ", ".join((*own, *ADAPTER_OPTIONS))
         raise ArgumentTypeError(
             f"show() has no option {', '.join(map(repr, unknown))}; it takes {known}",
             field=unknown[0],

@@ -62,9 +62,7 @@ def sized(words: Mapping[str, str], *, n_layers: int, n_heads: int) -> dict[str,
             for k, v in words.items()}  # fmt: skip
 
 
-def pair_summary(
-    tokens: Sequence[str], b: int, *, a_to_b: float, b_to_a: float, heads: int
-) -> str:
+def pair_summary(tokens: Sequence[str], b: int, *, a_to_b: float, b_to_a: float, heads: int) -> str:
     """A pair of sentences (BertViz's sentence_b_start): where B starts, and how much each
     sentence's tokens attend to the other, averaged over the `heads` heads shown."""
     return (
@@ -85,8 +83,12 @@ def pair_row_words(tokens: Sequence[str], focus: int, b: int, other: float) -> s
 
 
 def narrate_weights(
-    tokens: Sequence[str], key_tokens: Sequence[str], row: Sequence[float], focus: int,
-    *, sentence_b_start: int | None = None,
+    tokens: Sequence[str],
+    key_tokens: Sequence[str],
+    row: Sequence[float],
+    focus: int,
+    *,
+    sentence_b_start: int | None = None,
 ) -> list[tuple[str, str, str]]:
     """The six beats as (key, title, text) for the focus row `row` of one head's weights; with
     a pair's boundary, the Parallel beat also says the row's weight on the other sentence."""
