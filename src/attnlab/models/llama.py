@@ -26,7 +26,6 @@ a head's weights are recomputed when read, so a 2,048-token pass keeps about 0.4
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -45,7 +44,7 @@ from attnlab.models.layer_keep import LayerKeep
 from attnlab.models.llama_checkpoint import LOAD_THREADS, LlamaCheckpoint, LlamaConfig
 from attnlab.models.nn_decoder import rms_norm, swiglu
 from attnlab.models.summary import ModelSummary
-from attnlab.models.threads import THREADS, each, one_blas_thread
+from attnlab.models.threads import THREADS, blas_by_size, each, one_blas_thread
 from attnlab.types import FloatArray
 from attnlab.words.grammar import counted
 
@@ -155,7 +154,7 @@ class LlamaDecoder:
         labels = tokens if tokens is not None else readable(self.tokenizer, ids)
         c = self.config
         split = len(row_parts(len(ids))) > 1
-        with self._lock, one_blas_thread if split else contextlib.nullcontext():
+        with self._lock, one_blas_thread if split else blas_by_size(len(ids), c.d_model, c.d_ff):
             hidden = np.empty((c.n_layers + 1, len(ids), c.d_model), self.embedding.dtype)
             x = hidden[0] = self.embedding[np.asarray(ids)]  # (n, d)
             angles = rope_angles(len(ids), c.d_k, base=c.rope_base)  # (n, d_k/2)
