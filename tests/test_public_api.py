@@ -97,6 +97,7 @@ ACCEPTS = {  # (function, call number, value): the few bad-looking values that a
     ("LessonOptions", 2, None), ("LessonOptions", 2, 1.5), ("LessonOptions", 6, None),
     ("focus_index", 0, None), ("softmax", 1, -1), ("LessonOptions", 4, True),
     ("show", 4, None), ("show", 5, None),  # start on the default focus / beat
+    ("show", 2, None), ("show", 3, None),  # the first layer / head shown (BertViz's layer=None)
     ("save", 2, None), ("save", 5, None), ("save", 5, -1),  # the suffix's format; a focus
 }  # fmt: skip
 NOT_FUNCTIONS = {"Trace", "Explanation", "LessonExplanation"}  # results, built by the functions

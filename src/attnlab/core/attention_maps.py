@@ -60,6 +60,9 @@ class AttentionMaps:
     key_tokens: tuple[str, ...]  # (m,) the key labels
     source: str = ""  # where the weights came from, e.g. a model's name
     eps: float | None = None  # the epsilon of the dtype they were computed in, if upcast since
+    layer_ids: tuple[int, ...] = ()  # (L,) each layer's own number; () means 0..L-1
+    head_ids: tuple[int, ...] = ()  # (H,) each head's own number; () means 0..H-1
+    sentence_b_start: int | None = None  # a pair's second sentence starts at this token
     stats: HeadStats = field(init=False, repr=False, compare=False)  # (L, H), from the weights
 
     def __post_init__(self) -> None:
@@ -73,6 +76,27 @@ class AttentionMaps:
                 raise MapShapeError(
                     f"got {len(labels)} labels for {size} {what} of weights shaped {w.shape}"
                 )
+        for name, ids, size in (("layer_ids", self.layer_ids, w.shape[0]),
+                                ("head_ids", self.head_ids, w.shape[1])):  # fmt: skip
+            ids = tuple(int(i) for i in ids) or tuple(range(size))
+            if len(ids) != size:
+                raise MapShapeError(f"got {len(ids)} {name} for {size} of weights shaped {w.shape}")
+            object.__setattr__(self, name, ids)
+        b = self.sentence_b_start
+        if b is not None and (isinstance(b, bool) or not isinstance(b, int | np.integer)
+                              or not 0 < b < w.shape[2]):  # fmt: skip
+            raise MapShapeError(
+                f"sentence_b_start {b!r} is not inside the {w.shape[2]} tokens: expected "
+                f"1..{w.shape[2] - 1}, the index of sentence B's first token",
+                field="sentence_b_start",
+            )
+        if b is not None and self.tokens != self.key_tokens:
+            raise MapShapeError(
+                "sentence_b_start splits one text in two: the queries and keys must be the same "
+                f"tokens, got {len(self.tokens)} queries and {len(self.key_tokens)} keys",
+                field="sentence_b_start",
+            )
+        object.__setattr__(self, "sentence_b_start", None if b is None else int(b))
         object.__setattr__(self, "stats", head_stats(w))  # (L, H) computed once, when checked
 
     @classmethod
@@ -116,6 +140,53 @@ class AttentionMaps:
     def m(self) -> int:
         """The number of key columns."""
         return int(self.weights.shape[3])
+
+    @property
+    def subset(self) -> bool:
+        """Whether only some of the model's layers or heads are held (labelled by their ids)."""
+        return self.layer_ids != tuple(range(self.n_layers)) or self.head_ids != tuple(
+            range(self.n_heads)
+        )
+
+    def only(
+        self, *, layers: Sequence[int] | None = None, heads: Sequence[int] | None = None
+    ) -> AttentionMaps:
+        """These layers and heads alone, by their own numbers, each keeping its number."""
+        keep_l = self._positions(layers, self.layer_ids, "include_layers", "layers")
+        keep_h = self._positions(heads, self.head_ids, "include_heads", "heads")
+        w = self.weights[np.ix_(keep_l, keep_h)]  # (L', H', n, m)
+        return AttentionMaps(
+            w, self.tokens, self.key_tokens, self.source, self.eps,
+            tuple(self.layer_ids[i] for i in keep_l), tuple(self.head_ids[i] for i in keep_h),
+            self.sentence_b_start,
+        )  # fmt: skip
+
+    @staticmethod
+    def _positions(
+        wanted: Sequence[int] | None, ids: tuple[int, ...], field: str, what: str
+    ) -> list[int]:
+        """Where each wanted id sits in `ids`, in the order asked; every id when None."""
+        if wanted is None:
+            return list(range(len(ids)))
+        if isinstance(wanted, int | str) or not all(
+            isinstance(i, int | np.integer) and not isinstance(i, bool) for i in wanted
+        ):
+            raise MapShapeError(
+                f"{field} must be a list of whole numbers, got {wanted!r:.60}", field=field
+            )
+        listed = [int(i) for i in wanted]
+        if not listed:
+            raise MapShapeError(f"{field} is empty: name at least one of the {what}", field=field)
+        if len(set(listed)) != len(listed):
+            raise MapShapeError(f"{field} {listed} names one of the {what} twice", field=field)
+        missing = [i for i in listed if i not in ids]
+        if missing:
+            raise MapShapeError(
+                f"{field} {listed}: {missing} not among the {len(ids)} {what} given, "
+                f"numbered {', '.join(str(i) for i in ids)}",
+                field=field,
+            )
+        return [ids.index(i) for i in listed]
 
     def rows(self, focus: int) -> FloatArray:
         """The focus query's row in every head: (L, H, m)."""

@@ -30,6 +30,9 @@ class MapsInfoAnswer(Answer):
     grids: list[str]
     compare_defaults: None
     weights_only: Literal[True]
+    layer_ids: list[int] | None = None  # a subset's own numbers (BertViz's include_layers)
+    head_ids: list[int] | None = None  # a subset's own numbers (include_heads)
+    sentence_b_start: int | None = None  # a pair's second sentence starts at this token
 
 
 class MapsPlace(Answer):
@@ -38,6 +41,9 @@ class MapsPlace(Answer):
     head: int
     n_layers: int
     n_heads: int
+    layer_ids: list[int] | None = None  # a subset's own numbers, by position
+    head_ids: list[int] | None = None
+    sentence_b_start: int | None = None
 
 
 class MapsTraceAnswer(Answer):

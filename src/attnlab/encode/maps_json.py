@@ -5,6 +5,8 @@ view reads them with the same code. It computes nothing: the view holds every nu
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from attnlab.core.attention_maps import AttentionMaps
@@ -25,7 +27,18 @@ def encode_maps_info(maps: AttentionMaps) -> MapsInfoAnswer:
         model=maps.source, description=maps.source, n_layers=maps.n_layers,
         n_heads=maps.n_heads, d_model=None, d_k=None, max_tokens=maps.n, max_text_chars=None,
         known_models=[maps.source], grids=["full"], compare_defaults=None, weights_only=True,
+        **_ids(maps),
     )  # fmt: skip
+
+
+def _ids(maps: AttentionMaps) -> dict[str, Any]:
+    """A subset's own layer and head numbers and a pair's boundary, only where there are."""
+    out: dict[str, Any] = {}
+    if maps.subset:
+        out.update(layer_ids=list(maps.layer_ids), head_ids=list(maps.head_ids))
+    if maps.sentence_b_start is not None:
+        out["sentence_b_start"] = maps.sentence_b_start
+    return out
 
 
 def encode_maps_head(v: MapsView) -> MapsTraceAnswer:
@@ -51,7 +64,7 @@ def encode_maps_head(v: MapsView) -> MapsTraceAnswer:
             focus_row=float32(v.row),
         ),
         model=MapsPlace(name=m.source, layer=v.layer, head=v.head, n_layers=m.n_layers,
-                        n_heads=m.n_heads),
+                        n_heads=m.n_heads, **_ids(m)),
     )  # fmt: skip
 
 

@@ -25,7 +25,8 @@ from attnlab.types import FloatArray
 from attnlab.words.weights_only import narrate_weights, pair_words
 
 __all__ = [
-    "MapsGrid", "MapsView", "maps_grid_view", "maps_matrix_view", "maps_view", "special_tokens",
+    "MapsGrid", "MapsView", "maps_grid_view", "maps_matrix_view", "maps_view", "pair_shares",
+    "special_tokens",
 ]  # fmt: skip
 
 _SPECIAL = re.compile(r"\[[A-Z]+\]|<[^>]*>")
@@ -67,9 +68,22 @@ def maps_view(maps: AttentionMaps, *, layer: int, head: int, focus: int) -> Maps
     row = np.asarray(maps.rows(focus)[layer, head], dtype=np.float64)  # (m,)
     others = [j for j in range(maps.m) if j != focus] or [focus]
     pair = (focus, max(others, key=lambda j: float(row[j])))
-    beats = narrate_weights(maps.tokens, maps.key_tokens, [float(x) for x in row], focus)
+    beats = narrate_weights(maps.tokens, maps.key_tokens, [float(x) for x in row], focus,
+                            sentence_b_start=maps.sentence_b_start)  # fmt: skip
     said = pair_words(maps.tokens, maps.key_tokens, w, pair)
     return MapsView(maps, layer, head, focus, w, row, pair, tuple(beats), said)
+
+
+def pair_shares(maps: AttentionMaps) -> tuple[float, float] | None:
+    """A pair's cross-attention (BertViz's sentence_b_start): the mean weight a token of
+    sentence A gives to sentence B, and a token of B to A, over every head held."""
+    b = maps.sentence_b_start
+    if b is None:
+        return None
+    w = maps.weights  # (L, H, n, n)
+    a_to_b = float(w[:, :, :b, b:].sum(axis=-1, dtype=np.float64).mean())  # over (L, H, b)
+    b_to_a = float(w[:, :, b:, :b].sum(axis=-1, dtype=np.float64).mean())  # over (L, H, n - b)
+    return a_to_b, b_to_a
 
 
 def maps_grid_view(maps: AttentionMaps, focus: int) -> MapsGrid:

@@ -8,6 +8,7 @@ import { h } from "./dom.js";
 import { draw } from "./draw.js";
 import { num } from "./format.js";
 import { field } from "./model_dom.js";
+import { ownNumber } from "./model_ids.js";
 import { miniHeat } from "./model_layout.js";
 import { changes } from "./model_state.js";
 import { wordKey } from "./model_ranking.js";
@@ -52,7 +53,7 @@ export function statRange(values) {
 
 /** The grid's cells: the K/V labels (grouped-query attention), the head numbers, then a row
  * label and a button per head for each layer. */
-function gridCells({ L, H, KV, words, pick }) {
+function gridCells({ L, H, KV, words, pick, ids }) {
   const cells = [];
   if (KV < H) {
     // grouped-query attention: which query heads read one key/value head
@@ -65,13 +66,13 @@ function gridCells({ L, H, KV, words, pick }) {
     }
   }
   cells.push(h("span", { class: "rm-corner", "aria-hidden": "true" }, [say(words, "model.grid.corner")]));
-  for (let hd = 0; hd < H; hd++) cells.push(h("span", { class: "rm-col", "aria-hidden": "true" }, [String(hd)]));
+  for (let hd = 0; hd < H; hd++) cells.push(h("span", { class: "rm-col", "aria-hidden": "true" }, [String(ownNumber(ids?.head_ids, hd))]));
   const buttons = [];
   for (let l = 0; l < L; l++) {
-    cells.push(h("span", { class: "rm-rowlabel", "aria-hidden": "true" }, [say(words, "model.layer_option", { layer: l })]));
+    cells.push(h("span", { class: "rm-rowlabel", "aria-hidden": "true" }, [say(words, "model.layer_option", { layer: ownNumber(ids?.layer_ids, l) })]));
     for (let hd = 0; hd < H; hd++) {
       const canvas = h("canvas", { "aria-hidden": "true" });
-      const b = h("button", { type: "button", class: "rm-cell", "aria-label": say(words, "model.grid.cell", { layer: l, head: hd }), "aria-pressed": "false", tabindex: -1, "data-layer": l, "data-head": hd }, [canvas]);
+      const b = h("button", { type: "button", class: "rm-cell", "aria-label": say(words, "model.grid.cell", { layer: ownNumber(ids?.layer_ids, l), head: ownNumber(ids?.head_ids, hd) }), "aria-pressed": "false", tabindex: -1, "data-layer": l, "data-head": hd }, [canvas]);
       b.addEventListener("click", () => pick(l, hd));
       buttons.push(b);
       cells.push(b);
@@ -166,11 +167,11 @@ export function headsGrid(model, id, pick, commit = () => {}) {
     const chosen = model.get("grid_color") ?? "pattern";
     ui.color.replaceChildren(...COLOR_BY.map((v) => h("option", { value: v }, [say(words, `model.grid.color.${wordKey(v)}`)])));
     ui.color.value = chosen;
-    const frame = `${Boolean(words)}:${L}:${H}:${KV}`;
+    const frame = `${Boolean(words)}:${L}:${H}:${KV}:${info?.layer_ids ?? ""}:${info?.head_ids ?? ""}`;
     if (gridButtons.length === L * H && ui.grid.dataset.frame === frame) return markGrid();
     ui.grid.dataset.frame = frame;
     ui.grid.style.setProperty("--heads", String(H));
-    const frameCells = gridCells({ L, H, KV, words, pick });
+    const frameCells = gridCells({ L, H, KV, words, pick, ids: info });
     gridButtons = frameCells.buttons;
     ui.grid.replaceChildren(...frameCells.cells);
     markGrid();

@@ -12,6 +12,7 @@ import { h } from "./dom.js";
 import { draw } from "./draw.js";
 import { num } from "./format.js";
 import { field } from "./model_dom.js";
+import { ownNumber } from "./model_ids.js";
 import { LEGEND_HEIGHT, SCALES, cellAt, legendShapes, matrixLayout, matrixPixels } from "./matrix_picture.js";
 import { changes } from "./model_state.js";
 import { unpack } from "./packed.js";
@@ -69,7 +70,8 @@ function cellTokens(m, all) {
 /** The matrix's title and note: exact or pooled, the mask, the special tokens hidden or not
  * (BERT's [CLS]/[SEP] in the page's words; another tokenizer's, <s> for one, as the API names them). */
 function matrixNote(ui, { m, trace, specials, words }) {
-  ui.title.textContent = say(words, "model.matrix.title", { layer: m.layer, head: m.head });
+  const own = trace?.model; // weights handed in as a subset keep the model's numbers
+  ui.title.textContent = say(words, "model.matrix.title", { layer: ownNumber(own?.layer_ids, m.layer), head: ownNumber(own?.head_ids, m.head) });
   const parts = [say(words, m.pooled ? `model.matrix.pooled_${m.pool}` : "model.matrix.exact", { n: m.shown, cells: m.cells, factor: m.factor })];
   if (m.causal) parts.push(say(words, "model.matrix.causal"));
   const named = m.specials_named ?? null;

@@ -6,6 +6,7 @@
 
 import { h } from "./dom.js";
 import { num } from "./format.js";
+import { ownNumber } from "./model_ids.js";
 import { changes } from "./model_state.js";
 import { modelName } from "./model_settings.js";
 import { say } from "./words.js";
@@ -56,7 +57,7 @@ export function headNotesPanel() {
       return;
     }
     const m = t.model;
-    which.textContent = say(words, t.weights_only ? "maps.which" : "model.which", { layer: m.layer, head: m.head, model: modelName(words, m.name), n: t.tokens.length, d_k: t.d_k, divisor: t.captions?.divisor ?? num(t.divisor) });
+    which.textContent = say(words, t.weights_only ? "maps.which" : "model.which", { layer: ownNumber(m.layer_ids, m.layer), head: ownNumber(m.head_ids, m.head), model: modelName(words, m.name), n: t.tokens.length, d_k: t.d_k, divisor: t.captions?.divisor ?? num(t.divisor) });
     gqa.textContent = gqaLine(t, words);
     pieces.hidden = !t.word;
     pieces.textContent = t.word?.note ?? "";

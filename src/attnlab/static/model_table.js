@@ -7,6 +7,7 @@ import { MODEL_COLORS, heat, inkOn } from "./colors.js";
 import { h } from "./dom.js";
 import { num } from "./format.js";
 import { MASKED } from "./matrix_picture.js";
+import { ownNumber } from "./model_ids.js";
 import { changes } from "./model_state.js";
 import { createScope } from "./scope.js";
 import { readableCells } from "./weights_table.js";
@@ -29,15 +30,16 @@ export function tablePanel() {
 
   function build() {
     const m = trace.model;
-    const caption = h("caption", {}, [say(words, "model.table_caption", { layer: m.layer, head: m.head }), m.causal ? ` ${say(words, "model.table_causal")}` : ""]);
+    const caption = h("caption", {}, [say(words, "model.table_caption", { layer: ownNumber(m.layer_ids, m.layer), head: ownNumber(m.head_ids, m.head) }), m.causal ? ` ${say(words, "model.table_causal")}` : ""]);
     const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, [say(words, "table.corner")])]);
-    (trace.key_tokens ?? trace.tokens).forEach((tok) => head.append(h("th", { scope: "col" }, [tok])));
+    const b = trace.model?.sentence_b_start ?? null; // a pair's boundary: sentence B's first row and column
+    (trace.key_tokens ?? trace.tokens).forEach((tok, j) => head.append(h("th", { scope: "col", class: j === b ? "pair-b" : "" }, [tok])));
     const body = h("tbody");
     trace.tokens.forEach((tok, i) => {
-      const row = h("tr", { class: i === trace.focus ? "focus" : "" }, [h("th", { scope: "row" }, [tok])]);
+      const row = h("tr", { class: [i === trace.focus ? "focus" : "", i === b ? "pair-b" : ""].join(" ").trim() }, [h("th", { scope: "row" }, [tok])]);
       trace.weights[i].forEach((w, j) => {
         const masked = trace.mask ? !trace.mask[i][j] : false;
-        const td = h("td", { tabindex: i === trace.focus && j === 0 ? 0 : -1, "data-i": i, "data-j": j, class: masked ? "masked" : "" }, [num(w)]);
+        const td = h("td", { tabindex: i === trace.focus && j === 0 ? 0 : -1, "data-i": i, "data-j": j, class: [masked ? "masked" : "", j === b ? "pair-b" : ""].join(" ").trim() }, [num(w)]);
         td.style.background = masked ? MASKED : heat(w);
         td.style.color = masked ? MODEL_COLORS.maskedInk : inkOn(w);
         row.append(td);

@@ -18,7 +18,7 @@ count that does not match) is an `AttentionMapError` saying what was expected.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -27,7 +27,7 @@ from attnlab.core.attention_maps import AttentionMaps
 from attnlab.errors import MapShapeError, MapValueError
 from attnlab.types import FloatArray
 
-__all__ = ["BFLOAT16_EPS", "Kind", "as_numpy", "attention_maps"]
+__all__ = ["BFLOAT16_EPS", "EMPTY", "Kind", "as_numpy", "attention_maps", "pretty"]
 
 BFLOAT16_EPS = 2.0**-7
 """bfloat16's machine epsilon (8 bits of mantissa, 7 stored): NumPy has no such dtype."""
@@ -78,8 +78,26 @@ def as_numpy(x: Any) -> tuple[FloatArray, float | None]:
     return a, eps
 
 
+EMPTY = (
+    "got an empty {kind}: no attention layers in it. With transformers 5, BertViz's "
+    "`outputs[-1]` is the model's cross-attention, empty for a model without a decoder; pass "
+    "`outputs.attentions` (a tuple of one (batch, heads, n, n) tensor per layer, from "
+    'model(..., output_attentions=True) with attn_implementation="eager")'
+)
+"""What an empty tuple of attention says: what was passed, what was expected."""
+
+
 def _layers(attention: Any) -> _Array:
     """A tuple or list of per-layer tensors stacked to (L, ...); anything else as one array."""
+    if isinstance(attention, list | tuple) and not attention:
+        raise MapShapeError(EMPTY.format(kind=type(attention).__name__))
+    if isinstance(attention, list | tuple) and any(layer is None for layer in attention):
+        at = next(i for i, layer in enumerate(attention) if layer is None)
+        raise MapShapeError(
+            f"layer {at} of the {len(attention)} handed in is None: the model computed no "
+            'attention weights; load it with attn_implementation="eager" and call it with '
+            "output_attentions=True"
+        )
     if isinstance(attention, list | tuple) and attention and not _is_number_list(attention):
         parts = [as_numpy(layer) for layer in attention]
         shapes = {p[0].shape for p in parts}
@@ -94,6 +112,12 @@ def _layers(attention: Any) -> _Array:
     return _Array(a, eps)
 
 
+def pretty(tokens: Sequence[str]) -> list[str]:
+    """BertViz's `prettify_tokens`: Ġ (byte-level BPE) and ▁ (SentencePiece) as spaces, `</w>`
+    (the end-of-word mark of older BPE vocabularies) dropped."""
+    return [str(t).replace("Ġ", " ").replace("▁", " ").replace("</w>", "") for t in tokens]
+
+
 def _is_number_list(x: Sequence[Any]) -> bool:
     """Nested lists of plain numbers (read as one array), not a list of tensors or arrays."""
     while isinstance(x, list | tuple) and x:
@@ -101,20 +125,34 @@ def _is_number_list(x: Sequence[Any]) -> bool:
     return isinstance(x, int | float) and not isinstance(x, bool)
 
 
-def _shaped(a: _Array, *, batch: int | None, nested: bool) -> FloatArray:
-    """(n, m), (H, n, m), (L, H, n, m) or (L, B, H, n, m) as (L, H, n, m)."""
+def _is_tensor(x: Any) -> bool:
+    """A torch tensor, by what it does (torch is never imported here)."""
+    return all(callable(getattr(x, name, None)) for name in ("detach", "cpu", "numpy"))
+
+
+def _shaped(a: _Array, *, batch: int | None, nested: bool, tensor: bool) -> FloatArray:
+    """(n, m), (H, n, m), (L, H, n, m) or (L, B, H, n, m) as (L, H, n, m). One 4-dim tensor is
+    TransformerLens' cache["pattern", layer], (batch, H, n, m), when batch= says which text or
+    holds one; a NumPy stack (L, H, n, m) is layers unless batch= is given."""
     w = a.values
     if w.ndim == 5:
-        size = w.shape[1]
-        if batch is None and size != 1:
+        return _pick(w, batch, axis=1, names="layers, batch, heads, queries, keys")
+    if w.ndim == 4 and not nested and (batch is not None or (tensor and w.shape[0] > 1)):
+        if batch is None:
             raise MapShapeError(
-                f"the weights hold a batch of {size} texts, shaped {w.shape} (layers, batch, "
-                "heads, queries, keys): choose one with batch="
+                f"one tensor shaped {w.shape}: TransformerLens' cache['pattern', layer] is one "
+                f"layer of a batch of {w.shape[0]} texts (batch, heads, queries, keys): choose "
+                f"the text with batch=0..{w.shape[0] - 1}; if they are {w.shape[0]} layers of "
+                "one text, pass them as a list, one tensor per layer",
+                field="batch",
             )
-        i = 0 if batch is None else batch
-        if not 0 <= i < size:
-            raise MapShapeError(f"batch {i} is outside 0..{size - 1} (weights shaped {w.shape})")
-        return w[:, i]
+        return _pick(w[None], batch, axis=1, names="batch, heads, queries, keys")
+    if batch not in (None, 0):
+        raise MapShapeError(
+            f"batch={batch} was given, but the weights shaped {w.shape} hold one text (no batch "
+            "axis): leave batch out",
+            field="batch",
+        )
     if w.ndim in (2, 3):
         return w.reshape((1,) * (4 - w.ndim) + w.shape)
     if w.ndim != 4:
@@ -124,6 +162,24 @@ def _shaped(a: _Array, *, batch: int | None, nested: bool) -> FloatArray:
             f"{what} of (batch, heads, n, m) per layer; got shape {w.shape}"
         )
     return w
+
+
+def _pick(w: FloatArray, batch: int | None, *, axis: int, names: str) -> FloatArray:
+    """Text `batch` of the batch axis `axis` (1) of (L, B, H, n, m): (L, H, n, m)."""
+    size = w.shape[axis]
+    shape = w.shape[1:] if names.startswith("batch") else w.shape
+    if batch is None and size != 1:
+        raise MapShapeError(
+            f"the weights hold a batch of {size} texts, shaped {shape} ({names}): choose one "
+            f"with batch=0..{size - 1}",
+            field="batch",
+        )
+    i = 0 if batch is None else batch
+    if isinstance(i, bool) or not isinstance(i, int | np.integer) or not 0 <= i < size:
+        raise MapShapeError(
+            f"batch {i!r} is outside 0..{size - 1} (weights shaped {shape})", field="batch"
+        )
+    return w[:, int(i)]
 
 
 def attention_maps(
@@ -139,12 +195,19 @@ def attention_maps(
     kind: Kind | None = None,
     batch: int | None = None,
     source: str = "",
+    include_layers: Sequence[int] | None = None,
+    include_heads: Sequence[int] | None = None,
+    heads: Sequence[int] | None = None,
+    prettify_tokens: bool = False,
 ) -> AttentionMaps:
     """The weights of any of the layouts above, checked, as (layers, heads, n, m) maps.
 
     BertViz's encoder-decoder form: `kind` picks "encoder" (encoder tokens both ways),
     "decoder" (decoder tokens both ways) or "cross" (decoder queries over encoder keys);
-    by default the first one given."""
+    by default the first one given. BertViz's `include_layers` and `include_heads` (or
+    head_view's `heads`) keep those layers and heads alone, each keeping its own number;
+    `prettify_tokens` writes byte-level BPE's Ġ and SentencePiece's ▁ as spaces and drops
+    `</w>`, as BertViz does."""
     given = {"encoder": encoder_attention, "decoder": decoder_attention, "cross": cross_attention}
     if attention is None:
         present = [k for k, v in given.items() if v is not None]
@@ -166,16 +229,27 @@ def attention_maps(
             raise MapShapeError(f"{chosen} attention needs {' and '.join(missing)}")
         tokens, key_tokens = list(queries), list(keys)
     else:
+        if isinstance(attention, list | tuple) and not attention:
+            raise MapShapeError(EMPTY.format(kind=type(attention).__name__))
         if tokens is None:
             raise MapShapeError("attention weights need their tokens: show(attention, tokens)")
         tokens, key_tokens = list(tokens), list(tokens)
+    if prettify_tokens not in (True, False):
+        raise MapValueError(f"prettify_tokens must be True or False, got {prettify_tokens!r:.40}")
+    if prettify_tokens:
+        tokens, key_tokens = pretty(tokens), pretty(key_tokens)
     nested = isinstance(attention, list | tuple) and not _is_number_list(attention)
     a = _layers(attention)
-    w = _shaped(a, batch=batch, nested=nested)  # (L, H, n, m)
+    w = _shaped(a, batch=batch, nested=nested, tensor=_is_tensor(attention))  # (L, H, n, m)
     maps = AttentionMaps(w, tuple(tokens), tuple(key_tokens), source, a.eps)
-    if sentence_b_start is not None and not 0 < sentence_b_start < maps.n:
+    if heads is not None and include_heads is not None and list(heads) != list(include_heads):
         raise MapShapeError(
-            f"sentence_b_start {sentence_b_start} is not inside the {maps.n} tokens: expected "
-            f"1..{maps.n - 1}, the index of sentence B's first token"
+            f"heads={list(heads)} and include_heads={list(include_heads)} disagree: both name "
+            "the heads to show; give one",
+            field="heads",
         )
+    if include_layers is not None or include_heads is not None or heads is not None:
+        maps = maps.only(layers=include_layers, heads=include_heads if heads is None else heads)
+    if sentence_b_start is not None:
+        maps = replace(maps, sentence_b_start=sentence_b_start)
     return maps

@@ -10,12 +10,12 @@ from typing import Any
 
 from attnlab.core.attention_maps import AttentionMaps
 from attnlab.encode.page_json import encode_presets
-from attnlab.models.maps_view import special_tokens
+from attnlab.models.maps_view import pair_shares, special_tokens
 from attnlab.models.model_trace import last_word
 from attnlab.widget import payloads
 from attnlab.widget.matrix_panel import MatrixPanel
 from attnlab.widget.widgets import _HeadsView
-from attnlab.words.weights_only import text_is_fixed
+from attnlab.words.weights_only import pair_summary, text_is_fixed
 
 __all__ = ["MapsWidget"]
 
@@ -44,6 +44,10 @@ class MapsWidget(_HeadsView, MatrixPanel):
             encode_presets()["words"], tokens=maps.tokens + maps.key_tokens, source=named,
             weights_only=True, sizes=(maps.n_layers, maps.n_heads),
         )  # fmt: skip
+        if (shares := pair_shares(maps)) is not None and maps.sentence_b_start is not None:
+            said = pair_summary(maps.tokens, maps.sentence_b_start, a_to_b=shares[0],
+                                b_to_a=shares[1], heads=maps.n_layers * maps.n_heads)  # fmt: skip
+            self.words = {**self.words, "maps.intro": f"{self.words['maps.intro']} {said}"}
         with self._own():
             self.layer, self.head = layer, head
             self.focus = _last_word(maps.tokens) if focus is None else focus

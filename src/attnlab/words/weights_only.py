@@ -22,6 +22,8 @@ __all__ = [
     "SIZES",
     "WEIGHTS_BEATS",
     "narrate_weights",
+    "pair_row_words",
+    "pair_summary",
     "pair_words",
     "sized",
     "text_is_fixed",
@@ -60,15 +62,45 @@ def sized(words: Mapping[str, str], *, n_layers: int, n_heads: int) -> dict[str,
             for k, v in words.items()}  # fmt: skip
 
 
+def pair_summary(tokens: Sequence[str], b: int, *, a_to_b: float, b_to_a: float, heads: int) -> str:
+    """A pair of sentences (BertViz's sentence_b_start): where B starts, and how much each
+    sentence's tokens attend to the other, averaged over the `heads` heads shown."""
+    return (
+        f"Two sentences: A is tokens 0 to {b - 1}, B starts at token {b} (“{tokens[b]}”). "
+        f"Averaged over the {counted(heads, 'head')} shown, a token of sentence A gives "
+        f"{num(a_to_b)} of its attention to sentence B, and a token of B gives {num(b_to_a)} "
+        "to sentence A (the rest stays inside its own sentence)."
+    )
+
+
+def pair_row_words(tokens: Sequence[str], focus: int, b: int, other: float) -> str:
+    """The focus row's weight on the other sentence of a pair, in this head."""
+    own, far = ("A", "B") if focus < b else ("B", "A")
+    return (
+        f"“{tokens[focus]}” is in sentence {own}: this head gives {num(other)} of its weight "
+        f"to sentence {far}."
+    )
+
+
 def narrate_weights(
-    tokens: Sequence[str], key_tokens: Sequence[str], row: Sequence[float], focus: int
+    tokens: Sequence[str],
+    key_tokens: Sequence[str],
+    row: Sequence[float],
+    focus: int,
+    *,
+    sentence_b_start: int | None = None,
 ) -> list[tuple[str, str, str]]:
-    """The six beats as (key, title, text) for the focus row `row` of one head's weights."""
+    """The six beats as (key, title, text) for the focus row `row` of one head's weights; with
+    a pair's boundary, the Parallel beat also says the row's weight on the other sentence."""
     top = max(range(len(row)), key=lambda j: row[j])
     parallel = (
         f"Every row at once: row i is token i's budget over the keys, and each row sums to 1. "
         f"“{tokens[focus]}” gives the most to “{key_tokens[top]}” ({num(row[top])})."
     )
+    b = sentence_b_start
+    if b is not None:
+        other = sum(row[b:]) if focus < b else sum(row[:b])
+        parallel += " " + pair_row_words(tokens, focus, b, float(other))
     return [(k, t, parallel if k in WEIGHTS_BEATS else NEEDS_QKV) for k, t in BEATS]
 
 
