@@ -22,7 +22,7 @@ from attnlab.lesson.compute import run
 from attnlab.lesson.toy import DEFAULT_SENTENCE, DIM_NAMES, HEADS, embed, focus_index, tokenize
 from attnlab.types import BoolArray, FloatArray
 from attnlab.words.grammar import token_names
-from attnlab.words.one_projection import contexts_note, one_projection_note
+from attnlab.words.one_projection_words import contexts_note, one_projection_note
 
 __all__ = ["SHARED", "OneProjection", "Shared", "contexts", "one_projection"]
 
@@ -60,7 +60,7 @@ class OneProjection:
 
     @property
     def note(self) -> str:
-        """What the numbers show, in words (words/one_projection.py)."""
+        """What the numbers show, in words (words/one_projection_words.py)."""
         f, names = self.focus, token_names(self.tokens)
         (real_self, one_self), (real_diag, one_diag) = self.self_scores, self.diagonal_wins
         best = [int(np.argmax(t.weights[f])) for t in (self.real, self.one)]

@@ -13,7 +13,8 @@ from typing import Any
 
 from attnlab.errors import UnsupportedError
 from attnlab.models.decoder import DecoderWeights
-from attnlab.models.readers import gemma, gemma2, gemma3, gpt2, llama, mistral, phi3, qwen2, qwen3
+from attnlab.models.readers import gemma, gemma2, gemma3, gpt2, mistral, phi3, qwen2, qwen3
+from attnlab.models.readers import llama_like as llama
 from attnlab.models.readers.common import Reader
 from attnlab.models.spec import DecoderSpec
 from attnlab.types import FloatArray

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from attnlab.models.decoder import DecoderWeights
-from attnlab.models.readers import llama
+from attnlab.models.readers import llama_like as llama
 from attnlab.models.readers.common import Tensors, llama_layout, mask_of
 from attnlab.models.spec import DecoderSpec
 from attnlab.types import FloatArray
