@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from attnlab.errors import AttnlabError, WeightsError
 from attnlab.models.default_ids import gguf_template
+from attnlab.models.gguf_sentencepiece import GEMMA_ARCHITECTURES, gemma_tokenizer
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -39,10 +40,14 @@ def gguf_tokenizer(metadata: Mapping[str, Any], *, where: str) -> Tokenizer:
     except ImportError as exc:
         raise AttnlabError(f"tokenizing needs {exc.name}: pip install 'attnlab[models]'") from None
     kind = metadata.get("tokenizer.ggml.model")
+    if kind == "llama" and metadata.get("general.architecture") in GEMMA_ARCHITECTURES:
+        gemma = gemma_tokenizer(metadata, where=where)  # gguf_sentencepiece.py
+        gguf_template(gemma, metadata)
+        return gemma
     if kind != "gpt2":
         raise WeightsError(
             f"{where}: tokenizer.ggml.model is {kind!r}; attnlab reads byte-level BPE ('gpt2') "
-            "vocabularies, as SmolLM2's"
+            "vocabularies, as SmolLM2's, and Gemma's SentencePiece ones"
         )
     tokens: Sequence[str] = metadata.get("tokenizer.ggml.tokens") or ()
     merges: Sequence[str] = metadata.get("tokenizer.ggml.merges") or ()
