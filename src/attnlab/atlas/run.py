@@ -100,6 +100,8 @@ class Progress:
     tokens: int
     seconds: float
     loaded: bool  # this shard was read from the store, not computed
+    texts_run: int  # texts and tokens computed by this run (the rates' numerators)
+    tokens_run: int
 
 
 @dataclass(frozen=True)
@@ -268,15 +270,19 @@ class _Tally:
     def __init__(self, shards: int, texts: int, start: float,
                  report: Callable[[Progress], None] | None):  # fmt: skip
         self.shards, self.texts_total, self.start, self.report = shards, texts, start, report
-        self.done = self.texts = self.tokens = 0
+        self.done = self.texts = self.tokens = self.texts_run = self.tokens_run = 0
 
     def add(self, sums: HeadSums, *, loaded: bool) -> None:
         self.done += 1
         self.texts += sums.texts_read
         self.tokens += sums.tokens
+        if not loaded:
+            self.texts_run += sums.texts_read
+            self.tokens_run += sums.tokens
         if self.report is not None:
             self.report(Progress(self.done, self.shards, self.texts, self.texts_total,
-                                 self.tokens, time.perf_counter() - self.start, loaded))  # fmt: skip
+                                 self.tokens, time.perf_counter() - self.start, loaded,
+                                 self.texts_run, self.tokens_run))  # fmt: skip
 
 
 def _in_process(todo: Sequence[Shard], options: AtlasOptions, have: dict[str, HeadSums],

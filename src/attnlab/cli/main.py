@@ -22,6 +22,7 @@ from attnlab.cli.lab import (
     lab_options,
     lab_sweep,
 )
+from attnlab.cli.atlas import add_atlas_command
 from attnlab.cli.mask import add_mask_command
 from attnlab.errors import AttnlabError
 from attnlab.lesson.toy import DEFAULT_SENTENCE, PRESETS, VOCABULARY
@@ -108,6 +109,7 @@ def _parser() -> argparse.ArgumentParser:
     vocab.set_defaults(run=_vocab)
     add_cost_command(sub)
     add_mask_command(sub)
+    add_atlas_command(sub)
     return p  # fmt: skip
 
 
