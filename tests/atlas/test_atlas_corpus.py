@@ -37,7 +37,7 @@ def test_what_is_not_a_corpus_is_named(tmp_path: Path, data: bytes, message: str
 
 
 def test_a_missing_file_says_what_a_corpus_is(tmp_path: Path) -> None:
-    with pytest.raises(CorpusError, match="no corpus file at .*'wordnet'"):
+    with pytest.raises(CorpusError, match=r"no corpus file at .*'wordnet'"):
         read_corpus(tmp_path / "nope.txt")
 
 

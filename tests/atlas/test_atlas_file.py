@@ -17,12 +17,24 @@ from attnlab.atlas.stats import STATISTICS, HeadSums  # noqa: E402
 
 def atlas(tmp_path: Path) -> tuple[Path, Provenance, HeadSums]:
     c = Corpus(("a b a b c", "the cat and the hat", "x y z x y z"), "three")
-    sums = run_atlas(c, AtlasOptions(model="patterns", scheduler="none", probes=2,
-                                     probe_length=6)).sums  # fmt: skip
-    prov = Provenance(model="patterns", corpus=c.source, corpus_sha256=c.digest,
-                      texts=sums.texts_read, pieces=sums.pieces, tokens=sums.tokens,
-                      split=sums.split, skipped=sums.skipped, epsilon=0.3, top_k=3, probes=2,
-                      version=1, attnlab="0.1.0")  # fmt: skip
+    sums = run_atlas(
+        c, AtlasOptions(model="patterns", scheduler="none", probes=2, probe_length=6)
+    ).sums
+    prov = Provenance(
+        model="patterns",
+        corpus=c.source,
+        corpus_sha256=c.digest,
+        texts=sums.texts_read,
+        pieces=sums.pieces,
+        tokens=sums.tokens,
+        split=sums.split,
+        skipped=sums.skipped,
+        epsilon=0.3,
+        top_k=3,
+        probes=2,
+        version=1,
+        attnlab="0.1.0",
+    )
     path = tmp_path / "a.parquet"
     write_atlas(path, sums, prov)
     return path, prov, sums
@@ -32,15 +44,25 @@ def test_one_row_per_head_and_statistic_and_an_exact_round_trip(tmp_path: Path) 
     path, prov, original = atlas(tmp_path)
     table = pq.read_table(path)
     assert table.num_rows == 2 * 3 * len(STATISTICS)
-    assert table.column_names == ["layer", "head", "statistic", "mean", "total", "count",
-                                  "histogram", "exemplars"]  # fmt: skip
+    assert table.column_names == [
+        "layer",
+        "head",
+        "statistic",
+        "mean",
+        "total",
+        "count",
+        "histogram",
+        "exemplars",
+    ]
     sums, back = read_atlas(path)
     assert back == prov and sums == original and sums.texts_read == 3
     rows = table.to_pylist()
     prev = next(r for r in rows if (r["statistic"], r["layer"], r["head"]) == ("previous", 0, 0))
-    assert prev["mean"] == 1 and prev["exemplars"][0]["text"] in {"a b a b c",
-                                                                  "the cat and the hat",
-                                                                  "x y z x y z"}  # fmt: skip
+    assert prev["mean"] == 1 and prev["exemplars"][0]["text"] in {
+        "a b a b c",
+        "the cat and the hat",
+        "x y z x y z",
+    }
     top = ranking(sums, "induction")[0]
     assert (top.layer, top.head) == (1, 0)
     text = render_ranking(sums, prov)

@@ -76,8 +76,17 @@ def test_repeat_counts_only_rows_whose_token_came_before() -> None:
 
 def test_the_distance_histogram_holds_each_rows_weight() -> None:
     assert distance_bins(np.array([0, 1, 2, 3, 4, 7, 8, 255, 256, 9999])).tolist() == [
-        0, 1, 2, 2, 3, 3, 4, 8, 9, 9
-    ]  # fmt: skip
+        0,
+        1,
+        2,
+        2,
+        3,
+        3,
+        4,
+        8,
+        9,
+        9,
+    ]
     sums = text_sums(one_head(previous_head()), tuple(range(N)), uid=0, text="t", top_k=1)
     h = sums.histogram[0, 0] / SCALE
     assert len(h) == len(BINS) and h[1] == N - 1 and h.sum() == N - 1

@@ -8,8 +8,9 @@ from attnlab.atlas.stats import STATISTICS
 
 
 def head(name: str) -> tuple[int, int]:
-    return next((la, h) for la, row in enumerate(PATTERN_HEADS) for h, n in enumerate(row)
-                if n == name)  # fmt: skip
+    return next(
+        (la, h) for la, row in enumerate(PATTERN_HEADS) for h, n in enumerate(row) if n == name
+    )
 
 
 def test_the_hand_built_induction_head_scores_one_and_the_others_do_not() -> None:

@@ -1,5 +1,7 @@
 """The atlas's sums merge exactly: any order and grouping of shards, identical (atlas/stats.py)."""
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -14,8 +16,15 @@ def random_texts(count: int, seed: int = 0) -> list[HeadSums]:
     for uid in range(count):
         n = int(rng.integers(2, 12))
         a = rng.dirichlet(np.full(n, 0.3), size=(2, 3, n))  # (L, H, n, n) rows sum to 1
-        out.append(text_sums(a, tuple(int(i) for i in rng.integers(0, 4, n)), uid=uid,
-                             text=f"text {uid}", top_k=3))  # fmt: skip
+        out.append(
+            text_sums(
+                a,
+                tuple(int(i) for i in rng.integers(0, 4, n)),
+                uid=uid,
+                text=f"text {uid}",
+                top_k=3,
+            )
+        )
     return out
 
 
@@ -28,7 +37,7 @@ def test_any_split_and_order_gives_identical_sums() -> None:
     one = merged(texts)
     for shards in (3, 7):
         bounds = np.linspace(0, len(texts), shards + 1).astype(int)
-        parts = [merged(texts[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
+        parts = [merged(texts[a:b]) for a, b in itertools.pairwise(bounds)]
         assert merged(parts) == one
         assert merged(parts[::-1]) == one
     rng = np.random.default_rng(1)
@@ -50,11 +59,16 @@ def test_empty_is_the_unit_and_exemplars_are_the_best_k() -> None:
     one = merged(texts)
     assert HeadSums.empty(2, 3, top_k=3).merge(one) == one
     s = STATISTICS.index("previous")
-    best = sorted(((int(t.ex_value[s, 1, 2, 0]), int(t.ex_uid[s, 1, 2, 0])) for t in texts),
-                  key=lambda vu: (-vu[0], vu[1]))[:3]  # fmt: skip
-    assert list(zip(one.ex_value[s, 1, 2].tolist(), one.ex_uid[s, 1, 2].tolist(),
-                    strict=True)) == best  # fmt: skip
-    assert set(one.texts) == set(np.unique(one.ex_uid).tolist()) - {NO_TEXT}  # only the texts named kept
+    best = sorted(
+        ((int(t.ex_value[s, 1, 2, 0]), int(t.ex_uid[s, 1, 2, 0])) for t in texts),
+        key=lambda vu: (-vu[0], vu[1]),
+    )[:3]
+    assert (
+        list(zip(one.ex_value[s, 1, 2].tolist(), one.ex_uid[s, 1, 2].tolist(), strict=True)) == best
+    )
+    assert set(one.texts) == set(np.unique(one.ex_uid).tolist()) - {
+        NO_TEXT
+    }  # only the texts named kept
 
 
 def test_bytes_round_trip_and_a_mismatch_is_refused() -> None:

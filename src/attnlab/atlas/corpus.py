@@ -65,17 +65,22 @@ def read_corpus(source: str | Path, *, unit: Unit = "paragraph") -> Corpus:
         return _wordnet()
     path = Path(source).expanduser()
     if not path.is_file():
-        raise CorpusError(f"no corpus file at {str(path)!r}: give a UTF-8 text file, or "
-                          "'wordnet' (apt-get install wordnet-base)")  # fmt: skip
+        raise CorpusError(
+            f"no corpus file at {str(path)!r}: give a UTF-8 text file, or "
+            "'wordnet' (apt-get install wordnet-base)"
+        )
     data = path.read_bytes()
     if b"\0" in data[:_SNIFF]:
-        raise CorpusError(f"{str(path)!r} is a binary file (it holds NUL bytes): a corpus is "
-                          "UTF-8 text")  # fmt: skip
+        raise CorpusError(
+            f"{str(path)!r} is a binary file (it holds NUL bytes): a corpus is UTF-8 text"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise CorpusError(f"{str(path)!r} is not UTF-8 text (byte {exc.start} is "
-                          f"0x{data[exc.start]:02x}): a corpus is UTF-8 text") from None  # fmt: skip
+        raise CorpusError(
+            f"{str(path)!r} is not UTF-8 text (byte {exc.start} is "
+            f"0x{data[exc.start]:02x}): a corpus is UTF-8 text"
+        ) from None
     texts = _split(text, unit)
     if not texts:
         raise CorpusError(f"{str(path)!r} holds no text: the corpus is empty")
@@ -100,8 +105,9 @@ def _split(text: str, unit: Unit) -> tuple[str, ...]:
 def _wordnet() -> Corpus:
     files = [WORDNET / f for f in _WORDNET_FILES]
     if not all(f.is_file() for f in files):
-        raise CorpusError(f"WordNet's glosses are not installed in {WORDNET}: "
-                          "apt-get install wordnet-base")  # fmt: skip
+        raise CorpusError(
+            f"WordNet's glosses are not installed in {WORDNET}: apt-get install wordnet-base"
+        )
     texts = []
     for f in files:
         for line in f.read_text(encoding="utf-8").splitlines():

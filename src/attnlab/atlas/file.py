@@ -63,8 +63,10 @@ def write_atlas(path: str | Path, sums: HeadSums, provenance: Provenance) -> int
     pa, pq = _pyarrow()
     means = sums.means()
     distance = STATISTICS.index("distance")
-    rows: dict[str, list[Any]] = {k: [] for k in ("layer", "head", "statistic", "mean", "total",
-                                                  "count", "histogram", "exemplars")}  # fmt: skip
+    rows: dict[str, list[Any]] = {
+        k: []
+        for k in ("layer", "head", "statistic", "mean", "total", "count", "histogram", "exemplars")
+    }
     for s, stat in enumerate(STATISTICS):
         for layer in range(sums.n_layers):
             for head in range(sums.n_heads):
@@ -78,14 +80,27 @@ def write_atlas(path: str | Path, sums: HeadSums, provenance: Provenance) -> int
                 hist = sums.histogram[layer, head].tolist() if s == distance else None
                 rows["histogram"].append(hist)
                 rows["exemplars"].append(_exemplars(sums, s, layer, head))
-    exemplar = pa.struct([("value", pa.int64()), ("uid", pa.int64()), ("position", pa.int64()),
-                          ("text", pa.string())])  # fmt: skip
+    exemplar = pa.struct(
+        [
+            ("value", pa.int64()),
+            ("uid", pa.int64()),
+            ("position", pa.int64()),
+            ("text", pa.string()),
+        ]
+    )
     schema = pa.schema(
-        [("layer", pa.int16()), ("head", pa.int16()), ("statistic", pa.string()),
-         ("mean", pa.float64()), ("total", pa.int64()), ("count", pa.int64()),
-         ("histogram", pa.list_(pa.int64())), ("exemplars", pa.list_(exemplar))],
+        [
+            ("layer", pa.int16()),
+            ("head", pa.int16()),
+            ("statistic", pa.string()),
+            ("mean", pa.float64()),
+            ("total", pa.int64()),
+            ("count", pa.int64()),
+            ("histogram", pa.list_(pa.int64())),
+            ("exemplars", pa.list_(exemplar)),
+        ],
         metadata={META_KEY: json.dumps(asdict(provenance)).encode()},
-    )  # fmt: skip
+    )
     table = pa.Table.from_pydict(rows, schema=schema)
     try:
         pq.write_table(table, str(path), compression="zstd")
@@ -96,11 +111,16 @@ def write_atlas(path: str | Path, sums: HeadSums, provenance: Provenance) -> int
 
 def _exemplars(sums: HeadSums, s: int, layer: int, head: int) -> list[dict[str, Any]]:
     out = []
-    for v, u, p in zip(sums.ex_value[s, layer, head], sums.ex_uid[s, layer, head],
-                       sums.ex_position[s, layer, head], strict=True):  # fmt: skip
+    for v, u, p in zip(
+        sums.ex_value[s, layer, head],
+        sums.ex_uid[s, layer, head],
+        sums.ex_position[s, layer, head],
+        strict=True,
+    ):
         if v >= 0:
-            out.append({"value": int(v), "uid": int(u), "position": int(p),
-                        "text": sums.texts[int(u)]})  # fmt: skip
+            out.append(
+                {"value": int(v), "uid": int(u), "position": int(p), "text": sums.texts[int(u)]}
+            )
     return out
 
 
@@ -108,22 +128,27 @@ def read_atlas(path: str | Path) -> tuple[HeadSums, Provenance]:
     """The sums and provenance an atlas file holds; AtlasFileError for any other file."""
     pa, pq = _pyarrow()
     if not Path(path).is_file():
-        raise AtlasFileError(f"no atlas file at {str(path)!r}: write one with attnlab atlas "
-                             "CORPUS --model NAME -o ATLAS")  # fmt: skip
+        raise AtlasFileError(
+            f"no atlas file at {str(path)!r}: write one with attnlab atlas "
+            "CORPUS --model NAME -o ATLAS"
+        )
     try:
         table = pq.read_table(str(path))
     except (pa.ArrowInvalid, OSError) as exc:
         raise AtlasFileError(f"{str(path)!r} is not a Parquet file ({exc})"[:300]) from None
     meta = (table.schema.metadata or {}).get(META_KEY)
     if meta is None:
-        raise AtlasFileError(f"{str(path)!r} is Parquet but not an atlas: it has no "
-                             f"{META_KEY.decode()} provenance")  # fmt: skip
+        raise AtlasFileError(
+            f"{str(path)!r} is Parquet but not an atlas: it has no {META_KEY.decode()} provenance"
+        )
     raw = json.loads(meta)
     raw["statistics"], raw["bins"] = tuple(raw["statistics"]), tuple(raw["bins"])
     prov = Provenance(**raw)
     if prov.statistics != STATISTICS or prov.scale != SCALE:
-        raise AtlasFileError(f"{str(path)!r} was written by another attnlab (version "
-                             f"{prov.version}, statistics {prov.statistics}): write it again")  # fmt: skip
+        raise AtlasFileError(
+            f"{str(path)!r} was written by another attnlab (version "
+            f"{prov.version}, statistics {prov.statistics}): write it again"
+        )
     return _sums(table.to_pydict(), prov), prov
 
 
@@ -143,7 +168,17 @@ def _sums(cols: dict[str, list[Any]], prov: Provenance) -> HeadSums:
             ex_v[s, layer, head, k], ex_u[s, layer, head, k] = e["value"], e["uid"]
             ex_p[s, layer, head, k] = e["position"]
             texts[e["uid"]] = e["text"]
-    return HeadSums(totals=totals, counts=counts, histogram=hist, ex_value=ex_v, ex_uid=ex_u,
-                    ex_position=ex_p, texts=dict(sorted(texts.items())), texts_read=prov.texts,
-                    pieces=prov.pieces, tokens=prov.tokens, split=prov.split,
-                    skipped=prov.skipped)  # fmt: skip
+    return HeadSums(
+        totals=totals,
+        counts=counts,
+        histogram=hist,
+        ex_value=ex_v,
+        ex_uid=ex_u,
+        ex_position=ex_p,
+        texts=dict(sorted(texts.items())),
+        texts_read=prov.texts,
+        pieces=prov.pieces,
+        tokens=prov.tokens,
+        split=prov.split,
+        skipped=prov.skipped,
+    )

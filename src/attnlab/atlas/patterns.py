@@ -79,8 +79,9 @@ class PatternModel:
         if not words:
             raise EmptySequenceError("the text is empty")
         if len(words) > self.max_tokens:
-            raise TooLongError(f"the text is {len(words)} tokens long; the limit is "
-                               f"{self.max_tokens}")  # fmt: skip
+            raise TooLongError(
+                f"the text is {len(words)} tokens long; the limit is {self.max_tokens}"
+            )
         return words, tuple(word_id(w) for w in words)
 
     def probe_vocabulary(self) -> tuple[int, ...]:
@@ -91,7 +92,9 @@ class PatternModel:
         tokens, ids = self.tokenize(text)
         return self.trace_ids(ids, tokens)
 
-    def trace_ids(self, ids: tuple[int, ...], tokens: tuple[str, ...] | None = None) -> PatternTrace:
+    def trace_ids(
+        self, ids: tuple[int, ...], tokens: tuple[str, ...] | None = None
+    ) -> PatternTrace:
         if self.delay:
             time.sleep(self.delay)
         n = len(ids)

@@ -25,8 +25,14 @@ from attnlab.atlas.stats import STATISTICS, HeadSums, fixed
 from attnlab.models.model_trace import word_like
 from attnlab.types import FloatArray
 
-__all__ = ["SINK_INPUTS", "AtlasModel", "SinkRow", "induction_sums", "probe_vocabulary",
-           "sinks_probe"]  # fmt: skip
+__all__ = [
+    "SINK_INPUTS",
+    "AtlasModel",
+    "SinkRow",
+    "induction_sums",
+    "probe_vocabulary",
+    "sinks_probe",
+]
 
 NATURAL_TEXT = (
     "The river rises in the hills above the town and runs for forty miles to the sea. In "
@@ -67,8 +73,9 @@ def probe_vocabulary(model: AtlasModel) -> tuple[int, ...]:
         ids: tuple[int, ...] = own()
         return ids
     vocab: dict[str, int] = model.tokenizer.get_vocab()  # type: ignore[attr-defined]
-    return tuple(sorted(i for t, i in vocab.items()
-                        if word_like(t) and not t.startswith(("[", "<"))))  # fmt: skip
+    return tuple(
+        sorted(i for t, i in vocab.items() if word_like(t) and not t.startswith(("[", "<")))
+    )
 
 
 def _frame(model: AtlasModel) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -85,8 +92,9 @@ def _weights(model: AtlasModel, ids: tuple[int, ...]) -> FloatArray:
     return a  # (L, H, n, n)
 
 
-def induction_sums(model: AtlasModel, *, count: int, length: int, top_k: int,
-                   seed: int = 0) -> HeadSums:  # fmt: skip
+def induction_sums(
+    model: AtlasModel, *, count: int, length: int, top_k: int, seed: int = 0
+) -> HeadSums:
     """The induction and previous-token scores of `count` probes of 2 × `length` tokens."""
     c = model.config
     sums = HeadSums.empty(c.n_layers, c.n_heads, top_k=top_k)
@@ -106,9 +114,14 @@ def induction_sums(model: AtlasModel, *, count: int, length: int, top_k: int,
         r = np.arange(o + 1, o + 2 * length)  # every probe row but the first
         totals[previous] += fixed(a[:, :, r, r - 1].astype(np.float64).sum(-1))
         counts[previous] += len(r)
-    return HeadSums(totals=totals, counts=counts, histogram=sums.histogram,
-                    ex_value=sums.ex_value, ex_uid=sums.ex_uid,
-                    ex_position=sums.ex_position)  # fmt: skip
+    return HeadSums(
+        totals=totals,
+        counts=counts,
+        histogram=sums.histogram,
+        ex_value=sums.ex_value,
+        ex_uid=sums.ex_uid,
+        ex_position=sums.ex_position,
+    )
 
 
 @dataclass(frozen=True)
@@ -122,8 +135,9 @@ class SinkRow:
     tokens: int  # tokens per sample, the model's frame included
 
 
-def sinks_probe(model: AtlasModel, *, samples: int = 4, seed: int = 0,
-                epsilon: float = EPSILON) -> tuple[SinkRow, ...]:  # fmt: skip
+def sinks_probe(
+    model: AtlasModel, *, samples: int = 4, seed: int = 0, epsilon: float = EPSILON
+) -> tuple[SinkRow, ...]:
     """Gu et al.'s three inputs of SINK_TOKENS tokens through `model`: one row each."""
     before, after = _frame(model)
     _, natural = model.tokenize(NATURAL_TEXT)

@@ -41,27 +41,46 @@ def _number(x: float) -> str:
     return "–" if np.isnan(x) else f"{x:.3f}"
 
 
-def render_ranking(sums: HeadSums, prov: Provenance, *, top: int = 5,
-                   statistic: str | None = None) -> str:  # fmt: skip
+def render_ranking(
+    sums: HeadSums, prov: Provenance, *, top: int = 5, statistic: str | None = None
+) -> str:
     """The terminal's ranking: `top` heads per statistic (or every head of one statistic)."""
     w = ATLAS_WORDS
-    lines = [w["ranking_title"].format(model=prov.model, corpus=prov.corpus, texts=prov.texts,
-                                       tokens=prov.tokens, layers=sums.n_layers,
-                                       heads=sums.n_heads), ""]  # fmt: skip
+    lines = [
+        w["ranking_title"].format(
+            model=prov.model,
+            corpus=prov.corpus,
+            texts=prov.texts,
+            tokens=prov.tokens,
+            layers=sums.n_layers,
+            heads=sums.n_heads,
+        ),
+        "",
+    ]
     chosen = STATISTICS if statistic is None else (statistic,)
     width = max(len(STATISTIC_LABELS[s]) for s in chosen)
     for stat in chosen:
         ranked = ranking(sums, stat)[: top if statistic is None else None]
-        cells = [f"{w['ranking_head'].format(layer=r.layer, head=r.head)} {_number(r.mean)}"
-                 for r in ranked]  # fmt: skip
+        cells = [
+            f"{w['ranking_head'].format(layer=r.layer, head=r.head)} {_number(r.mean)}"
+            for r in ranked
+        ]
         lines.append(f"{STATISTIC_LABELS[stat]:<{width}}  " + "  ".join(cells))
         best = ranked[0]
         s = STATISTICS.index(stat)
-        value, uid = sums.ex_value[s, best.layer, best.head, 0], sums.ex_uid[s, best.layer, best.head, 0]
+        value, uid = (
+            sums.ex_value[s, best.layer, best.head, 0],
+            sums.ex_uid[s, best.layer, best.head, 0],
+        )
         if value >= 0:
             text = sums.texts[int(uid)]
-            lines.append(w["exemplar"].format(
-                layer=best.layer, head=best.head, text=text if len(text) <= 70 else text[:69] + "…",
-                position=int(sums.ex_position[s, best.layer, best.head, 0]),
-                value=_number(value / SCALE)))  # fmt: skip
+            lines.append(
+                w["exemplar"].format(
+                    layer=best.layer,
+                    head=best.head,
+                    text=text if len(text) <= 70 else text[:69] + "…",
+                    position=int(sums.ex_position[s, best.layer, best.head, 0]),
+                    value=_number(value / SCALE),
+                )
+            )
     return "\n".join(lines) + "\n"

@@ -17,6 +17,7 @@ and computes only the others.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import time
@@ -34,8 +35,15 @@ from attnlab.atlas.probes import AtlasModel, induction_sums
 from attnlab.atlas.stats import HeadSums
 from attnlab.errors import AttnlabError
 
-__all__ = ["AtlasOptions", "Progress", "RunResult", "Shard", "run_atlas", "shard_sums",
-           "worker_model"]  # fmt: skip
+__all__ = [
+    "AtlasOptions",
+    "Progress",
+    "RunResult",
+    "Shard",
+    "run_atlas",
+    "shard_sums",
+    "worker_model",
+]
 
 VERSION = 1
 """The atlas's format and arithmetic: a store of another version is not resumed."""
@@ -62,8 +70,9 @@ class AtlasOptions:
     def __post_init__(self) -> None:
         for name in ("shard_size", "top_k", "probe_length", "workers"):
             if getattr(self, name) < 1:
-                raise AttnlabError(f"{name} must be 1 or more, got {getattr(self, name)}",
-                                   field=name)  # fmt: skip
+                raise AttnlabError(
+                    f"{name} must be 1 or more, got {getattr(self, name)}", field=name
+                )
         if self.shards is not None and self.shards < 1:
             raise AttnlabError(f"--shards must be 1 or more, got {self.shards}", field="shards")
         if self.probes < 0:
@@ -71,8 +80,7 @@ class AtlasOptions:
         if not 0 < self.epsilon < 1:
             raise AttnlabError(f"ε must be between 0 and 1, got {self.epsilon}", field="epsilon")
         if self.long not in ("split", "skip"):
-            raise AttnlabError(f"long texts are 'split' or 'skip', got {self.long!r}",
-                               field="long")  # fmt: skip
+            raise AttnlabError(f"long texts are 'split' or 'skip', got {self.long!r}", field="long")
 
     def arithmetic(self) -> dict[str, Any]:
         """What changes a shard's sums: the store's key (not the scheduler or worker count)."""
@@ -154,25 +162,42 @@ def shard_sums(shard: Shard, options: AtlasOptions) -> HeadSums:
             for piece, (piece_text, ids) in enumerate(fitted.pieces):
                 a = model.trace_ids(ids).attentions  # (L, H, n, n)
                 uid = (shard.start + offset) * MAX_PIECES + piece
-                sums = sums.merge(text_sums(a, ids, uid=uid, text=piece_text,
-                                            top_k=options.top_k, epsilon=options.epsilon))  # fmt: skip
+                sums = sums.merge(
+                    text_sums(
+                        a,
+                        ids,
+                        uid=uid,
+                        text=piece_text,
+                        top_k=options.top_k,
+                        epsilon=options.epsilon,
+                    )
+                )
             sums = sums.merge(_counted(sums, split=fitted.split, skipped=fitted.skipped))
     return sums
 
 
 def _counted(like: HeadSums, *, split: bool, skipped: bool) -> HeadSums:
     empty = HeadSums.empty(like.n_layers, like.n_heads, top_k=like.top_k)
-    return HeadSums(totals=empty.totals, counts=empty.counts, histogram=empty.histogram,
-                    ex_value=empty.ex_value, ex_uid=empty.ex_uid, ex_position=empty.ex_position,
-                    texts_read=1, split=int(split), skipped=int(skipped))  # fmt: skip
+    return HeadSums(
+        totals=empty.totals,
+        counts=empty.counts,
+        histogram=empty.histogram,
+        ex_value=empty.ex_value,
+        ex_uid=empty.ex_uid,
+        ex_position=empty.ex_position,
+        texts_read=1,
+        split=int(split),
+        skipped=int(skipped),
+    )
 
 
 def probe_sums(options: AtlasOptions) -> HeadSums:
     """The induction probes' statistics, one task of their own."""
     model = worker_model(options.model)
     with _one_blas_thread():
-        return induction_sums(model, count=options.probes, length=options.probe_length,
-                              top_k=options.top_k)  # fmt: skip
+        return induction_sums(
+            model, count=options.probes, length=options.probe_length, top_k=options.top_k
+        )
 
 
 def shards_of(corpus: Corpus, options: AtlasOptions) -> tuple[Shard, ...]:
@@ -181,8 +206,9 @@ def shards_of(corpus: Corpus, options: AtlasOptions) -> tuple[Shard, ...]:
     count = options.shards if options.shards is not None else -(-n // options.shard_size)
     count = max(1, min(count, n))
     bounds = [n * i // count for i in range(count + 1)]
-    return tuple(Shard(i, a, corpus.texts[a:b])
-                 for i, (a, b) in enumerate(zip(bounds, bounds[1:], strict=False)))  # fmt: skip
+    return tuple(
+        Shard(i, a, corpus.texts[a:b]) for i, (a, b) in enumerate(itertools.pairwise(bounds))
+    )
 
 
 T = TypeVar("T")
@@ -201,8 +227,13 @@ class Store:
     """Finished shards on disk: one .npz each under a folder named by the run's arithmetic."""
 
     def __init__(self, root: Path, corpus: Corpus, options: AtlasOptions, shards: int):
-        key = {"version": VERSION, "corpus": corpus.digest, "shards": shards,
-               "shard_size": options.shard_size, **options.arithmetic()}  # fmt: skip
+        key = {
+            "version": VERSION,
+            "corpus": corpus.digest,
+            "shards": shards,
+            "shard_size": options.shard_size,
+            **options.arithmetic(),
+        }
         digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
         self.folder = root / digest
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -262,13 +293,13 @@ def run_atlas(
             if dashboard is not None and link:
                 dashboard(link)
             result = _on_cluster(client, todo, options, have, kept, tally)
-    return RunResult(result, len(todo), len(shards) - len(todo),
-                     time.perf_counter() - start, link)  # fmt: skip
+    return RunResult(result, len(todo), len(shards) - len(todo), time.perf_counter() - start, link)
 
 
 class _Tally:
-    def __init__(self, shards: int, texts: int, start: float,
-                 report: Callable[[Progress], None] | None):  # fmt: skip
+    def __init__(
+        self, shards: int, texts: int, start: float, report: Callable[[Progress], None] | None
+    ):
         self.shards, self.texts_total, self.start, self.report = shards, texts, start, report
         self.done = self.texts = self.tokens = self.texts_run = self.tokens_run = 0
 
@@ -280,13 +311,28 @@ class _Tally:
             self.texts_run += sums.texts_read
             self.tokens_run += sums.tokens
         if self.report is not None:
-            self.report(Progress(self.done, self.shards, self.texts, self.texts_total,
-                                 self.tokens, time.perf_counter() - self.start, loaded,
-                                 self.texts_run, self.tokens_run))  # fmt: skip
+            self.report(
+                Progress(
+                    self.done,
+                    self.shards,
+                    self.texts,
+                    self.texts_total,
+                    self.tokens,
+                    time.perf_counter() - self.start,
+                    loaded,
+                    self.texts_run,
+                    self.tokens_run,
+                )
+            )
 
 
-def _in_process(todo: Sequence[Shard], options: AtlasOptions, have: dict[str, HeadSums],
-                kept: Store | None, tally: _Tally) -> HeadSums:  # fmt: skip
+def _in_process(
+    todo: Sequence[Shard],
+    options: AtlasOptions,
+    have: dict[str, HeadSums],
+    kept: Store | None,
+    tally: _Tally,
+) -> HeadSums:
     for s in todo:
         sums = shard_sums(s, options)
         if kept is not None:
@@ -304,13 +350,21 @@ def _merge(a: HeadSums, b: HeadSums) -> HeadSums:
     return a.merge(b)
 
 
-def _on_cluster(client: Any, todo: Sequence[Shard], options: AtlasOptions,
-                have: dict[str, HeadSums], kept: Store | None, tally: _Tally) -> HeadSums:  # fmt: skip
+def _on_cluster(
+    client: Any,
+    todo: Sequence[Shard],
+    options: AtlasOptions,
+    have: dict[str, HeadSums],
+    kept: Store | None,
+    tally: _Tally,
+) -> HeadSums:
     from distributed import as_completed
 
     tag = hashlib.sha256(repr(options.arithmetic()).encode()).hexdigest()[:8]
-    futures = {client.submit(shard_sums, s, options, key=f"atlas-{tag}-{_name(s)}",
-                             pure=False): _name(s) for s in todo}  # fmt: skip
+    futures = {
+        client.submit(shard_sums, s, options, key=f"atlas-{tag}-{_name(s)}", pure=False): _name(s)
+        for s in todo
+    }
     if "probes" not in have:
         futures[client.submit(probe_sums, options, key=f"atlas-{tag}-probes", pure=False)] = (
             "probes"
@@ -336,13 +390,22 @@ def _client(options: AtlasOptions) -> Iterator[Any]:
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise SchedulerError("the atlas on Dask needs the atlas extra (distributed is missing): "
-                             "pip install 'attnlab[atlas]', or use --scheduler none") from None  # fmt: skip
+        raise SchedulerError(
+            "the atlas on Dask needs the atlas extra (distributed is missing): "
+            "pip install 'attnlab[atlas]', or use --scheduler none"
+        ) from None
     if options.scheduler == "local":
         dashboard = ":0" if _has_bokeh() else None
-        with LocalCluster(n_workers=options.workers, threads_per_worker=1, processes=True,
-                          host="127.0.0.1", dashboard_address=dashboard) as cluster,\
-                Client(cluster) as client:  # fmt: skip
+        with (
+            LocalCluster(
+                n_workers=options.workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=dashboard,
+            ) as cluster,
+            Client(cluster) as client,
+        ):
             yield client
         return
     try:

@@ -60,8 +60,18 @@ PROBE_STATISTICS: tuple[str, ...] = (
 STATISTICS: tuple[str, ...] = CORPUS_STATISTICS + PROBE_STATISTICS
 """Every statistic, in the order of the first axis of `HeadSums.totals`."""
 
-BINS: tuple[str, ...] = ("0", "1", "2–3", "4–7", "8–15", "16–31", "32–63", "64–127", "128–255",
-                         "256+")  # fmt: skip
+BINS: tuple[str, ...] = (
+    "0",
+    "1",
+    "2–3",
+    "4–7",
+    "8–15",
+    "16–31",
+    "32–63",
+    "64–127",
+    "128–255",
+    "256+",
+)
 """Distance histogram bins |i − j| (powers of two): bin b ≥ 1 holds 2^(b−1) ≤ d < 2^b."""
 
 NO_TEXT = np.iinfo(np.int64).max
@@ -74,7 +84,7 @@ def fixed(x: npt.ArrayLike) -> IntArray:
 
 
 def _frozen(a: npt.ArrayLike, dtype: type) -> npt.NDArray[np.generic]:
-    out = np.array(a, dtype=dtype)
+    out: npt.NDArray[np.generic] = np.array(a, dtype=dtype)
     out.flags.writeable = False
     return out
 

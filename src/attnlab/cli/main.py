@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from attnlab.cli.atlas import add_atlas_command
 from attnlab.cli.lab import (
     SWEEP_ROWS,
     add_cost_command,
@@ -22,7 +23,6 @@ from attnlab.cli.lab import (
     lab_options,
     lab_sweep,
 )
-from attnlab.cli.atlas import add_atlas_command
 from attnlab.cli.mask import add_mask_command
 from attnlab.errors import AttnlabError
 from attnlab.lesson.toy import DEFAULT_SENTENCE, PRESETS, VOCABULARY
