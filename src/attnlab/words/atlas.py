@@ -1,0 +1,67 @@
+"""The head atlas's words: each statistic's name and meaning, the run's progress and summary,
+the ranking's and the sinks table's headings. The CLI and the Atlas view read them from here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+__all__ = ["ATLAS_WORDS", "STATISTIC_HELP", "STATISTIC_LABELS"]
+
+STATISTIC_LABELS: Mapping[str, str] = {
+    "entropy": "Row entropy (bits)",
+    "first": "Weight on the first token",
+    "sink": "Sink share (texts with first-token weight > ε)",
+    "previous": "Previous-token weight",
+    "self": "Self weight",
+    "top1": "Largest weight in a row",
+    "distance": "Mean attention distance (tokens)",
+    "repeat": "Weight on the same token earlier",
+    "induction": "Induction score (probe)",
+    "probe_previous": "Previous-token score (probe)",
+}
+"""A short label per statistic (atlas/stats.py's STATISTICS)."""
+
+STATISTIC_HELP: Mapping[str, str] = {
+    "entropy": "How spread a row is: 0 bits when all its weight is on one token, log₂ n when "
+    "it is spread evenly over n.",
+    "first": "The weight a query gives the first token, averaged over every query of a text, "
+    "then over texts.",
+    "sink": "The share of texts on which the head is an attention sink: its mean weight on "
+    "the first token is over ε (Gu et al., 2024).",
+    "previous": "The weight each token gives the token just before it.",
+    "self": "The weight each token gives itself.",
+    "top1": "Each row's largest weight: 1 when a row looks at one token only.",
+    "distance": "How far back or ahead a head looks: Σⱼ wᵢⱼ |i − j|, in tokens.",
+    "repeat": "The weight a token gives earlier copies of itself, over the tokens that have one "
+    "(copying heads look there).",
+    "induction": "On a random sequence repeated twice: the weight a second-half token gives "
+    "the token that followed its first occurrence (an induction head's signature).",
+    "probe_previous": "On the same repeated random sequences: the weight on the previous token.",
+}
+"""One plain sentence per statistic."""
+
+ATLAS_WORDS: Mapping[str, str] = {
+    "progress": "atlas: shard {done}/{shards} · {texts:,}/{total:,} texts · {tps:,.1f} texts/s "
+    "· {tokps:,.0f} tokens/s",
+    "dashboard": "atlas: Dask dashboard at {link}",
+    "resumed": "atlas: {loaded} of {shards} shards read from {store} (an earlier run), "
+    "{todo} to compute",
+    "wrote": "atlas: wrote {path} ({size:,} bytes): {layers} layers × {heads} heads, "
+    "{texts:,} texts, {tokens:,} tokens, {shards} shards ({computed} computed, {loaded} "
+    "read), {seconds:.1f} s",
+    "long": "atlas: {split:,} texts over {model}'s limit of {limit:,} tokens were split at "
+    "spaces and {skipped:,} skipped (empty, or too long with --long skip)",
+    "ranking_title": "{model} on {corpus}: {texts:,} texts, {tokens:,} tokens, "
+    "{layers} layers × {heads} heads",
+    "ranking_head": "L{layer} H{head}",
+    "ranking_none": "no value (nothing counted)",
+    "exemplar": "  best: L{layer} H{head} on “{text}” at token {position} ({value})",
+    "sinks_title": "Attention sinks in {model} ({layers} layers × {heads} heads): share of heads "
+    "whose mean weight on the first token exceeds ε = {epsilon:g} (Gu et al., 2024, Table 1)",
+    "sinks_columns": "input      tokens  samples  sink heads  mean weight on token 0",
+    "sinks_row": "{input:<10} {tokens:>6}  {samples:>7}  {share:>9.2%}  {alpha:>22.3f}",
+    "sinks_inputs.natural": "natural",
+    "sinks_inputs.random": "random",
+    "sinks_inputs.repeated": "repeated",
+}
+"""The run's and the ranking's lines, filled with str.format."""

@@ -1,0 +1,61 @@
+"""`attnlab atlas`: a run, its ranking, and bad input in one line (cli/atlas.py)."""
+
+from pathlib import Path
+
+import pytest
+
+from attnlab.cli.main import main
+
+pytest.importorskip("pyarrow")
+
+
+def corpus(tmp_path: Path) -> Path:
+    p = tmp_path / "c.txt"
+    long = " ".join(f"w{i}" for i in range(100))
+    p.write_text(f"the cat sat on the mat\n\na b c a b c d\n\n{long}\n", encoding="utf-8")
+    return p
+
+
+def test_a_run_then_its_ranking(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "a.parquet"
+    args = ["atlas", str(corpus(tmp_path)), "--model", "patterns", "-o", str(out)]
+    assert main([*args, "--scheduler", "none"]) == 0
+    err = capsys.readouterr().err
+    assert "shard 1/1 · 3/3 texts" in err and "texts/s" in err and "tokens/s" in err
+    assert "1 texts over patterns's limit of 64 tokens were split" in err
+    assert f"wrote {out}" in err and "2 layers × 3 heads, 3 texts" in err
+    assert main([*args, "--scheduler", "none"]) == 0  # again: the shard is read, not computed
+    assert "1 of 1 shards read from" in capsys.readouterr().err
+    assert main(["atlas", "show", str(out)]) == 0
+    shown = capsys.readouterr().out
+    assert "patterns on c.txt: 3 texts" in shown and "Induction score (probe)  " in shown.replace(
+        "Induction score (probe)", "Induction score (probe)  ", 1
+    )
+    assert "L1 H0 1.000" in shown
+    assert main(["atlas", "show", str(out), "--statistic", "self", "--top", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[2].startswith("Self weight  L1 H1 1.000")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["atlas", "EMPTY", "--model", "patterns", "-o", "x.parquet"], "the corpus is empty"),
+        (["atlas", "BINARY", "--model", "patterns", "-o", "x.parquet"], "binary file"),
+        (["atlas", "TEXT", "--model", "nope", "-o", "x.parquet"], "unknown model 'nope'"),
+        (["atlas", "TEXT", "-o", "x.parquet"], "needs --model NAME and -o ATLAS"),
+        (["atlas", "show", "TEXT"], "is not a Parquet file"),
+        (["atlas", "show"], "takes one atlas file"),
+        (["atlas", "--probe", "sinks"], "needs --model NAME"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    files = {"EMPTY": b"\n\n", "BINARY": b"\x00\x01\x02", "TEXT": b"some text\n"}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    argv = [str(tmp_path / a) if a in files else a for a in argv]
+    argv = [str(tmp_path / a) if a.endswith(".parquet") else a for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
