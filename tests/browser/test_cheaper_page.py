@@ -34,6 +34,7 @@ def section(page: Any) -> Any:
 def open_cheaper(new_page: Any, query: str = "") -> Any:
     page = new_page(height=1000)
     page.goto(f"/{query}")
+    page.locator("details.cheaper > summary").click()  # the section opens when asked for
     online = section(page)
     expect()(online.locator(".cheaper-badge")).to_be_visible()
     online.scroll_into_view_if_needed()

@@ -84,8 +84,9 @@ function sectionDom(id, price) {
   const windows = card(`${id}-cheaper-windows`, "lab.cheaper.windows.title", "lab.cheaper.windows.help", [parts.windowsBody], { region: true });
   const linear = card(`${id}-cheaper-linear`, "lab.cheaper.linear.title", "lab.cheaper.linear.help", [parts.linearBody], { region: true });
   parts.cardsBox = h("div", { class: "lab-cards cheaper-cards" }, [online, heads, windows, linear, price.el]);
-  parts.el = h("section", { class: "cheaper", "aria-labelledby": `${id}-cheaper-h` }, [
-    h("h2", { id: `${id}-cheaper-h`, "data-words": "lab.cheaper.title" }),
+  // Closed until asked for: five cards below the lab are a second lesson, not part of the first.
+  parts.el = h("details", { class: "cheaper" }, [
+    h("summary", {}, [h("h2", { id: `${id}-cheaper-h`, "data-words": "lab.cheaper.title" })]),
     h("p", { class: "lab-intro", "data-words": "lab.cheaper.intro" }),
     parts.note,
     parts.cardsBox,
