@@ -190,7 +190,7 @@ def test_the_lab_state_line_lists_each_change_with_its_undo(new_page, base_url, 
         expect()(line.get_by_role("button", name=name)).to_have_count(0)
     expect()(line).to_be_hidden()
     expect()(page.locator(".controls")).to_contain_text("the real formula")
-    lab_intro = page.locator(".lab-intro")
+    lab_intro = page.locator('.lab-intro[data-words="lab.intro"]')
     expect()(lab_intro).to_contain_text("Word order card")
     expect()(lab_intro).to_contain_text("Two heads card")
 

@@ -25,6 +25,7 @@ GOOD_AND_BAD = [
     ("get", "/api/shuffle", {"seed": "3", "causal": "1"}, {"seed": "-3"}),
     ("get", "/api/cost", {"max_n": "32", "per_octave": "1"}, {"d": "0"}),
     ("get", "/api/lab", {}, {"heads": "1"}),
+    ("get", "/api/cheaper", {"focus": "bank", "tile": "1"}, {"tile": "0"}),
     ("get", "/api/model/info", {}, {"model": "gpt5"}),
     ("get", "/api/model/trace", {"text": "at the savings bank", "grid": "full", "mode": "uniform"},
      {"layer": "-1"}),
@@ -82,7 +83,8 @@ def test_every_route_is_in_the_schema_and_nothing_else(client) -> None:
     assert [r.path for r in others] == ["/openapi.json"]  # no mount, no docs page
     assert {p for p, _ in declared} == {
         "/", "/static/{name}", "/api/presets", "/api/lesson", "/api/sweep", "/api/shuffle",
-        "/api/cost", "/api/lab", "/api/model/info", "/api/model/trace", "/api/model/compare",
+        "/api/cost", "/api/lab", "/api/cheaper", "/api/cheaper/price", "/api/model/info",
+        "/api/model/trace", "/api/model/compare",
         "/api/model/heads", "/api/model/mask",
         "/api/model/matrix", "/api/model/row", "/api/export/lesson.html", "/api/export/model.html",
     }  # fmt: skip
