@@ -24,6 +24,7 @@ RANKS = {
     "core": 1,
     "words": 2,
     "lesson": 3, "models": 3,
+    "atlas": 3.5,  # runs the models over a corpus
     "train": 3.5,  # trains the toy's head (lesson.toy) and heads like the models'
     "encode": 4,
     "export": 5,

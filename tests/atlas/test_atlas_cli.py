@@ -1,4 +1,4 @@
-"""`attnlab atlas`: a run, its ranking, and bad input in one line (cli/atlas.py)."""
+"""`attnlab atlas`: a run, its ranking, and bad input in one line (cli/atlas_cmd.py)."""
 
 from pathlib import Path
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from attnlab.atlas.atlas_errors import CorpusError
 from attnlab.atlas.corpus import WORDNET, fit, read_corpus
-from attnlab.atlas.errors import CorpusError
 from attnlab.atlas.patterns import PatternModel
 
 

@@ -10,8 +10,8 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
+from attnlab.atlas.atlas_errors import SchedulerError  # noqa: E402
 from attnlab.atlas.corpus import Corpus  # noqa: E402
-from attnlab.atlas.errors import SchedulerError  # noqa: E402
 from attnlab.atlas.run import AtlasOptions, Progress, run_atlas  # noqa: E402
 
 WORDS = "a cat saw the cat and a dog saw the dog by the river".split()

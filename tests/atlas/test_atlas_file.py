@@ -7,8 +7,8 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
+from attnlab.atlas.atlas_errors import AtlasFileError  # noqa: E402
 from attnlab.atlas.corpus import Corpus  # noqa: E402
-from attnlab.atlas.errors import AtlasFileError  # noqa: E402
 from attnlab.atlas.file import Provenance, read_atlas, write_atlas  # noqa: E402
 from attnlab.atlas.ranking import ranking, render_ranking  # noqa: E402
 from attnlab.atlas.run import AtlasOptions, run_atlas  # noqa: E402

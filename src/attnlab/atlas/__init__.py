@@ -7,8 +7,8 @@ or on dask.distributed (run.py), saved as Parquet (file.py).
 
 from __future__ import annotations
 
+from attnlab.atlas.atlas_errors import AtlasFileError, CorpusError, SchedulerError
 from attnlab.atlas.corpus import Corpus, read_corpus
-from attnlab.atlas.errors import AtlasFileError, CorpusError, SchedulerError
 from attnlab.atlas.run import AtlasOptions, RunResult, run_atlas
 from attnlab.atlas.stats import STATISTICS, HeadSums
 

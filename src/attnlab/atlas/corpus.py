@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from attnlab.atlas.errors import CorpusError
+from attnlab.atlas.atlas_errors import CorpusError
 from attnlab.atlas.probes import AtlasModel
 from attnlab.errors import EmptySequenceError, TooLongError
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.atlas.errors import AtlasFileError
+from attnlab.atlas.atlas_errors import AtlasFileError
 from attnlab.atlas.stats import BINS, SCALE, STATISTICS, HeadSums
 
 __all__ = ["META_KEY", "Provenance", "read_atlas", "write_atlas"]

@@ -2,7 +2,7 @@
 
 `ranking(sums)` orders every head by its mean for each statistic (ties by layer, then head);
 `render_ranking` writes the terminal's table (`attnlab atlas show ATLAS`), words from
-words/atlas.py, numbers from the sums.
+words/atlas_words.py, numbers from the sums.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 
 from attnlab.atlas.file import Provenance
 from attnlab.atlas.stats import SCALE, STATISTICS, HeadSums
-from attnlab.words.atlas import ATLAS_WORDS, STATISTIC_LABELS
+from attnlab.words.atlas_words import ATLAS_WORDS, STATISTIC_LABELS
 
 __all__ = ["Ranked", "ranking", "render_ranking"]
 

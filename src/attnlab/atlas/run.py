@@ -28,8 +28,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from attnlab.atlas.atlas_errors import SchedulerError
 from attnlab.atlas.corpus import Corpus, LongTexts, fit
-from attnlab.atlas.errors import SchedulerError
 from attnlab.atlas.measures import EPSILON, text_sums
 from attnlab.atlas.probes import AtlasModel, induction_sums
 from attnlab.atlas.stats import HeadSums

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from attnlab.cli.atlas import add_atlas_command
+from attnlab.cli.atlas_cmd import add_atlas_command
 from attnlab.cli.cheaper_cmd import add_cheaper_command
 from attnlab.cli.lab import (
     SWEEP_ROWS,

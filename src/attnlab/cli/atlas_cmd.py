@@ -87,7 +87,7 @@ def _run(args: argparse.Namespace, source: str) -> int:
     from attnlab.atlas.corpus import read_corpus
     from attnlab.atlas.file import Provenance, write_atlas
     from attnlab.atlas.run import VERSION, AtlasOptions, run_atlas, worker_model
-    from attnlab.words.atlas import ATLAS_WORDS as W
+    from attnlab.words.atlas_words import ATLAS_WORDS as W
 
     options = AtlasOptions(
         model=args.model,
@@ -172,7 +172,7 @@ class _Bar:
         self.shown = False
 
     def __call__(self, p: Any) -> None:
-        from attnlab.words.atlas import ATLAS_WORDS as W
+        from attnlab.words.atlas_words import ATLAS_WORDS as W
 
         now = time.monotonic()
         final = p.shards_done == p.shards
@@ -218,7 +218,7 @@ def _sinks(args: argparse.Namespace) -> int:
     from attnlab.atlas.measures import EPSILON
     from attnlab.atlas.probes import sinks_probe
     from attnlab.atlas.run import worker_model
-    from attnlab.words.atlas import ATLAS_WORDS as W
+    from attnlab.words.atlas_words import ATLAS_WORDS as W
 
     if args.model is None:
         raise AttnlabError("attnlab atlas --probe sinks needs --model NAME", field="model")
