@@ -26,6 +26,8 @@ __all__ = ["add_cheaper_command"]
 KV_TEXT = "The river bank was muddy after the rain, so we walked"
 WINDOWS_TEXT = Path("/usr/share/common-licenses/GPL-3")
 """The default long text: the GNU GPL version 3, on every Debian machine (base-files)."""
+WINDOW_CACHE_AT = 2048
+"""The text length at which `cheaper cache` says what Gemma 3's window saves."""
 HEADS_TEXT = "The river bank was muddy after the rain, so we walked home along the water."
 
 
@@ -107,18 +109,32 @@ def _heads(args: argparse.Namespace) -> int:
 def _cache(args: argparse.Namespace) -> int:
     from attnlab.core.kv_heads import DEEPSEEK_V2, cache_forms
     from attnlab.encode.terminal_cheaper import cache_text
+    from attnlab.errors import WeightsError
     from attnlab.models import load_model
     from attnlab.models.cheaper_heads import cache_of
     from attnlab.models.summary import ModelSummary
+    from attnlab.models.window_cache import gemma3_270m_cache
+    from attnlab.words.window_words import window_cache_text
 
     rows = []
     for name in args.model or ["minilm", "smollm2"]:
         s = ModelSummary.of(load_model(name))
         rows.append((s.name, s.n_layers, cache_of(s)))
+    notes = []
+    try:
+        g = gemma3_270m_cache()
+    except WeightsError as exc:
+        notes.append(str(exc))
+    else:
+        rows.append((f"{g.name} (GGUF header)", g.n_layers, g.forms()))
+        notes.append(window_cache_text(
+            g.name, n=WINDOW_CACHE_AT, window=g.window, local=sum(g.local), layers=g.n_layers,
+            full=g.bytes_at(WINDOW_CACHE_AT, windowed=False), windowed=g.bytes_at(WINDOW_CACHE_AT),
+        ))  # fmt: skip
     ds = DEEPSEEK_V2
     rows.append(("DeepSeek-V2 (published)", ds["n_layers"], cache_forms(
         n_heads=ds["n_heads"], d_k=ds["d_k"], d_c=ds["d_c"], d_rope=ds["d_rope"])))  # fmt: skip
-    sys.stdout.write(cache_text(rows))
+    sys.stdout.write(cache_text(rows, notes))
     return 0
 
 

@@ -83,8 +83,10 @@ def heads_text(checks: Sequence[HeadsCheck]) -> str:
     return "\n".join([*table(head, rows), *_wrap(note)]) + "\n"
 
 
-def cache_text(models: Sequence[tuple[str, int, tuple[CacheForm, ...]]]) -> str:
-    """Each model's cache per token per layer (and over its layers) in each form."""
+def cache_text(
+    models: Sequence[tuple[str, int, tuple[CacheForm, ...]]], notes: Sequence[str] = ()
+) -> str:
+    """Each model's cache per token per layer (and over its layers) in each form, and notes."""
     rows = []
     for name, layers, forms in models:
         for f in forms:
@@ -93,7 +95,7 @@ def cache_text(models: Sequence[tuple[str, int, tuple[CacheForm, ...]]]) -> str:
             rows.append([name, f.name, f"{f.numbers:,}", f"{f.bytes:,} B", total,
                          f"{num(ratio, places=1)}×"])  # fmt: skip
     head = ["model", "form", "numbers/token/layer", "bytes", "all layers", "smaller than MHA"]
-    return "\n".join(table(head, rows)) + "\n"
+    return "\n".join([*table(head, rows), *(line for n in notes for line in _wrap(n))]) + "\n"
 
 
 def kv_text(c: CacheCheck, c64: CacheCheck | None = None) -> str:

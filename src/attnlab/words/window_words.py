@@ -19,6 +19,7 @@ __all__ = [
     "progress_text",
     "sinks_label",
     "table_note",
+    "window_cache_text",
 ]
 
 TABLE_HEADER = ("scheme", "w", "s", "mean NLL (nats)", "perplexity", "tokens scored", "keys seen")
@@ -52,3 +53,19 @@ def table_note(model: str, n_tokens: int, source: str) -> str:
 def ppl(x: float) -> str:
     """A perplexity as the table writes it: 19.52."""
     return num(x, places=2)
+
+
+def _mib(b: int) -> str:
+    return f"{b / 2**20:,.1f} MiB"
+
+
+def window_cache_text(
+    name: str, *, n: int, window: int, local: int, layers: int, full: int, windowed: int
+) -> str:
+    """What a window on some layers saves of the whole cache at n tokens."""
+    saved = 1 - windowed / full
+    return (
+        f"{name} at {n:,} tokens: its {window:,}-key window on {local} of its {layers} layers "
+        f"holds the cache to {_mib(windowed)} instead of {_mib(full)} with every layer global "
+        f"({num(100 * saved, places=1)} % less; 16-bit numbers)."
+    )
