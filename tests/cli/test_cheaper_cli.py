@@ -59,6 +59,7 @@ def test_cache_lists_gemma3_from_its_header_and_what_its_window_saves(
     assert "512-key window on 15 of its 18 layers" in note
 
 
+@pytest.mark.slow
 def test_windows_prints_the_table_writes_csv_and_svg_and_shows_progress(
     smollm2,
     tmp_path,

@@ -37,6 +37,7 @@ def _reference_nll(reference, ids: tuple[int, ...], allowed: np.ndarray) -> floa
 
 
 @pytest.mark.torch
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::FutureWarning")
 def test_window_and_sinks_losses_match_a_direct_masked_forward(smollm2, smollm2_reference) -> None:  # type: ignore[no-untyped-def]
     ids = _ids(smollm2, 40)
