@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,9 +63,7 @@ def test_cache_lists_gemma3_from_its_header_and_what_its_window_saves(
 
 @pytest.mark.slow
 def test_windows_prints_the_table_writes_csv_and_svg_and_shows_progress(
-    smollm2,
-    tmp_path,
-    capsys: pytest.CaptureFixture[str],  # type: ignore[no-untyped-def]
+    smollm2: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import csv
     import xml.etree.ElementTree as ET
@@ -95,8 +95,8 @@ def test_windows_prints_the_table_writes_csv_and_svg_and_shows_progress(
 
 
 def test_windows_refuses_a_bad_list_and_a_missing_file(
-    capsys: pytest.CaptureFixture[str], tmp_path
-) -> None:  # type: ignore[no-untyped-def]
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     assert main(["cheaper", "windows", "--windows", "16,x"]) == 2
     assert "64,128" in capsys.readouterr().err
     assert main(["cheaper", "windows", "--text", str(tmp_path / "none.txt")]) != 0

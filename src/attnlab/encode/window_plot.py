@@ -59,7 +59,7 @@ def _nice_step(span: float, target: int = 6) -> float:
     """A step of 1, 2 or 5 × 10^k giving about `target` ticks over `span`."""
     raw = span / target
     power = 10 ** math.floor(math.log10(raw))
-    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    return float(next(m * power for m in (1, 2, 5, 10) if m * power >= raw))
 
 
 def plot_layout(rows: Sequence[Loss], size: tuple[int, int] = SIZE) -> PlotLayout:
