@@ -13,8 +13,8 @@ The loss of a text under a scheme is the mean negative log-likelihood of each ne
 
 with every layer's attention under the scheme's mask: `masked_decoder` is the model with its
 spec's mask replaced by `MaskSpec(window=w, sinks=s)` (every layer local), so the forward pass
-(decoder.py, its blocks in causal_blocks.py) applies the window in every layer, as a model
-trained with one would; `scheme_loss` runs it on a text's ids and reads out the loss
+(decoder.py, its blocks in causal_blocks.py) applies the window in every layer, as Mistral's
+decoders do; `scheme_loss` runs it on a text's ids and reads out the loss
 (`next_token_nll`). `window_table` does that for full attention, then for each number of sinks
 s and each window w, with a progress callback per scheme since a 2,048-token SmolLM2 pass takes
 seconds. (The paper's "window recomputed at every token" variant, which re-encodes the last w
