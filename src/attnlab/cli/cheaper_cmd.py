@@ -4,6 +4,8 @@
     attnlab cheaper heads --model minilm --model smollm2 "text"     every real head: tiles, linear
     attnlab cheaper cache                                            KV cache per token per layer
     attnlab cheaper kv --model smollm2 "text" [--float64]            decoding on a cache = full
+    attnlab cheaper windows [--text FILE] [--tokens 2048] [--windows 64,128] [--sinks 0,4]
+                            [--csv OUT.csv] [--plot OUT.svg]        sliding windows and sinks
 
 main.py registers it with one call, `add_cheaper_command(sub)`.
 """
@@ -11,8 +13,10 @@ main.py registers it with one call, `add_cheaper_command(sub)`.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from attnlab.errors import AttnlabError
@@ -20,6 +24,10 @@ from attnlab.errors import AttnlabError
 __all__ = ["add_cheaper_command"]
 
 KV_TEXT = "The river bank was muddy after the rain, so we walked"
+WINDOWS_TEXT = Path("/usr/share/common-licenses/GPL-3")
+"""The default long text: the GNU GPL version 3, on every Debian machine (base-files)."""
+WINDOW_CACHE_AT = 2048
+"""The text length at which `cheaper cache` says what Gemma 3's window saves."""
 HEADS_TEXT = "The river bank was muddy after the rain, so we walked home along the water."
 
 
@@ -48,6 +56,28 @@ def add_cheaper_command(sub: Any) -> None:
     kv.add_argument("--model", default="smollm2", help="a decoder: smollm2 or a Llama folder")
     kv.add_argument("--float64", action="store_true", help="also in float64 (1 GB more)")
     kv.set_defaults(run=_kv)
+    win = which.add_parser("windows", help="next-token loss with sliding windows and sinks")
+    win.add_argument("--text", type=Path, default=WINDOWS_TEXT, help="a text file to score")
+    win.add_argument("--tokens", type=int, default=2048, help="its first N tokens (at most 2048)")
+    win.add_argument("--windows", type=_counts, default=(64, 128, 256, 512, 1024),
+                     help="window sizes w, comma-separated")  # fmt: skip
+    win.add_argument("--sinks", type=_counts, default=(0, 4), help="sink counts s (0: none)")
+    win.add_argument("--model", default="smollm2", help="a decoder: smollm2 or a Llama folder")
+    win.add_argument("--csv", type=Path, help="also write the table as CSV here")
+    win.add_argument("--plot", type=Path, help="also draw perplexity against w as SVG here")
+    win.set_defaults(run=_windows)
+
+
+def _counts(text: str) -> tuple[int, ...]:
+    """ "64,128" -> (64, 128): whole numbers ≥ 0."""
+    try:
+        values = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        message = f"expected whole numbers like 64,128, got {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+    if not values or min(values) < 0:
+        raise argparse.ArgumentTypeError(f"expected whole numbers ≥ 0 like 64,128, got {text!r}")
+    return values
 
 
 def _toy(args: argparse.Namespace) -> int:
@@ -79,18 +109,32 @@ def _heads(args: argparse.Namespace) -> int:
 def _cache(args: argparse.Namespace) -> int:
     from attnlab.core.kv_heads import DEEPSEEK_V2, cache_forms
     from attnlab.encode.terminal_cheaper import cache_text
+    from attnlab.errors import WeightsError
     from attnlab.models import load_model
     from attnlab.models.cheaper_heads import cache_of
     from attnlab.models.summary import ModelSummary
+    from attnlab.models.window_cache import gemma3_270m_cache
+    from attnlab.words.window_words import window_cache_text
 
     rows = []
     for name in args.model or ["minilm", "smollm2"]:
         s = ModelSummary.of(load_model(name))
         rows.append((s.name, s.n_layers, cache_of(s)))
+    notes = []
+    try:
+        g = gemma3_270m_cache()
+    except WeightsError as exc:
+        notes.append(str(exc))
+    else:
+        rows.append((f"{g.name} (GGUF header)", g.n_layers, g.forms()))
+        notes.append(window_cache_text(
+            g.name, n=WINDOW_CACHE_AT, window=g.window, local=sum(g.local), layers=g.n_layers,
+            full=g.bytes_at(WINDOW_CACHE_AT, windowed=False), windowed=g.bytes_at(WINDOW_CACHE_AT),
+        ))  # fmt: skip
     ds = DEEPSEEK_V2
     rows.append(("DeepSeek-V2 (published)", ds["n_layers"], cache_forms(
         n_heads=ds["n_heads"], d_k=ds["d_k"], d_c=ds["d_c"], d_rope=ds["d_rope"])))  # fmt: skip
-    sys.stdout.write(cache_text(rows))
+    sys.stdout.write(cache_text(rows, notes))
     return 0
 
 
@@ -106,4 +150,41 @@ def _kv(args: argparse.Namespace) -> int:
     c = check_cache(model, args.text)
     c64 = check_cache(widened(model), args.text) if args.float64 else None
     sys.stdout.write(kv_text(c, c64))
+    return 0
+
+
+def _windows(args: argparse.Namespace) -> int:
+    from attnlab.encode.terminal_cheaper import windows_rows, windows_text
+    from attnlab.encode.window_plot import plot_layout, plot_svg
+    from attnlab.models import load_model
+    from attnlab.models.decoder import Decoder
+    from attnlab.models.default_ids import default_encoding
+    from attnlab.models.sliding_windows import Scheme, window_table
+    from attnlab.words.window_words import TABLE_HEADER, progress_text
+
+    if 0 in args.windows:
+        raise AttnlabError("a window holds at least 1 key: --windows takes numbers ≥ 1")
+    try:
+        text = args.text.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise AttnlabError(f"cannot read the text {str(args.text)!r}: {exc.strerror}") from None
+    model = load_model(args.model)
+    if not isinstance(model, Decoder):
+        raise AttnlabError(f"{args.model} is not a decoder: a next-token loss needs one")
+    ids = default_encoding(model.tokenizer, text).ids[: args.tokens]
+    if len(ids) < 2:
+        raise AttnlabError(f"{str(args.text)!r} holds {len(ids)} tokens: a loss needs at least 2")
+
+    def progress(index: int, count: int, scheme: Scheme) -> None:
+        print(progress_text(index, count, scheme.name, len(ids)), file=sys.stderr, flush=True)
+
+    rows = window_table(model, ids, args.windows, args.sinks, progress=progress)
+    sys.stdout.write(windows_text(rows, model=model.name, source=args.text.name))
+    if args.csv is not None:
+        with args.csv.open("w", newline="", encoding="utf-8") as f:
+            out = csv.writer(f)
+            out.writerow(TABLE_HEADER)
+            out.writerows(windows_rows(rows))
+    if args.plot is not None:
+        args.plot.write_text(plot_svg(plot_layout(rows)), encoding="utf-8")
     return 0

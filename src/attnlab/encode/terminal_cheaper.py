@@ -15,6 +15,7 @@ from attnlab.encode.terminal import WIDTH, table
 from attnlab.lesson.cheaper_lab import CheaperLab
 from attnlab.models.cheaper_heads import HeadsCheck
 from attnlab.models.kv_decode import CacheCheck
+from attnlab.models.sliding_windows import Loss
 from attnlab.words.cheaper_words import (
     EXACT_BELOW,
     approximate_badge,
@@ -27,8 +28,9 @@ from attnlab.words.cheaper_words import (
     tile_text,
 )
 from attnlab.words.numfmt import num
+from attnlab.words.window_words import TABLE_HEADER, ppl, table_note
 
-__all__ = ["cache_text", "heads_text", "kv_text", "toy_text"]
+__all__ = ["cache_text", "heads_text", "kv_text", "toy_text", "windows_rows", "windows_text"]
 
 
 def _wrap(text: str) -> list[str]:
@@ -81,8 +83,10 @@ def heads_text(checks: Sequence[HeadsCheck]) -> str:
     return "\n".join([*table(head, rows), *_wrap(note)]) + "\n"
 
 
-def cache_text(models: Sequence[tuple[str, int, tuple[CacheForm, ...]]]) -> str:
-    """Each model's cache per token per layer (and over its layers) in each form."""
+def cache_text(
+    models: Sequence[tuple[str, int, tuple[CacheForm, ...]]], notes: Sequence[str] = ()
+) -> str:
+    """Each model's cache per token per layer (and over its layers) in each form, and notes."""
     rows = []
     for name, layers, forms in models:
         for f in forms:
@@ -91,7 +95,7 @@ def cache_text(models: Sequence[tuple[str, int, tuple[CacheForm, ...]]]) -> str:
             rows.append([name, f.name, f"{f.numbers:,}", f"{f.bytes:,} B", total,
                          f"{num(ratio, places=1)}×"])  # fmt: skip
     head = ["model", "form", "numbers/token/layer", "bytes", "all layers", "smaller than MHA"]
-    return "\n".join(table(head, rows)) + "\n"
+    return "\n".join([*table(head, rows), *(line for n in notes for line in _wrap(n))]) + "\n"
 
 
 def kv_text(c: CacheCheck, c64: CacheCheck | None = None) -> str:
@@ -110,3 +114,16 @@ def kv_text(c: CacheCheck, c64: CacheCheck | None = None) -> str:
             + ("the same arithmetic, float32's rounding apart" if same else "NOT the same")
         )
     return "\n".join(line for ln in lines for line in _wrap(ln)) + "\n"
+
+
+def windows_rows(rows: Sequence[Loss]) -> list[list[str]]:
+    """`window_table`'s rows as the table's (and the CSV's) cells."""
+    return [[r.scheme.name, "" if r.scheme.window is None else str(r.scheme.window),
+             str(r.scheme.sinks), f"{r.nll:.4f}", ppl(r.perplexity), str(r.scored),
+             num(r.kept_keys, places=1)] for r in rows]  # fmt: skip
+
+
+def windows_text(rows: Sequence[Loss], *, model: str, source: str) -> str:
+    """The sliding-window table: each scheme's next-token loss on one text."""
+    note = table_note(model, rows[0].n_tokens, source) if rows else ""
+    return "\n".join([*table(list(TABLE_HEADER), windows_rows(rows)), *_wrap(note)]) + "\n"
