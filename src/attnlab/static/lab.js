@@ -69,12 +69,11 @@ function render({ model, el }) {
   el.replaceChildren(root);
   let shown = null; // the tokens and focus of the lesson on screen
 
-  /** The lab's own marks from the state: asking for a guess, and the bar at the window's foot. */
+  /** The lab's own mark from the state: asking for a guess (the lesson view shows the question). */
   function place(state) {
     const on = state.predict && state.trace !== null;
     const asking = on && state.guess === null;
     root.classList.toggle("asking", asking);
-    root.classList.toggle("predict-on", on && (state.guess === null || state.beat === state.softmaxBeat));
     if (state.trace && Boolean(model.get("asking")) !== asking) commit({ asking }); // the lesson view hides its weights
   }
 
