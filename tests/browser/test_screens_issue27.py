@@ -6,7 +6,6 @@ lab's one-projection card shows the core's numbers. Screenshots in test-artifact
 from __future__ import annotations
 
 import json
-import re
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -113,8 +112,9 @@ def test_the_score_step_keeps_its_answer_until_the_guess(new_page, base_url, art
     page = open_page(new_page, "?predict=1&beat=score", DESK)
     expect()(narration(page)).to_have_text(withheld)
     assert "best match is" not in withheld and "river 4.6 / 2 = 2.3" in withheld
-    for j, token in enumerate(lesson["tokens"]):  # ... the scores themselves stay, as the trace has them
-        assert f"{token} {num(lesson['raw_scores'][3][j])} / 2 = {num(lesson['scores'][3][j])}" in withheld
+    raw, scores = lesson["raw_scores"][3], lesson["scores"][3]
+    for j, token in enumerate(lesson["tokens"]):  # ... the scores stay, as the trace has them
+        assert f"{token} {num(raw[j])} / 2 = {num(scores[j])}" in withheld
     strip = page.locator("#lesson").get_by_role("group", name="Guess a token")
     strip.get_by_role("button", name="Guess river").click()
     expect()(page.locator("#lesson canvas[data-beat]")).to_have_attribute("data-beat", "softmax")

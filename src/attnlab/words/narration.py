@@ -114,9 +114,7 @@ def _project(trace: Trace, focus: int) -> str:
     return text
 
 
-def score_withheld(
-    trace: Trace, focus: int, *, extras: Mapping[str, str] | None = None
-) -> str:
+def score_withheld(trace: Trace, focus: int, *, extras: Mapping[str, str] | None = None) -> str:
     """The Score beat told without its answer, for a page that waits for the learner's guess
     (Predict first): the scores themselves, then a question in place of "The best match is …"."""
     text = _score(trace, focus, withhold=True)
