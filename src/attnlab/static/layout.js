@@ -257,7 +257,7 @@ function scoreBeat(L) {
 function softmaxBeat(L) {
   const { trace, s, P, W, focus, out } = L;
   const top = heading(L);
-  const f = matrixFrame(L, top, s * 6);
+  const f = matrixFrame(L, top, s * 8.8); // the budget bar, and two lines of labels under it
   const w = trace.weights[focus];
   for (let j = 0; j < f.m; j++) {
     // the score beat's numbers, which the heat then covers cell by cell
@@ -283,15 +283,35 @@ function softmaxBeat(L) {
     const mark = L.say("canvas.budget_one");
     if (mark) out.shapes.push({ kind: "text", x: f.x0 + unit, y: barY + s * 2.15 + bh, text: mark, size: s - 1, align: "center", color: COLORS.pair, at: 0.6 });
   }
+  const outside = []; // the shares too narrow for "token nn%": labelled under the bar
   for (let j = 0; j < f.m; j++) {
     const share = Number.isFinite(w[j]) ? Math.max(0, w[j]) * unit : 0;
     if (share <= 0) continue;
     out.shapes.push({ kind: "rect", x, y: barY + s, w: share, h: bh, fill: heat(w[j]), stroke: COLORS.paper, lineWidth: 1, at: 0.6 });
     const label = `${cols[j]} ${percent(w[j])}`;
-    const fits = (words) => textWidth(words, s - 1) * 1.15 + 8 < share;
-    const text = fits(label) ? label : fits(percent(w[j])) ? percent(w[j]) : "";
-    if (text) out.shapes.push({ kind: "text", x: x + share / 2, y: barY + s + bh / 2 + s * 0.35, text, size: s - 1, align: "center", color: inkOn(w[j]), at: 0.6 });
+    if (textWidth(label, s - 1) * 1.15 + 8 < share) {
+      out.shapes.push({ kind: "text", x: x + share / 2, y: barY + s + bh / 2 + s * 0.35, text: label, size: s - 1, align: "center", color: inkOn(w[j]), at: 0.6 });
+    } else outside.push({ label, center: x + share / 2 });
     x += share;
+  }
+  // under the bar (below the budget's mark, if any), each label as near its share as the
+  // others allow, a tick joining the two; a label that cannot fit on a line takes the next
+  const below = barY + s + bh + (spent > 1 + 1e-9 ? s * 2.4 : s * 0.5);
+  const right = Math.max(f.x0 + total, W - P);
+  const ends = [];
+  for (const { label, center } of outside) {
+    const lw = textWidth(label, s - 1) + 4;
+    const wanted = Math.min(Math.max(P, center - lw / 2), right - lw);
+    let line = 0;
+    let left = wanted;
+    for (; ; line++) {
+      left = ends[line] === undefined ? wanted : Math.max(wanted, ends[line] + 8);
+      if (left + lw <= right && left - wanted < lw) break; // room on this line, near its share
+    }
+    ends[line] = left + lw;
+    const y = below + s * 1.1 + line * s * 1.35;
+    out.shapes.push({ kind: "line", x1: center, y1: barY + s + bh, x2: Math.min(Math.max(center, left + 2), left + lw - 2), y2: y - s * 0.95, color: COLORS.muted, width: 1, at: 0.6 });
+    out.shapes.push({ kind: "text", x: left + 2, y, text: label, size: s - 1, color: COLORS.ink, maxWidth: lw, at: 0.6 });
   }
 }
 
@@ -337,11 +357,14 @@ function blendBeat(L) {
   const showBars = barsW >= d * 18;
   const dw = showBars ? barsW / d : 0;
   const scale = Math.max(1e-12, ...trace.values.flat().filter(Number.isFinite).map(Math.abs), ...trace.outputs[focus].filter(Number.isFinite).map(Math.abs));
+  // each bar column is headed by its dimension's name, or by its number when a name does not
+  // fit (a phone), the names then listed in full under the sum
+  const dimNames = Array.from({ length: d }, (_, k) => dimName(L, k));
+  const numbered = showBars && dimNames.some((name) => textWidth(name, s - 2) > dw - 2);
   if (showBars) {
-    for (let k = 0; k < d; k++) {
-      const name = dimName(L, k);
-      out.shapes.push({ kind: "text", x: barsX + k * dw + 2, y: y0 - s * 0.4, text: fitText(name, s - 2, dw - 2), size: s - 2, color: COLORS.muted, maxWidth: dw - 2, at: 0.35 });
-    }
+    dimNames.forEach((name, k) => {
+      out.shapes.push({ kind: "text", x: barsX + k * dw + 2, y: y0 - s * 0.4, text: numbered ? String(k + 1) : name, size: s - 2, color: COLORS.muted, maxWidth: dw - 2, at: 0.35 });
+    });
   }
   const bars = (y, values, factor, color, at) => {
     if (!showBars) return;
@@ -364,7 +387,8 @@ function blendBeat(L) {
   out.shapes.push({ kind: "line", x1: P, y1: ys - s * 0.3, x2: W - P, y2: ys - s * 0.3, color: COLORS.ink, width: 1.5, at: 0.85 });
   out.shapes.push({ kind: "text", x: P, y: ys + rh * 0.62, text: L.say("canvas.sum"), size, weight: "700", color: COLORS.violet, at: 0.85, maxWidth: labelW - 4 });
   out.shapes.push({ kind: "text", x: P + labelW, y: ys + rh * 0.62, text: sum, size, mono: true, weight: "700", color: COLORS.violet, at: 0.85, maxWidth: termW - 4 });
-  notes(L, L.captions.notes, P + labelW, ys + rh * 1.5, { size, color: COLORS.muted, at: 0.85, gap: 1.35 });
+  const key = numbered ? [L.say("canvas.dims_key").replace("{list}", dimNames.map((name, k) => `${k + 1} ${name}`).join(", "))] : [];
+  notes(L, [...L.captions.notes, ...key], P + labelW, ys + rh * 1.5, { size, color: COLORS.muted, at: 0.85, gap: 1.35 });
   bars(ys, trace.outputs[focus], 1, COLORS.violet, 0.85);
 }
 

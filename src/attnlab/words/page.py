@@ -43,6 +43,7 @@ _CANVAS = {
     "canvas.query_axis": "query ↓",
     "canvas.masked": "masked",
     "canvas.sum": "sum",
+    "canvas.dims_key": "Bar columns, by dimension: {list}.",
     "canvas.failed": "Could not draw this step: {error}",
     "canvas.lesson": "The lesson's picture",
 }
