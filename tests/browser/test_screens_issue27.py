@@ -6,6 +6,7 @@ lab's one-projection card shows the core's numbers. Screenshots in test-artifact
 from __future__ import annotations
 
 import json
+import re
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -124,3 +125,49 @@ def test_the_score_step_keeps_its_answer_until_the_guess(new_page, base_url, art
     page.get_by_role("button", name="Previous step", exact=True).click()
     expect()(narration(page)).to_have_text(told)  # once guessed, the Score step says it
     expect()(page.locator("#lesson .lesson-guess")).to_be_hidden()
+
+
+def test_presentation_fits_a_phone(new_page, artifacts):
+    # the bug: presenting on a 390 px phone, the bar was 7 px wider than the screen and its
+    # "Leave presentation" was cut off
+    page = open_page(new_page, "?present=1&beat=softmax", PHONE)
+    root = page.locator("#lesson .attnlab")
+    expect()(root).to_have_class(re.compile(r"\bpresenting\b"))
+    widths = page.evaluate(
+        """() => { const r = document.querySelector('#lesson .attnlab');
+                   return [document.documentElement.scrollWidth, innerWidth,
+                           r.scrollWidth, r.clientWidth]; }"""
+    )
+    assert widths[0] <= widths[1] and widths[2] <= widths[3], widths
+    for name in ("Previous step", "Next step", "Play", "Leave presentation"):
+        button = box(root.get_by_role("button", name=name, exact=True))
+        assert button["x"] >= 0 and button["x"] + button["width"] <= PHONE["width"], (name, button)
+        assert button["y"] + button["height"] <= PHONE["height"], (name, button)
+    shot(page, artifacts, "present-390")
+
+
+LONG_TEXT = " ".join(["the river bank"] * 12)  # 36 words: past what a model's offline file holds
+
+
+@SIZES
+def test_an_export_error_is_readable_and_covers_nothing(new_page, console, artifacts, size):
+    # "holds up to 32 tokens" was once drawn over "Follow the token" and cut at the left edge
+    # (fixed in c718b8c at 1280 with a made-up error): the real error, at both sizes
+    console.allow("status of 400")
+    page = new_page(**size)
+    query = urllib.parse.urlencode({"view": "model", "model.text": LONG_TEXT})
+    page.goto(f"/?{query}")
+    view = page.locator("#real-model")
+    expect()(view.get_by_role("table", name="Real attention weights")).to_be_visible(timeout=60_000)
+    view.get_by_role("button", name="Export this view").click()
+    view.get_by_role("menuitem", name="Offline page (HTML)", exact=True).click()
+    status = view.locator(".export-status")
+    expect()(status).to_contain_text("32 tokens", timeout=30_000)
+    said = box(status)
+    assert said["x"] >= 0 and said["x"] + said["width"] <= size["width"], said
+    for name in ("Follow the token:", "Steps"):
+        group = view.get_by_role("group", name=name) if name != "Steps" else view.locator(".stepper")
+        if group.count() and group.first.is_visible():
+            assert not overlap(said, box(group.first)), f"the error covers {name}"
+    status.scroll_into_view_if_needed()
+    shot(page, artifacts, f"export-error-{size['width']}")
