@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from attnlab.words.numfmt import num
+from attnlab.words.page_lab import LAB_WORDS
 
 pytestmark = pytest.mark.browser
 
@@ -166,8 +167,47 @@ def test_an_export_error_is_readable_and_covers_nothing(new_page, console, artif
     said = box(status)
     assert said["x"] >= 0 and said["x"] + said["width"] <= size["width"], said
     for name in ("Follow the token:", "Steps"):
-        group = view.get_by_role("group", name=name) if name != "Steps" else view.locator(".stepper")
+        group = (
+            view.get_by_role("group", name=name) if name != "Steps" else view.locator(".stepper")
+        )
         if group.count() and group.first.is_visible():
             assert not overlap(said, box(group.first)), f"the error covers {name}"
     status.scroll_into_view_if_needed()
     shot(page, artifacts, f"export-error-{size['width']}")
+
+
+@SIZES
+def test_the_one_projection_card_shows_the_cores_numbers(new_page, artifacts, size):
+    # the seed's first common mistake had an experiment in the core, the CLI and the API but no
+    # card on the page: bank's row with one matrix for Q, K and V beside the real head's
+    from attnlab.lesson.one_projection import one_projection
+
+    page = open_page(new_page, "", size)
+    found = page.get_by_role("region", name="One matrix for Q, K and V")
+    for sentence in ("by the river bank", "at the savings bank"):
+        core = one_projection(sentence)
+        f = core.focus
+        real_self, one_self = core.self_scores
+        table = found.get_by_role("table", name=f"{sentence}: one matrix against three")
+        rows = table.locator("tbody tr")
+        expect()(rows).to_have_count(2)
+        real = [num(float(w)) for w in core.real.weights[f]] + [num(float(real_self[f]))]
+        one = [num(float(w)) for w in core.one.weights[f]] + [num(float(one_self[f]))]
+        assert rows.nth(0).locator("td").all_inner_texts() == real
+        assert rows.nth(1).locator("td").all_inner_texts() == one
+        assert int(core.one.weights[f].argmax()) == f  # the diagonal wins with Q = K = V ...
+        assert int(core.real.weights[f].argmax()) != f  # ... and not in the real head
+        note = table.locator("xpath=ancestor::figure[1]").locator("figcaption")
+        expect()(note).to_have_text(core.note)
+        assert "the diagonal tends to win" in core.note
+    found.scroll_into_view_if_needed()
+    found.screenshot(path=str(artifacts / f"issue27-one-projection-{size['width']}.png"))
+
+
+def test_the_one_projection_card_holds_back_its_weights_before_the_guess(new_page):
+    page = open_page(new_page, "?predict=1&beat=score", DESK)
+    found = page.get_by_role("region", name="One matrix for Q, K and V")
+    expect()(found.get_by_role("status")).to_have_text(LAB_WORDS["lab.one.hidden"])
+    expect()(found.get_by_role("table")).to_have_count(0)
+    page.locator("#lesson").get_by_role("button", name="Guess river").click()
+    expect()(found.get_by_role("table")).to_have_count(2)
