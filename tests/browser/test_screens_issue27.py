@@ -166,12 +166,12 @@ def test_an_export_error_is_readable_and_covers_nothing(new_page, console, artif
     expect()(status).to_contain_text("32 tokens", timeout=30_000)
     said = box(status)
     assert said["x"] >= 0 and said["x"] + said["width"] <= size["width"], said
-    for name in ("Follow the token:", "Steps"):
-        group = (
-            view.get_by_role("group", name=name) if name != "Steps" else view.locator(".stepper")
-        )
-        if group.count() and group.first.is_visible():
-            assert not overlap(said, box(group.first)), f"the error covers {name}"
+    covered = {
+        "Follow the token": view.get_by_role("group", name="Follow the token:"),
+        "the steps": view.locator(".stepper"),
+    }
+    for name, thing in covered.items():
+        assert not overlap(said, box(thing)), f"the error covers {name}"
     status.scroll_into_view_if_needed()
     shot(page, artifacts, f"export-error-{size['width']}")
 
