@@ -184,6 +184,7 @@ def test_the_one_projection_card_shows_the_cores_numbers(new_page, artifacts, si
 
     page = open_page(new_page, "", size)
     found = page.get_by_role("region", name="One matrix for Q, K and V")
+    found.scroll_into_view_if_needed()  # the card asks for its numbers once it is on screen
     for sentence in ("by the river bank", "at the savings bank"):
         core = one_projection(sentence)
         f = core.focus
@@ -207,6 +208,7 @@ def test_the_one_projection_card_shows_the_cores_numbers(new_page, artifacts, si
 def test_the_one_projection_card_holds_back_its_weights_before_the_guess(new_page):
     page = open_page(new_page, "?predict=1&beat=score", DESK)
     found = page.get_by_role("region", name="One matrix for Q, K and V")
+    found.scroll_into_view_if_needed()
     expect()(found.get_by_role("status")).to_have_text(LAB_WORDS["lab.one.hidden"])
     expect()(found.get_by_role("table")).to_have_count(0)
     page.locator("#lesson").get_by_role("button", name="Guess river").click()

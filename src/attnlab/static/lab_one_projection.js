@@ -44,12 +44,24 @@ export function oneProjectionPanel(id, { model, ask }) {
   const tables = h("div", { class: "one-proj-tables" });
   const el = card(`${id}-one-proj`, "lab.one.title", "lab.one.help", [note, tables], { region: true });
   let asked = "";
+  let last = null;
+  // asked only once the card is on screen: two more lessons at every page load would be work
+  // for a card the learner may never scroll to
+  let seen = typeof IntersectionObserver === "undefined";
+  const watch = seen ? null : new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    seen = true;
+    watch?.disconnect();
+    if (last) update(last);
+  });
+  watch?.observe(el);
 
   async function refresh(state) {
     const { words } = state;
     tables.hidden = state.hiding; // Predict first: no weight shows before the guess
     if (state.hiding) return void (note.textContent = say(words, "lab.one.hidden"));
     if (!ask) return void (note.textContent = say(words, "lab.one.no_host"));
+    if (!seen) return;
     const presets = model.get("presets")?.presets ?? [];
     const sentences = CONTEXTS.map((name) => presets.find((p) => p.name === name)?.sentence).filter(Boolean);
     const key = JSON.stringify([sentences, words?.["lab.one.caption"]]);
@@ -69,14 +81,12 @@ export function oneProjectionPanel(id, { model, ask }) {
     );
   }
 
-  return {
-    el,
-    keys: ["lesson", "words", "predict", "guess", "asking"],
-    /** @param {Record<string, any>} state */
-    update(state) {
-      if (!state.trace) return;
-      refresh(state).catch((err) => (note.textContent = err instanceof Error ? err.message : String(err)));
-    },
-    dispose() {},
-  };
+  /** @param {Record<string, any>} state */
+  function update(state) {
+    if (!state.trace) return;
+    last = state;
+    refresh(state).catch((err) => (note.textContent = err instanceof Error ? err.message : String(err)));
+  }
+
+  return { el, keys: ["lesson", "words", "predict", "guess", "asking"], update, dispose: () => watch?.disconnect() };
 }
