@@ -213,3 +213,42 @@ def test_the_one_projection_card_holds_back_its_weights_before_the_guess(new_pag
     expect()(found.get_by_role("table")).to_have_count(0)
     page.locator("#lesson").get_by_role("button", name="Guess river").click()
     expect()(found.get_by_role("table")).to_have_count(2)
+
+
+PICTURE_TEXTS = """async (beat) => {
+  const { layout } = await import('/static/layout.js');
+  const { decodeLesson } = await import('/static/format.js');
+  const canvas = document.querySelector('#lesson canvas[data-beat]');
+  const lesson = await (await fetch('/api/lesson')).json();
+  const words = (await (await fetch('/api/presets')).json()).words;
+  const size = { width: canvas.clientWidth, height: canvas.clientHeight };
+  const out = layout(decodeLesson(lesson), size, beat, lesson.focus, words);
+  return out.shapes.filter((s) => s.kind === 'text' && s.text).map((s) => s.text);
+}"""
+
+
+@SIZES
+def test_the_bars_name_their_tokens_at_the_pages_sizes(new_page, base_url, artifacts, size):
+    # the bugs: budget labels "7%" with no word (1280 and phone); Blend's bar columns headed
+    # "ge… fi… fu… am…" on a phone. The page's own layout at its canvas's size, read as text.
+    from attnlab.words.numfmt import percent
+
+    lesson = api(base_url)
+    page = open_page(new_page, "?beat=softmax", size)
+    texts = page.evaluate(PICTURE_TEXTS, "softmax")
+    assert not [t for t in texts if re.fullmatch(r"\d+%", t)], texts
+    for token, w in zip(lesson["tokens"], lesson["weights"][3], strict=True):
+        assert f"{token} {percent(w)}" in texts, (token, texts)
+    page.locator("#lesson canvas[data-beat]").screenshot(
+        path=str(artifacts / f"issue27-budget-{size['width']}.png")
+    )
+    page.get_by_role("button", name="Next step", exact=True).click()
+    expect()(page.locator("#lesson canvas[data-beat]")).to_have_attribute("data-beat", "blend")
+    blend = page.evaluate(PICTURE_TEXTS, "blend")
+    assert not [t for t in blend if t.endswith("…")], blend
+    joined = " ".join(blend)
+    for dim in lesson["dim_names"]:
+        assert dim in joined, (dim, blend)
+    page.locator("#lesson canvas[data-beat]").screenshot(
+        path=str(artifacts / f"issue27-blend-{size['width']}.png")
+    )
