@@ -64,3 +64,11 @@ def test_bad_arguments_are_named_errors() -> None:
         explain_lesson(None)  # type: ignore[arg-type]
     with pytest.raises(AttnlabError, match="LessonOptions"):
         explain_lesson(RIVER, {"mode": "scaled"})  # type: ignore[arg-type]
+
+
+def test_predict_first_has_the_score_beat_without_its_answer() -> None:
+    ex = explain_lesson()
+    score = next(b.text for b in ex.beats if b.key == "score")
+    assert "The best match is river." in score
+    assert "river" not in ex.notes.score_withheld.split(". ")[-1]
+    assert ex.notes.score_withheld.startswith(score.split(" The best match")[0])

@@ -100,6 +100,16 @@ def test_a_sweep_asked_of_the_kernel_is_the_apis_sweep(api: TestClient) -> None:
     assert answer["body"]["tokens"][answer["body"]["focus"]] == "bank"
 
 
+@pytest.mark.parametrize("sentence", ["by the river bank", "at the savings bank"])
+def test_the_one_projection_asked_of_the_kernel_is_the_lessons(
+    api: TestClient, sentence: str
+) -> None:
+    w = attnlab.show(attnlab.explain_lesson("by the river bank"), lab=True)
+    [answer] = _asked(w, {"ask": "one_projection", "id": 5, "params": {"sentence": sentence}})
+    page = api.get("/api/lesson", params={"sentence": sentence}).json()["one_projection"]
+    assert answer == {"answer": 5, "ok": True, "body": {"one_projection": page}}
+
+
 def test_a_cost_asked_of_the_kernel_is_measured_apart_and_shaped_as_the_apis(
     api: TestClient,
 ) -> None:
@@ -123,7 +133,8 @@ def test_a_refused_question_is_answered_with_its_field() -> None:
     assert word["answer"] == 3 and word["ok"] is False and "zebra" in word["error"]["message"]
     [route] = _asked(w, {"ask": "weights", "id": 4, "params": {}})
     assert route["error"] == {"message": "unknown lab question 'weights': expected one of sweep, "
-                                         "cost, cheaper, price", "field": "route"}  # fmt: skip
+                                         "cost, cheaper, price, one_projection",
+                              "field": "route"}  # fmt: skip
 
 
 def test_edits_read_as_the_apis_set_parameters() -> None:

@@ -5,7 +5,7 @@ import pytest
 
 from attnlab import attend, lesson
 from attnlab.lesson.options import LessonOptions
-from attnlab.words.narration import BEATS, narrate
+from attnlab.words.narration import BEATS, narrate, score_withheld
 
 RIVER = "by the river bank"
 
@@ -138,3 +138,18 @@ def test_one_token_comes_in_not_one_tokens() -> None:
     assert narrate(one, 0)[0].text.startswith("1 token comes in: bank.")
     two = attend(np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)), tokens=("river", "bank"))
     assert narrate(two, 1)[0].text.startswith("2 tokens come in: river, bank.")
+
+
+@pytest.mark.parametrize("sentence", [RIVER, "at the savings bank"])
+@pytest.mark.parametrize("mode", ["scaled", "unscaled"])
+def test_the_score_beat_withheld_keeps_the_scores_but_not_the_answer(
+    sentence: str, mode: str
+) -> None:
+    # Predict first: the Score beat said "The best match is river." while the page asked
+    trace = lesson.run(sentence, LessonOptions(mode=mode))
+    told = texts(sentence, mode=mode)["score"]
+    held = score_withheld(trace, 3)
+    best = trace.tokens[int(np.argmax(trace.scores[3]))]
+    assert told.endswith(f"The best match is {best}.")
+    assert "best match" not in held and held.endswith("Softmax step follows your guess.")
+    assert held.split(" Which key")[0] == told.split(" The best match")[0]  # every score kept

@@ -95,6 +95,9 @@ class PredictAnswer(Answer):
     answer: int
     answer_token: str
     notes: list[str] = Field(description="per key: what a learner hears after guessing it")
+    score_text: str = Field(
+        description="the Score step's narration without its answer, shown until the guess"
+    )
 
 
 class WrongAxisAnswer(Answer):

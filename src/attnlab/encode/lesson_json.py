@@ -79,7 +79,10 @@ def lesson_answer(ex: LessonExplanation) -> LessonAnswer:
         edits=edits_answer(ex.options.edits),
         shuffle=shuffle_answer(ex.shuffle) if ex.shuffle is not None else None,
         predict=PredictAnswer(
-            answer=ex.answer, answer_token=ex.trace.columns[ex.answer], notes=list(n.predictions)
+            answer=ex.answer,
+            answer_token=ex.trace.columns[ex.answer],
+            notes=list(n.predictions),
+            score_text=n.score_withheld,
         ),
         wrong_axis=_wrong_axis(ex),
         one_projection=one_projection_answer(ex.one_projection),

@@ -25,7 +25,7 @@ from attnlab.types import FloatArray
 from attnlab.words import notes
 from attnlab.words.captions import captions
 from attnlab.words.explanation import Explanation
-from attnlab.words.narration import Beat, narrate
+from attnlab.words.narration import Beat, narrate, score_withheld
 
 __all__ = ["LessonExplanation", "LessonNotes", "explain_lesson"]
 
@@ -39,6 +39,7 @@ class LessonNotes:
     heads: str | None  # what each head chose, and the concatenated output
     wrong_axis: str | None
     predictions: tuple[str, ...]  # per key: what a learner hears after guessing it
+    score_withheld: str  # the Score beat without its answer, told while a guess is awaited
 
 
 @dataclass(frozen=True, repr=False)  # Explanation.__repr__: a summary, not the arrays
@@ -110,7 +111,7 @@ def explain_lesson(
         concat=concat,
         right_axis=right,
         shuffle=check,
-        notes=_notes(runs, f, concat, right),
+        notes=_notes(runs, f, concat, right, score_withheld(trace, f, extras=extras)),
         one_projection=one_projection(sentence, focus=f),
     )
 
@@ -120,6 +121,7 @@ def _notes(
     f: int,
     concat: FloatArray,
     right: Trace | None,
+    withheld: str,
 ) -> LessonNotes:
     first = runs[0]
     t = first.trace
@@ -149,4 +151,4 @@ def _notes(
     positions = notes.POSITION_NOTES[first.positions].format(
         scale=SINUSOIDAL_SCALE, speed=ROPE_SPEED
     )
-    return LessonNotes(positions, causal, heads, wrong, predictions)
+    return LessonNotes(positions, causal, heads, wrong, predictions, withheld)

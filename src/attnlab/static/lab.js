@@ -25,6 +25,7 @@ import { costPanel } from "./lab_cost.js";
 import { editPanel } from "./lab_edit.js";
 import { headsPanel } from "./lab_heads.js";
 import { nowPanel } from "./lab_now.js";
+import { oneProjectionPanel } from "./lab_one_projection.js";
 import { positionsPanel } from "./lab_positions.js";
 import { predictPanel } from "./lab_predict.js";
 import { readingPanel } from "./lab_reading.js";
@@ -38,12 +39,12 @@ const WATCHED = ["lesson", "words", "choices", "lab", "predict", "guess", "askin
 
 /** The page's order: the cards in a column, the weights now beside them. */
 function layout(panels) {
-  const { temperature, axis, causal, positions, reading, edit, heads, predict, cost, now, cheaper } = panels;
+  const { temperature, axis, oneProjection, causal, positions, reading, edit, heads, predict, cost, now, cheaper } = panels;
   return h("div", { class: "lab" }, [
     h("h2", { "data-words": "lab.title" }),
     h("p", { class: "lab-intro", "data-words": "lab.intro" }),
     h("div", { class: "lab-grid" }, [
-      h("div", { class: "lab-cards" }, [temperature, axis, causal, positions, reading, edit, heads, predict, cost].map((p) => p.el)),
+      h("div", { class: "lab-cards" }, [temperature, axis, oneProjection, causal, positions, reading, edit, heads, predict, cost].map((p) => p.el)),
       now.el,
     ]),
     cheaper.el,
@@ -60,7 +61,7 @@ function render({ model, el }) {
   };
   const host = { model, commit, ask: model.services?.ask };
   const panels = {
-    temperature: temperaturePanel(id, host), axis: axisPanel(id, host), causal: causalPanel(id, host),
+    temperature: temperaturePanel(id, host), axis: axisPanel(id, host), oneProjection: oneProjectionPanel(id, host), causal: causalPanel(id, host),
     positions: positionsPanel(id, host), reading: readingPanel(id, host), edit: editPanel(id, host),
     heads: headsPanel(id, host), predict: predictPanel(id, host), cost: costPanel(id, host), now: nowPanel(id, host),
     cheaper: cheaperPanel(id, host),
@@ -69,12 +70,11 @@ function render({ model, el }) {
   el.replaceChildren(root);
   let shown = null; // the tokens and focus of the lesson on screen
 
-  /** The lab's own marks from the state: asking for a guess, and the bar at the window's foot. */
+  /** The lab's own mark from the state: asking for a guess (the lesson view shows the question). */
   function place(state) {
     const on = state.predict && state.trace !== null;
     const asking = on && state.guess === null;
     root.classList.toggle("asking", asking);
-    root.classList.toggle("predict-on", on && (state.guess === null || state.beat === state.softmaxBeat));
     if (state.trace && Boolean(model.get("asking")) !== asking) commit({ asking }); // the lesson view hides its weights
   }
 

@@ -2,7 +2,8 @@
 // which token the focus reads most (here, or by clicking a token in the lesson's picture: the
 // model's "guess"); then the verdict (the lesson's "predict") and the Softmax step show. Steps
 // past Softmax before a guess are sent back. A panel: {el, update(state, key), dispose()}
-// (lab.js's state); lab.js places the bar and tells the lesson view to hide its weights.
+// (lab.js's state); lab.js tells the lesson view to hide its weights, and the lesson view asks the
+// same question in its own flow under the narration (lesson_guess.js).
 
 import { h } from "./dom.js";
 import { card } from "./lab_dom.js";

@@ -128,7 +128,7 @@ export function readEditNumber(text, limit, words) {
  *          attention cards (lab_cheaper.js)
  *   price  {}: each cheaper form's time and memory against n (lab_cheaper_price.js)
  */
-export const ASK_ROUTES = Object.freeze(["sweep", "cost", "cheaper", "price"]);
+export const ASK_ROUTES = Object.freeze(["sweep", "cost", "cheaper", "price", "one_projection"]);
 
 /**
  * The API address of a lab question (pure: the page's host fetches it).
@@ -149,6 +149,7 @@ export function askURL(route, params) {
     return `/api/cheaper?${q}`;
   }
   if (route === "price") return "/api/cheaper/price";
+  if (route === "one_projection") return `/api/lesson?${new URLSearchParams({ sentence: params.sentence })}`; // its one_projection
   if (route === "cost") return `/api/cost?max_n=${Number(params.max_n)}${params.kv_cache ? "&kv_cache=true" : ""}`;
   throw new Error(`unknown lab question ${JSON.stringify(route)}: expected one of ${ASK_ROUTES.join(", ")}`);
 }

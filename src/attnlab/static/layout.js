@@ -15,7 +15,7 @@
 
 import { COLORS, heat, inkOn } from "./colors.js";
 import { num, percent, vec } from "./format.js";
-import { cell, heatLegend, matrixFrame } from "./layout_matrix.js";
+import { cell, heatLegend, matrixColumns, matrixFrame } from "./layout_matrix.js";
 import { tokenNames } from "./names.js";
 import { MIN_FONT, fitText, textBottom, textProblems, textWidth, wrap } from "./layout_text.js";
 
@@ -254,11 +254,53 @@ function scoreBeat(L) {
   notes(L, L.captions.notes, f.left, f.bottom + s * 1.8);
 }
 
+/**
+ * The budget bar's shares across `width` from `x0` (a row spending more than 1 is drawn to
+ * scale, `unit` the width of 1), and where each label goes: inside its share when "token nn%"
+ * fits there, else under the bar, as near its share as the labels before it allow, on the first
+ * of as many lines as it takes. Pure: the picture's width alone decides.
+ */
+function budgetPlan(w, cols, { x0, width, right, P, size }) {
+  const spent = w.reduce((a, v) => a + (Number.isFinite(v) ? Math.max(0, v) : 0), 0);
+  const unit = width / Math.max(1, spent);
+  const shares = [];
+  const ends = [];
+  let x = x0;
+  w.forEach((v, j) => {
+    const share = Number.isFinite(v) ? Math.max(0, v) * unit : 0;
+    if (share <= 0) return;
+    const label = `${cols[j]} ${percent(v)}`;
+    const inside = textWidth(label, size) * 1.15 + 8 < share;
+    const item = { j, x, share, label, inside, left: 0, line: 0 };
+    if (!inside) {
+      const lw = textWidth(label, size) + 4;
+      const wanted = Math.min(Math.max(P, x + share / 2 - lw / 2), right - lw);
+      for (let line = 0; ; line++) {
+        const left = ends[line] === undefined ? wanted : Math.max(wanted, ends[line] + 8);
+        if (left + lw <= right && left - wanted < lw) {
+          Object.assign(item, { left, line, lw });
+          ends[line] = left + lw;
+          break;
+        }
+      }
+    }
+    shares.push(item);
+    x += share;
+  });
+  return { spent, unit, shares, lines: ends.length };
+}
+
 function softmaxBeat(L) {
   const { trace, s, P, W, focus, out } = L;
   const top = heading(L);
-  const f = matrixFrame(L, top, s * 6);
   const w = trace.weights[focus];
+  // the budget bar's labels decide how much room goes under the matrix
+  const { cols, cw, m, x0, labelW } = matrixColumns(L);
+  const plan = budgetPlan(w, cols, { x0, width: cw * m, right: Math.max(x0 + cw * m, W - P), P, size: s - 1 });
+  const budget = wrap(trace.captions.budget, s - 1, W - (x0 - labelW) - P);
+  const over = plan.spent > 1 + 1e-9;
+  const under = plan.lines ? s * (1.4 + 1.35 * plan.lines) : 0;
+  const f = matrixFrame(L, top, s * (7.6 + 1.25 * (budget.length - 1) + (over ? 1.9 : 0)) + under);
   for (let j = 0; j < f.m; j++) {
     // the score beat's numbers, which the heat then covers cell by cell
     const score = trace.scores[focus][j];
@@ -267,31 +309,28 @@ function softmaxBeat(L) {
   }
   // the budget: one bar, each key's share as wide as its weight
   const by = f.bottom + s * 1.2;
-  const total = f.cw * f.m;
-  const cols = tokenNames(trace.key_tokens ?? trace.tokens);
-  const budget = wrap(trace.captions.budget, s - 1, W - f.left - P);
   budget.forEach((text, k) => out.shapes.push({ kind: "text", x: f.left, y: by + s * 0.4 + k * s * 1.25, text, size: s - 1, color: COLORS.muted, maxWidth: W - f.left - P, at: 0.55 }));
   const barY = by + s * 1.25 * (budget.length - 1);
-  let x = f.x0;
   const bh = s * 2.2;
   // a row that spends more than 1 (the wrong axis) is drawn to scale inside the picture, with
   // a mark where the budget of 1 ends
-  const spent = w.reduce((a, v) => a + (Number.isFinite(v) ? Math.max(0, v) : 0), 0);
-  const unit = total / Math.max(1, spent);
-  if (spent > 1 + 1e-9) {
-    out.shapes.push({ kind: "line", x1: f.x0 + unit, y1: barY + s * 0.6, x2: f.x0 + unit, y2: barY + s + bh + s * 0.4, color: COLORS.pair, width: 2.5, at: 0.6 });
+  if (over) {
+    out.shapes.push({ kind: "line", x1: f.x0 + plan.unit, y1: barY + s * 0.6, x2: f.x0 + plan.unit, y2: barY + s + bh + s * 0.4, color: COLORS.pair, width: 2.5, at: 0.6 });
     const mark = L.say("canvas.budget_one");
-    if (mark) out.shapes.push({ kind: "text", x: f.x0 + unit, y: barY + s * 2.15 + bh, text: mark, size: s - 1, align: "center", color: COLORS.pair, at: 0.6 });
+    if (mark) out.shapes.push({ kind: "text", x: f.x0 + plan.unit, y: barY + s * 2.15 + bh, text: mark, size: s - 1, align: "center", color: COLORS.pair, at: 0.6 });
   }
-  for (let j = 0; j < f.m; j++) {
-    const share = Number.isFinite(w[j]) ? Math.max(0, w[j]) * unit : 0;
-    if (share <= 0) continue;
+  // under the bar (below the budget's mark, if any), a tick joins each outside label to its share
+  const below = barY + s + bh + (over ? s * 2.4 : s * 0.5);
+  for (const { j, x, share, label, inside, left, line, lw } of plan.shares) {
     out.shapes.push({ kind: "rect", x, y: barY + s, w: share, h: bh, fill: heat(w[j]), stroke: COLORS.paper, lineWidth: 1, at: 0.6 });
-    const label = `${cols[j]} ${percent(w[j])}`;
-    const fits = (words) => textWidth(words, s - 1) * 1.15 + 8 < share;
-    const text = fits(label) ? label : fits(percent(w[j])) ? percent(w[j]) : "";
-    if (text) out.shapes.push({ kind: "text", x: x + share / 2, y: barY + s + bh / 2 + s * 0.35, text, size: s - 1, align: "center", color: inkOn(w[j]), at: 0.6 });
-    x += share;
+    if (inside) {
+      out.shapes.push({ kind: "text", x: x + share / 2, y: barY + s + bh / 2 + s * 0.35, text: label, size: s - 1, align: "center", color: inkOn(w[j]), at: 0.6 });
+      continue;
+    }
+    const center = x + share / 2;
+    const y = below + s * 1.1 + line * s * 1.35;
+    out.shapes.push({ kind: "line", x1: center, y1: barY + s + bh, x2: Math.min(Math.max(center, left + 2), left + lw - 2), y2: y - s * 0.95, color: COLORS.muted, width: 1, at: 0.6 });
+    out.shapes.push({ kind: "text", x: left + 2, y, text: label, size: s - 1, color: COLORS.ink, maxWidth: lw, at: 0.6 });
   }
 }
 
@@ -337,11 +376,14 @@ function blendBeat(L) {
   const showBars = barsW >= d * 18;
   const dw = showBars ? barsW / d : 0;
   const scale = Math.max(1e-12, ...trace.values.flat().filter(Number.isFinite).map(Math.abs), ...trace.outputs[focus].filter(Number.isFinite).map(Math.abs));
+  // each bar column is headed by its dimension's name, or by its number when a name does not
+  // fit (a phone), the names then listed in full under the sum
+  const dimNames = Array.from({ length: d }, (_, k) => dimName(L, k));
+  const numbered = showBars && dimNames.some((name) => textWidth(name, s - 2) > dw - 2);
   if (showBars) {
-    for (let k = 0; k < d; k++) {
-      const name = dimName(L, k);
-      out.shapes.push({ kind: "text", x: barsX + k * dw + 2, y: y0 - s * 0.4, text: fitText(name, s - 2, dw - 2), size: s - 2, color: COLORS.muted, maxWidth: dw - 2, at: 0.35 });
-    }
+    dimNames.forEach((name, k) => {
+      out.shapes.push({ kind: "text", x: barsX + k * dw + 2, y: y0 - s * 0.4, text: numbered ? String(k + 1) : name, size: s - 2, color: COLORS.muted, maxWidth: dw - 2, at: 0.35 });
+    });
   }
   const bars = (y, values, factor, color, at) => {
     if (!showBars) return;
@@ -364,7 +406,8 @@ function blendBeat(L) {
   out.shapes.push({ kind: "line", x1: P, y1: ys - s * 0.3, x2: W - P, y2: ys - s * 0.3, color: COLORS.ink, width: 1.5, at: 0.85 });
   out.shapes.push({ kind: "text", x: P, y: ys + rh * 0.62, text: L.say("canvas.sum"), size, weight: "700", color: COLORS.violet, at: 0.85, maxWidth: labelW - 4 });
   out.shapes.push({ kind: "text", x: P + labelW, y: ys + rh * 0.62, text: sum, size, mono: true, weight: "700", color: COLORS.violet, at: 0.85, maxWidth: termW - 4 });
-  notes(L, L.captions.notes, P + labelW, ys + rh * 1.5, { size, color: COLORS.muted, at: 0.85, gap: 1.35 });
+  const key = numbered ? [L.say("canvas.dims_key").replace("{list}", dimNames.map((name, k) => `${k + 1} ${name}`).join(", "))] : [];
+  notes(L, [...L.captions.notes, ...key], P + labelW, ys + rh * 1.5, { size, color: COLORS.muted, at: 0.85, gap: 1.35 });
   bars(ys, trace.outputs[focus], 1, COLORS.violet, 0.85);
 }
 

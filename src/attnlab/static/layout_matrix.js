@@ -11,9 +11,10 @@ import { num } from "./format.js";
 import { MIN_FONT, fitText, textWidth, wrap } from "./layout_text.js";
 import { tokenNames } from "./names.js";
 
-/** The matrix frame: row labels (queries), column labels (keys) and empty cells. */
-export function matrixFrame(L, top, reserve) {
-  const { trace, W, H, s, P, focus, out } = L;
+/** Where the matrix's columns go across the picture (its width alone decides): the row labels'
+ * width, each column's width and the first column's left edge. */
+export function matrixColumns(L) {
+  const { trace, W, s, P } = L;
   const rows = tokenNames(trace.tokens); // a repeated word by its place: b₁, b₂
   const cols = tokenNames(trace.key_tokens ?? trace.tokens);
   const n = rows.length;
@@ -21,6 +22,13 @@ export function matrixFrame(L, top, reserve) {
   const labelW = Math.min(W * 0.28, Math.max(s * 4.5, ...rows.map((t) => textWidth(t, s) + s * 1.6)));
   const cw = Math.min(150, (W - 2 * P - labelW) / m);
   const x0 = P + labelW + Math.max(0, (W - 2 * P - labelW - m * cw) / 2);
+  return { rows, cols, n, m, labelW, cw, x0 };
+}
+
+/** The matrix frame: row labels (queries), column labels (keys) and empty cells. */
+export function matrixFrame(L, top, reserve) {
+  const { W, H, s, P, focus, out } = L;
+  const { rows, cols, n, m, labelW, cw, x0 } = matrixColumns(L);
   const keyAxis = wrap(L.say("canvas.key_axis"), s - 1, W - (P + labelW) - P);
   const capH = s * 1.3 * Math.max(1, keyAxis.length) + s * 0.1;
   const colH = s * 1.8;

@@ -27,6 +27,7 @@ import { decodeLesson } from "./format.js";
 import { layout } from "./layout.js";
 import { controlsPanel } from "./lesson_controls.js";
 import { focusPanel } from "./lesson_focus.js";
+import { guessPanel } from "./lesson_guess.js";
 import { picturePanel } from "./lesson_picture.js";
 import { weightsPanel } from "./lesson_weights.js";
 import { presentation } from "./present.js";
@@ -37,7 +38,7 @@ import { say } from "./words.js";
 
 const PLAY_STEP_MS = 3800;
 /** The model keys whose change the panels may read (each panel lists its own in `keys`). */
-const WATCHED = ["lesson", "error", "presets", "sentence", "choices", "words", "cell", "asking", "beat", "predict"];
+const WATCHED = ["lesson", "error", "presets", "sentence", "choices", "words", "cell", "asking", "beat", "predict", "guess"];
 let instances = 0;
 
 /** The line of active lab changes (state_line.js), undone from the lesson. A panel. */
@@ -56,12 +57,12 @@ function stateLinePanel({ model, commit }) {
 }
 
 /** The page's order: the settings, the line of changes, the steps and the stage. */
-function place(root, { controls, line, steps, focus, tools, picture, weights }) {
+function place(root, { controls, line, steps, focus, tools, picture, weights, guess }) {
   root.append(
     controls.el,
     line.el,
     h("div", { class: "nav" }, [steps.el, focus.el, tools]),
-    h("div", { class: "stage" }, [picture.el, h("div", { class: "side" }, [steps.narration, weights.el, weights.readout])]),
+    h("div", { class: "stage" }, [picture.el, h("div", { class: "side" }, [steps.narration, guess.el, weights.el, weights.readout])]),
   );
 }
 
@@ -86,6 +87,8 @@ function render({ model, el }) {
   const present = presentation({ model, scope, root, id, stepMs: PLAY_STEP_MS, onChange: () => picture.resize() });
   const steps = stepView({
     model, scope, root, trace: () => trace, commit, stepMs: present.stepMs, onStep: () => picture.animate(), pageKeys: present.isOn,
+    // while a guess is awaited, the Score step's words keep its answer back (the lesson's predict.score_text)
+    tell: (told) => (model.get("asking") && told.key === "score" && model.get("lesson")?.predict?.score_text) || told.text,
   });
   const exporter = exportMenu({
     model, scope, id,
@@ -97,6 +100,7 @@ function render({ model, el }) {
   });
   const panels = {
     controls: controlsPanel(id, host), line: stateLinePanel(host), focus: focusPanel(id, host), picture, weights: weightsPanel(host),
+    guess: guessPanel(host),
   };
   place(root, { ...panels, steps, tools: h("div", { class: "view-tools" }, [exporter.el, present.el]) });
   el.replaceChildren(root);
@@ -112,7 +116,7 @@ function render({ model, el }) {
     if (!data) return;
     try {
       trace = decodeLesson(data);
-      for (const name of ["focus", "weights", "controls"]) panels[name].update(state(), "lesson");
+      for (const name of ["focus", "weights", "controls", "guess"]) panels[name].update(state(), "lesson");
     } catch (err) {
       trace = null;
       picture.fail(say(words(), "lesson.failed", { error: err instanceof Error ? err.message : String(err) }));
@@ -127,7 +131,8 @@ function render({ model, el }) {
 
   const showAsking = () => {
     root.classList.toggle("asking", Boolean(model.get("asking")));
-    if (trace) panels.weights.update(state(), "asking");
+    if (trace) for (const name of ["weights", "guess"]) panels[name].update(state(), "asking");
+    steps.show();
   };
   const handlers = {
     lesson: onLesson,

@@ -27,12 +27,13 @@ const isShown = (el) => el.isConnected && (typeof el.checkVisibility === "functi
  *   model: any, scope: ReturnType<import("./scope.js").createScope>, root: Element,
  *   trace: () => Record<string, any> | null, commit: (changes: Record<string, any>) => void,
  *   stepMs: number | (() => number), keysSkip?: string, idle?: () => string, onStep?: () => void,
- *   pageKeys?: () => boolean,
+ *   pageKeys?: () => boolean, tell?: (told: {key: string, title: string, text: string}) => string,
  * }} options `root`: the view's root (where the keys act without global_keys, and whose
  *   visibility gates them); `idle`: the words while there is no trace; `onStep`: after a new beat;
- *   `pageKeys`: whether PageDown / PageUp step too (while presenting)
+ *   `pageKeys`: whether PageDown / PageUp step too (while presenting); `tell`: a beat's words
+ *   (default: the trace's own text)
  */
-export function stepView({ model, scope, root, trace, commit, stepMs, keysSkip = TYPING, idle = () => "", onStep = () => {}, pageKeys = () => false }) {
+export function stepView({ model, scope, root, trace, commit, stepMs, keysSkip = TYPING, idle = () => "", onStep = () => {}, pageKeys = () => false, tell = (told) => told.text }) {
   const words = () => model.get("words");
   const prev = h("button", { type: "button", class: "step", "data-words": "steps.previous" });
   const next = h("button", { type: "button", class: "step primary", "data-words": "steps.next" });
@@ -86,7 +87,7 @@ export function stepView({ model, scope, root, trace, commit, stepMs, keysSkip =
     const told = trace()?.narration?.[b];
     const name = told?.title ?? all[b]?.title ?? "";
     title.textContent = name ? say(words(), "steps.title", { number: b + 1, count: all.length, title: name }) : "";
-    text.textContent = told ? told.text : idle();
+    text.textContent = told ? tell(told) : idle();
     root.setAttribute("data-beat", all[b]?.key ?? "");
   }
 

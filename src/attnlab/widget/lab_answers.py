@@ -36,10 +36,10 @@ from attnlab.widget.payloads import plain
 
 __all__ = [
     "ROUTES", "UnknownQuestionError", "answer", "edit_params", "edits_of", "lab_options",
-    "measure_cost", "sweep_answer",
+    "measure_cost", "one_projection_answer", "sweep_answer",
 ]  # fmt: skip
 
-ROUTES = ("sweep", "cost", "cheaper", "price")
+ROUTES = ("sweep", "cost", "cheaper", "price", "one_projection")
 """The questions the lab asks (static/lab_state.js ASK_ROUTES)."""
 
 Reply = Callable[[dict[str, Any]], None]
@@ -87,6 +87,16 @@ def edit_params(edits: Edits) -> dict[str, dict[str, list[float]]]:
         if vectors:
             out[FIELDS[role]] = {tok: [float(x) for x in xs] for tok, xs in vectors.items()}
     return out
+
+
+def one_projection_answer(params: Mapping[str, Any]) -> dict[str, Any]:
+    """What the lab's one-projection card reads of `/api/lesson?sentence=…`: its
+    `one_projection`, the sentence through one matrix for Q, K and V beside the real head."""
+    from attnlab.encode.lesson_json import encode_one_projection
+    from attnlab.lesson.one_projection import one_projection
+
+    sentence = str(params.get("sentence", lesson.DEFAULT_SENTENCE))
+    return {"one_projection": plain(encode_one_projection(one_projection(sentence)))}
 
 
 def sweep_answer(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -151,6 +161,8 @@ def answer(message: object, reply: Reply) -> bool:
             raise ArgumentTypeError(f"params must be an object, got {params!r:.40}", field=None)
         if route == "sweep":
             send({"ok": True, "body": sweep_answer(params)})
+        elif route == "one_projection":  # /api/lesson's one_projection for a sentence
+            send({"ok": True, "body": one_projection_answer(params)})
         elif route == "cheaper":  # the Cheaper attention cards (cheaper_answer.py)
             from attnlab.widget.cheaper_answer import cheaper_answer
 

@@ -114,7 +114,15 @@ def _project(trace: Trace, focus: int) -> str:
     return text
 
 
-def _score(trace: Trace, focus: int) -> str:
+def score_withheld(trace: Trace, focus: int, *, extras: Mapping[str, str] | None = None) -> str:
+    """The Score beat told without its answer, for a page that waits for the learner's guess
+    (Predict first): the scores themselves, then a question in place of "The best match is …"."""
+    text = _score(trace, focus, withhold=True)
+    more = (extras or {}).get("score")
+    return f"{text} {more}" if more else text
+
+
+def _score(trace: Trace, focus: int, *, withhold: bool = False) -> str:
     who = spoken_names(trace.tokens)[focus]
     whose = possessive(who)
     raw, s = trace.raw_scores[focus], trace.scores[focus]
@@ -149,7 +157,10 @@ def _score(trace: Trace, focus: int) -> str:
         ]
     text = head + "; ".join(parts) + "."
     best = int(np.argmax(s))
-    text += f" The best match is {_name(trace, best)}."
+    if withhold:
+        text += " Which key matches best? Guess first: the Softmax step follows your guess."
+    else:
+        text += f" The best match is {_name(trace, best)}."
     if masked:
         text += " Masked keys get −∞, so they will get no weight at all."
     return text

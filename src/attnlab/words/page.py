@@ -43,6 +43,7 @@ _CANVAS = {
     "canvas.query_axis": "query ↓",
     "canvas.masked": "masked",
     "canvas.sum": "sum",
+    "canvas.dims_key": "Bar columns, by dimension: {list}.",
     "canvas.failed": "Could not draw this step: {error}",
     "canvas.lesson": "The lesson's picture",
 }
@@ -79,6 +80,10 @@ _STEPS = {
 
 _LESSON = {
     "lesson.loading": "Loading the lesson…",
+    "lesson.guess.ask": (
+        "Which token will {token} attend to most? Pick one, or click a token in the picture."
+    ),
+    "lesson.guess.group": "Guess a token",
     "lesson.failed": "This lesson could not be shown: {error}",
     "lesson.own_help": "Up to {max_tokens} words from the toy head's vocabulary: {vocabulary}.",
     "lesson.own_sentence": "(your own sentence)",

@@ -16,6 +16,20 @@ _LABELS = {
     "lab.loading": "Loading…",
     "lab.dim": "dim {number}",
     "lab.axis.title": "Softmax axis",
+    "lab.one.title": "One matrix for Q, K and V",
+    "lab.one.help": (
+        "A common mistake: treating a token's query, key and value as one vector. Here one "
+        "matrix (the real head's W_Q) makes all three, Q = K = V = X·W_Q, beside the real head's "
+        "three matrices, in both contexts. With Q = K a token's score against itself is |q|²."
+    ),
+    "lab.one.table": "{sentence}: one matrix against three",
+    "lab.one.caption": "{sentence}: the weights of {token}'s row",
+    "lab.one.real": "real head (3 matrices)",
+    "lab.one.one": "Q = K = V (1 matrix)",
+    "lab.one.self": "{token}'s own score",
+    "lab.one.waiting": "Computing…",
+    "lab.one.hidden": "Make your guess first: this card shows the weights.",
+    "lab.one.no_host": "This card is computed by the server or the notebook's kernel.",
     "lab.axis.output": "{token}'s output",
     "lab.axis.across": "softmax across",
     "lab.axis.keys_row": "keys (correct)",
