@@ -11,11 +11,10 @@ import csv
 import json
 import sys
 import time
-from dataclasses import asdict
 from typing import Any
 
 from attnlab.train.catalog import EXPERIMENTS, experiment, start
-from attnlab.train.outcomes import induction_outcome, lookup_outcome, sqrt_dk_outcome
+from attnlab.train.narrate import summary_lines
 from attnlab.train.steps import Step
 from attnlab.words import training as words
 
@@ -30,16 +29,6 @@ def add_train_command(sub: Any) -> None:
     p.add_argument("--csv", help="save every curve, one row a step, to this CSV file")
     p.add_argument("--json", help="save the curves and the summary to this JSON file")
     p.set_defaults(run=_train)
-
-
-def summary_lines(name: str, steps: list[Step]) -> list[str]:
-    """The run's summary in words, from its measured curves."""
-    if name == "lookup":
-        return words.lookup_lines(**asdict(lookup_outcome(steps)))
-    if name == "induction":
-        return words.induction_lines(**asdict(induction_outcome(steps)))
-    out = sqrt_dk_outcome(steps, experiment(name).variants)
-    return [words.sqrt_dk_line(**asdict(v)) for v in out.variants]
 
 
 def _bar(done: int, total: int, began: float) -> str:

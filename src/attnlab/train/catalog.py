@@ -25,8 +25,8 @@ from attnlab.train.sqrt_dk import SqrtDkOptions, run_sqrt_dk, variant_divisors
 from attnlab.train.steps import Step
 
 __all__ = [
-    "EXPERIMENTS", "MAX_CHUNK", "Experiment", "Run", "TrainError", "advance", "begin", "experiment",
-    "start",
+    "EXPERIMENTS", "MAX_CHUNK", "Experiment", "Run", "TrainError", "advance", "begin", "check",
+    "experiment", "start",
 ]  # fmt: skip
 
 
@@ -110,6 +110,11 @@ def _checked(e: Experiment, steps: int | None, seed: int) -> int:
     return n
 
 
+def check(name: str, *, steps: int | None = None, seed: int = 0) -> int:
+    """The step count a run of `name` would take; TrainError naming what is out of range."""
+    return _checked(experiment(name), steps, seed)
+
+
 def start(name: str, *, steps: int | None = None, seed: int = 0) -> Iterator[Step]:
     """The run of experiment `name` for `steps` updates (its default when None) from `seed`."""
     e = experiment(name)
@@ -144,7 +149,7 @@ def begin(name: str, *, steps: int | None = None, seed: int = 0) -> Run:
 
 
 def advance(run: Run, count: int) -> tuple[Run, list[Step]]:
-    """The next `count` steps of `run` (fewer at its end, none once done), and the run after them."""
+    """The next `count` steps of `run` (fewer at its end, none once done) and the run after."""
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_CHUNK:
         raise TrainError(
             f"a chunk is a whole number of steps from 1 to {MAX_CHUNK}, got {count!r}",
