@@ -108,6 +108,9 @@ PAGE = {
     "maps": "Attention maps at the checkpoint",
     "row_of": "{word}'s row",
     "curves": "Curves against the step",
+    "curve_aria": "{measure} against the step",
+    "map_aria": "{name}: attention weights, a row for each query, a column for each key",
+    "step_now": "Latest step:",
 }
 MEASURES = {
     "loss": "loss",
