@@ -64,6 +64,13 @@ export function replayTrainer(run) {
   };
 }
 
+/** A legend's colour chip, coloured through the CSSOM (the page's CSP refuses style attributes). */
+function swatch(color) {
+  const chip = h("span", { class: "swatch", "aria-hidden": "true" }, []);
+  chip.style.background = color;
+  return chip;
+}
+
 function drawCurves(canvas, shapes) {
   const ctx = canvas.getContext("2d");
   if (!ctx) return;
@@ -204,13 +211,14 @@ function render({ model, el }) {
         const series = (e.variants ?? [])
           .map((v, i) => ({ key: `${v}.${measure}`, variant: v, color: SERIES[i % SERIES.length], steps: stepsAxis, values: run.points.map((p) => decodeNumber(p.values[`${v}.${measure}`])) }))
           .filter((s) => s.values.some((x) => Number.isFinite(x)));
-        const canvas = h("canvas", { width: CURVE.width * SCALE, height: CURVE.height * SCALE, style: `width:${CURVE.width}px;height:${CURVE.height}px`, role: "img", "aria-label": L("curve_aria", { measure: catalog.measure_names?.[measure] ?? measure }) });
+        const canvas = h("canvas", { width: CURVE.width * SCALE, height: CURVE.height * SCALE, role: "img", "aria-label": L("curve_aria", { measure: catalog.measure_names?.[measure] ?? measure }) });
+        canvas.style.width = `${CURVE.width}px`; // the CSSOM: the page's CSP refuses style attributes
         drawCurves(canvas, curveShapes(series, { steps: run.steps, width: CURVE.width, height: CURVE.height }));
         const last = run.points.at(-1);
         return h("figure", { class: "train-curve", "data-measure": measure }, [
           h("figcaption", {}, [catalog.measure_names?.[measure] ?? measure]),
           canvas,
-          h("ul", { class: "train-legend" }, series.map((s) => h("li", {}, [h("span", { class: "swatch", style: `background:${s.color}` }, []), `${catalog.variant_names?.[s.variant] ?? s.variant}: `, h("span", { "data-value": s.key }, [last ? num(decodeNumber(last.values[s.key]), 3) : ""])]))),
+          h("ul", { class: "train-legend" }, series.map((s) => h("li", {}, [swatch(s.color), `${catalog.variant_names?.[s.variant] ?? s.variant}: `, h("span", { "data-value": s.key }, [last ? num(decodeNumber(last.values[s.key]), 3) : ""])]))),
         ]);
       }),
     );

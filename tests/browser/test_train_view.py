@@ -1,0 +1,91 @@
+"""The Train view in real Chromium against the real server: pick lookup, Play, the loss curve
+grows and the step count rises, Pause holds it, Step adds one chunk, the scrubber goes back to
+step 0 where bank's row equals the core's numbers (computed here with train/), Stop frees the
+run. At 1280×800 and 390×844, with screenshots in test-artifacts/train-*.png."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from attnlab.train.catalog import start
+from attnlab.words.numfmt import num
+
+pytestmark = pytest.mark.browser
+
+
+def expect() -> Any:
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect
+
+
+def at_step(page: Any) -> int:
+    text = page.locator("[data-train='at-step']").inner_text()
+    return -1 if text == "–" else int(text)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_play_pause_step_scrub_stop(
+    new_page: Any, artifacts: Path, width: int, height: int
+) -> None:
+    page = new_page(width=width, height=height)
+    page.goto("/")
+    view = page.get_by_role("region", name="Watch a head learn")
+    expect()(view.get_by_role("heading", name="Watch a head learn")).to_be_visible()
+    view.locator("[data-train='experiment']").select_option("lookup")
+    view.locator("[data-train='seed']").fill("0")
+    view.locator("[data-train='steps']").fill("400")
+    view.locator("[data-train='speed']").select_option("1")  # one step a request: slow to watch
+    view.scroll_into_view_if_needed()
+
+    view.get_by_role("button", name="Play").click()
+    loss = view.locator("figure[data-measure='loss']")
+    expect()(loss).to_be_visible()
+    page.wait_for_function(
+        "() => Number(document.querySelector(\"[data-train='at-step']\").textContent) >= 3"
+    )
+    first = at_step(page)
+    page.wait_for_function(
+        f"() => Number(document.querySelector(\"[data-train='at-step']\").textContent) > {first}"
+    )
+    assert at_step(page) > first  # the run goes on: the step count rises as chunks arrive
+
+    view.get_by_role("button", name="Pause").click()
+    expect()(view.get_by_role("button", name="Play")).to_be_visible()
+    page.wait_for_timeout(400)  # a chunk already asked for may still land
+    paused = at_step(page)
+    page.wait_for_timeout(800)
+    assert at_step(page) == paused  # paused: no more steps
+    expect()(view.locator("[data-train='status']")).to_have_text(f"Paused at step {paused} of 400.")
+
+    view.get_by_role("button", name="Step").click()
+    page.wait_for_function(
+        f"() => Number(document.querySelector(\"[data-train='at-step']\").textContent) === {paused + 1}"
+    )  # one chunk of one step
+
+    # the loss shown is the core's at that step, and bank's row at step 0 is the core's row
+    core = list(start("lookup", steps=400, seed=0))
+    shown = loss.locator("[data-value='scaled.loss']").inner_text()
+    assert shown == num(core[paused + 1].values["scaled.loss"], places=3)
+    view.locator("[data-train='scrub']").fill("0")
+    expect()(view.locator("[data-train='scrub-at']")).to_have_text("step 0 of 400")
+    first_ck = core[0].checkpoint
+    assert first_ck is not None
+    for m in first_ck.maps:
+        row = view.locator(f"[data-row-of='{m.name}'] .train-cell")
+        want = [f"{t} {num(float(w))}" for t, w in zip(m.tokens, m.weights[3], strict=True)]
+        expect()(row).to_have_text(want)
+    view.locator("figure.train-map").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / f"train-lookup-{width}x{height}.png"), full_page=False)
+
+    view.get_by_role("button", name="Stop").click()
+    expect()(view.locator("[data-train='status']")).to_have_text(
+        f"Stopped at step {paused + 1}: the worker is free for the next run."
+    )
+    expect()(view.get_by_role("button", name="Stop")).to_be_disabled()
+    stopped = at_step(page)
+    page.wait_for_timeout(500)
+    assert at_step(page) == stopped
