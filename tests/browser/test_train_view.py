@@ -22,6 +22,9 @@ def expect() -> Any:
     return playwright_expect
 
 
+AT_STEP = "Number(document.querySelector(\"[data-train='at-step']\").textContent)"
+
+
 def at_step(page: Any) -> int:
     text = page.locator("[data-train='at-step']").inner_text()
     return -1 if text == "–" else int(text)
@@ -42,6 +45,7 @@ def test_play_pause_step_scrub_stop(
     view.scroll_into_view_if_needed()
 
     view.get_by_role("button", name="Play").click()
+    view.get_by_role("heading", name="Watch a head learn").scroll_into_view_if_needed()
     loss = view.locator("figure[data-measure='loss']")
     expect()(loss).to_be_visible()
     page.wait_for_function(
@@ -52,6 +56,7 @@ def test_play_pause_step_scrub_stop(
         f"() => Number(document.querySelector(\"[data-train='at-step']\").textContent) > {first}"
     )
     assert at_step(page) > first  # the run goes on: the step count rises as chunks arrive
+    page.screenshot(path=str(artifacts / f"train-playing-{width}x{height}.png"))
 
     view.get_by_role("button", name="Pause").click()
     expect()(view.get_by_role("button", name="Play")).to_be_visible()
@@ -62,9 +67,7 @@ def test_play_pause_step_scrub_stop(
     expect()(view.locator("[data-train='status']")).to_have_text(f"Paused at step {paused} of 400.")
 
     view.get_by_role("button", name="Step").click()
-    page.wait_for_function(
-        f"() => Number(document.querySelector(\"[data-train='at-step']\").textContent) === {paused + 1}"
-    )  # one chunk of one step
+    page.wait_for_function(f"() => {AT_STEP} === {paused + 1}")  # one chunk of one step
 
     # the loss shown is the core's at that step, and bank's row at step 0 is the core's row
     core = list(start("lookup", steps=400, seed=0))
@@ -89,3 +92,27 @@ def test_play_pause_step_scrub_stop(
     stopped = at_step(page)
     page.wait_for_timeout(500)
     assert at_step(page) == stopped
+
+
+@pytest.mark.slow
+def test_an_induction_run_shows_its_heads_maps_and_scores(new_page: Any, artifacts: Path) -> None:
+    """Fast speed, 60 steps of the induction run: the four heads' 20 × 20 maps at the last
+    checkpoint, and its best scores in words, as the core computes them."""
+    page = new_page(width=1280, height=900)
+    page.goto("/")
+    view = page.get_by_role("region", name="Watch a head learn")
+    view.locator("[data-train='experiment']").select_option("induction")
+    view.locator("[data-train='steps']").fill("60")
+    view.locator("[data-train='speed']").select_option("20")
+    view.get_by_role("button", name="Play").click()
+    expect()(view.locator("[data-train='status']")).to_have_text(
+        "Finished: 60 steps.", timeout=120_000
+    )
+    expect()(view.locator("figure.train-map")).to_have_count(4)
+    last = [s for s in start("induction", steps=60, seed=0) if s.checkpoint is not None][-1]
+    from attnlab.train.narrate import checkpoint_line
+
+    expect()(view.locator("[data-train='ck-line']")).to_have_text(checkpoint_line(last.checkpoint))
+    expect()(view.locator("[data-train='scrub-at']")).to_have_text("step 60 of 60")
+    view.locator("[data-train='scrub']").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "train-induction-1280x900.png"))

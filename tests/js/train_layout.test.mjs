@@ -27,6 +27,8 @@ test("the y range covers every finite value and skips non-finite ones", () => {
   assert.deepEqual(yRange([{ values: [] }]), [0, 1]);
   const [a, b] = yRange([{ values: [2, 2] }]);
   assert.ok(a < 2 && b > 2); // a flat curve still has a range to sit in
+  assert.equal(yRange([{ values: [0, 0] }])[0], 0); // a gradient norm of 0 sits on the frame, not below 0
+  assert.ok(yRange([{ values: [-1, 1] }])[0] < -1);
 });
 
 test("a map has a cell per weight, coloured by it, and writes weights only in large cells", () => {

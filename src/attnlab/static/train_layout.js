@@ -23,9 +23,9 @@ export function yRange(series) {
   let hi = -Infinity;
   for (const s of series) for (const v of s.values) if (Number.isFinite(v)) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
   if (!Number.isFinite(lo)) return [0, 1];
-  if (hi - lo < 1e-9) return [lo - 0.5, hi + 0.5];
+  if (hi - lo < 1e-9) return [lo >= 0 ? Math.max(0, lo - 0.5) : lo - 0.5, hi + 0.5];
   const pad = (hi - lo) * 0.06;
-  return [lo - pad, hi + pad];
+  return [lo >= 0 ? Math.max(0, lo - pad) : lo - pad, hi + pad]; // a norm or a weight never below 0
 }
 
 /**
