@@ -1,5 +1,6 @@
-"""`attnlab train lookup|sqrt-dk|induction --steps N --seed S [--csv F] [--json F]`: run one
-training experiment with a progress bar on stderr, print its summary, save its curves.
+"""`attnlab train lookup|sqrt-dk|induction --steps N --seed S [--csv F] [--json F] [--gif F]`:
+run one training experiment with a progress bar on stderr, print its summary, save its curves
+(and, with --gif, its attention maps at each checkpoint as an animated GIF).
 
 main.py registers it with one call, `add_train_command(sub)`.
 """
@@ -28,6 +29,7 @@ def add_train_command(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="the same seed gives the same curves")
     p.add_argument("--csv", help="save every curve, one row a step, to this CSV file")
     p.add_argument("--json", help="save the curves and the summary to this JSON file")
+    p.add_argument("--gif", help="save the attention maps at each checkpoint as an animated GIF")
     p.set_defaults(run=_train)
 
 
@@ -83,4 +85,9 @@ def _train(args: argparse.Namespace) -> int:
         }
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(doc, f)
+    if args.gif:
+        from attnlab.export.train_gif import save_train_gif
+
+        frames, (width, height) = save_train_gif(steps, args.gif)
+        print(words.gif_saved(path=args.gif, frames=frames, width=width, height=height))
     return 0

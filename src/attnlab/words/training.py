@@ -6,7 +6,8 @@ from __future__ import annotations
 from attnlab.words.numfmt import num
 
 __all__ = [
-    "MEASURES", "PAGE", "TITLES", "VARIANTS", "WATCH", "checkpoint_scores_line", "induction_lines",
+    "MEASURES", "PAGE", "TITLES", "VARIANTS", "WATCH", "checkpoint_scores_line", "gif_saved",
+    "induction_lines",
     "induction_phase", "lookup_lines", "lookup_phase", "sqrt_dk_line", "sqrt_dk_phase",
     "variant_name",
 ]  # fmt: skip
@@ -192,3 +193,8 @@ def checkpoint_scores_line(best: dict[str, tuple[str, float]]) -> str:
     named = {"previous": "previous-token", "duplicate": "duplicate-token", "induction": "induction"}
     parts = [f"{named[k]} {head} {num(v)}" for k, (head, v) in best.items()]
     return "Best scores at this checkpoint: " + "; ".join(parts) + "." if parts else ""
+
+
+def gif_saved(*, path: str, frames: int, width: int, height: int) -> str:
+    """The CLI's line once `--gif` is written."""
+    return f"Saved {path}: the maps at {frames} checkpoints, one frame each, {width} × {height} px."
