@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from attnlab.cli.main import main
-from attnlab.export.train_gif import CELL, GAP, TOP, YLGNBU, heat_rgb, save_train_gif
+from attnlab.export.train_gif import GAP, TOP, YLGNBU, cell_size, heat_rgb, save_train_gif
 from attnlab.train.catalog import start
 
 Image = pytest.importorskip("PIL.Image")
@@ -24,6 +24,8 @@ def test_the_cli_writes_a_gif_with_a_frame_per_checkpoint(
     with Image.open(out) as gif:
         assert gif.format == "GIF" and gif.n_frames == len(saved) == 11
         maps = len(saved[0].checkpoint.maps)  # 4: two variants × two sentences, 4 × 4 each
+        CELL = cell_size(4)
+        assert CELL == 40
         assert gif.size == (GAP + maps * (4 * CELL + GAP), TOP + 4 * CELL + GAP)
         for k in (0, len(saved) - 1):  # the first and the last frame: the weights of that step
             gif.seek(k)
@@ -41,7 +43,7 @@ def test_the_induction_maps_fit_in_frames_of_bounded_size(tmp_path: Path) -> Non
     frames, (width, height) = save_train_gif(steps, tmp_path / "i.gif")
     with Image.open(tmp_path / "i.gif") as gif:
         assert gif.n_frames == frames == 5 and gif.size == (width, height)  # steps 0..4 all saved
-    assert height == TOP + 20 * CELL + GAP  # 20 tokens, 12 px a weight
+    assert height == TOP + 20 * 12 + GAP == TOP + 20 * cell_size(20) + GAP  # 20 tokens, 12 px each
 
 
 def test_the_heat_scale_ends_are_the_pages() -> None:

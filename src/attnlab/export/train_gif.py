@@ -1,5 +1,5 @@
 """A training run's attention maps over its checkpoints as an animated GIF: one frame a
-checkpoint, its maps side by side as heat grids (rows = queries), with the step written above.
+checkpoint, its maps side by side as heat grids (rows = queries), each named, the step above.
 
 The colours are the page's heat scale (static/colors.js: ColorBrewer's YlGnBu, pale for a weight
 near 0, deep blue near 1), interpolated the same way. Pillow writes the file (GIF89a, looping);
@@ -18,7 +18,7 @@ from attnlab.train.steps import Step
 from attnlab.types import FloatArray
 from attnlab.words import training as words
 
-__all__ = ["FRAME_MS", "heat_rgb", "save_train_gif"]
+__all__ = ["FRAME_MS", "cell_size", "heat_rgb", "save_train_gif"]
 
 YLGNBU = (
     "#ffffd9", "#edf8b1", "#c7e9b4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8", "#253494",
@@ -29,10 +29,10 @@ _STOPS = np.array([[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in YLGNBU], 
 FRAME_MS = 600
 """How long each checkpoint's frame shows."""
 
-CELL = 12  # pixels a weight, at most (fewer for a map too large for MAX_MAP)
-MAX_MAP = 240  # pixels a map's side, at most
+MAX_CELL = 40  # pixels a weight, at most (a 4 × 4 map is 160 px a side)
+MAX_MAP = 240  # pixels a map's side, at most (a 20 × 20 map has 12 px a weight)
 GAP = 12
-TOP = 22  # room for the step's line
+TOP = 38  # room for the step's line and the maps' names
 
 
 def heat_rgb(weights: FloatArray) -> np.ndarray:
@@ -43,6 +43,11 @@ def heat_rgb(weights: FloatArray) -> np.ndarray:
     f = (x - i)[..., None]
     rgb = _STOPS[i] + (_STOPS[i + 1] - _STOPS[i]) * f
     return np.round(rgb).astype(np.uint8)  # type: ignore[no-any-return]
+
+
+def cell_size(n: int) -> int:
+    """Pixels a weight for maps of `n` rows: as large as MAX_CELL, the map within MAX_MAP."""
+    return max(1, min(MAX_CELL, MAX_MAP // n))
 
 
 def _frame(step: Step, total: int, cell: int) -> object:
@@ -61,6 +66,7 @@ def _frame(step: Step, total: int, cell: int) -> object:
         grid = heat_rgb(m.weights)  # (n, m, 3)
         tile = Image.fromarray(np.repeat(np.repeat(grid, cell, axis=0), cell, axis=1), "RGB")
         img.paste(tile, (GAP + k * (side + GAP), TOP))
+        draw.text((GAP + k * (side + GAP), 21), m.name[: side // 5], fill=(91, 91, 112))
     return img
 
 
@@ -76,7 +82,7 @@ def save_train_gif(steps: Sequence[Step], path: str | Path) -> tuple[int, tuple[
     if not saved:
         raise AttnlabError("the run saved no checkpoint, so there is no map to draw", field="gif")
     n = max(m.weights.shape[0] for s in saved for m in s.checkpoint.maps)  # type: ignore[union-attr]
-    cell = max(1, min(CELL, MAX_MAP // n))
+    cell = cell_size(n)
     total = steps[-1].step
     frames = [_frame(s, total, cell) for s in saved]
     first = frames[0]
