@@ -154,7 +154,7 @@ function render({ model, el }) {
   el.replaceChildren(
     h("section", { class: "train", "aria-labelledby": "train-heading" }, [
       h("h2", { id: "train-heading" }, [L("heading")]),
-      h("p", { class: "train-intro" }, [L("intro")]),
+      h("p", { class: "train-intro" }, [L(given && !model.services?.train ? "intro_kernel" : "intro")]),
       h("div", { class: "train-controls" }, [
         h("label", {}, [L("experiment"), " ", pick]),
         h("label", {}, [L("seed"), " ", seed]),
@@ -187,6 +187,14 @@ function render({ model, el }) {
     watch.textContent = e?.watch ?? "";
   }
   fresh();
+  if (given && !model.services?.train) {
+    // the kernel's one run: its experiment, seed and length, which the view cannot change
+    pick.value = given.experiment;
+    fresh();
+    seed.value = String(given.seed);
+    steps.value = String(given.steps);
+    for (const control of [pick, seed, steps]) control.disabled = true;
+  }
 
   function say(key, fields) {
     status.textContent = L(key, fields);

@@ -85,6 +85,10 @@ PAGE = {
     "intro": "Train a head from random weights, in NumPy, in the server's worker: the curves "
     "grow as each chunk of steps arrives, and the scrubber shows the attention maps saved "
     "along the way.",
+    "intro_kernel": "A head trained from random weights, in NumPy, by this notebook's kernel: "
+    "Play shows the run's curves growing a chunk of steps at a time, and the scrubber shows the "
+    "attention maps saved along the way. To train another experiment or seed, call "
+    "attnlab.widget.train again.",
     "experiment": "Experiment",
     "seed": "Seed",
     "steps": "Steps",
