@@ -28,7 +28,7 @@ from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, cast
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -227,7 +227,7 @@ async def next_chunk(params: TrainNextBody, request: Request) -> Response:
     except BaseException:
         jobs.release(entry)
         raise
-    run, chunk = out  # type: ignore[misc]
+    run, chunk = cast(tuple[Run, list[Step]], out)
     if not jobs.put(params.job, entry, run, chunk):
         raise JobError(f"run {params.job!r} was stopped while its chunk was computed")
     return json_answer(encode_chunk(params.job, run, chunk, entry.steps))
