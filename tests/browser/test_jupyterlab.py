@@ -406,8 +406,8 @@ def test_the_train_view_in_a_notebook_plays_the_kernels_run(
         here = "#" + str(page.evaluate("() => window.jupyterapp.shell.currentWidget.id"))
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
         view = page.locator(f"{here} .attnlab-nb")
-        view.get_by_role("button", name="Play").wait_for(timeout=90_000)
-        view.get_by_role("button", name="Play").click()
+        view.get_by_role("button", name="Play the training run").wait_for(timeout=90_000)
+        view.get_by_role("button", name="Play the training run").click()
         status = view.locator("[data-train='status']")
         page.wait_for_function(
             "(el) => el.textContent === 'Finished: 60 steps.'", arg=status.element_handle()

@@ -44,7 +44,7 @@ def test_play_pause_step_scrub_stop(
     view.locator("[data-train='speed']").select_option("1")  # one step a request: slow to watch
     view.scroll_into_view_if_needed()
 
-    view.get_by_role("button", name="Play").click()
+    view.get_by_role("button", name="Play the training run").click()
     view.get_by_role("heading", name="Watch a head learn").scroll_into_view_if_needed()
     loss = view.locator("figure[data-measure='loss']")
     expect()(loss).to_be_visible()
@@ -58,15 +58,15 @@ def test_play_pause_step_scrub_stop(
     assert at_step(page) > first  # the run goes on: the step count rises as chunks arrive
     page.screenshot(path=str(artifacts / f"train-playing-{width}x{height}.png"))
 
-    view.get_by_role("button", name="Pause").click()
-    expect()(view.get_by_role("button", name="Play")).to_be_visible()
+    view.get_by_role("button", name="Pause the training run").click()
+    expect()(view.get_by_role("button", name="Play the training run")).to_be_visible()
     page.wait_for_timeout(400)  # a chunk already asked for may still land
     paused = at_step(page)
     page.wait_for_timeout(800)
     assert at_step(page) == paused  # paused: no more steps
     expect()(view.locator("[data-train='status']")).to_have_text(f"Paused at step {paused} of 400.")
 
-    view.get_by_role("button", name="Step").click()
+    view.get_by_role("button", name="Step the training run by one chunk").click()
     page.wait_for_function(f"() => {AT_STEP} === {paused + 1}")  # one chunk of one step
 
     # the loss shown is the core's at that step, and bank's row at step 0 is the core's row
@@ -84,11 +84,11 @@ def test_play_pause_step_scrub_stop(
     view.locator("figure.train-map").first.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / f"train-lookup-{width}x{height}.png"), full_page=False)
 
-    view.get_by_role("button", name="Stop").click()
+    view.get_by_role("button", name="Stop the training run").click()
     expect()(view.locator("[data-train='status']")).to_have_text(
         f"Stopped at step {paused + 1}: the worker is free for the next run."
     )
-    expect()(view.get_by_role("button", name="Stop")).to_be_disabled()
+    expect()(view.get_by_role("button", name="Stop the training run")).to_be_disabled()
     stopped = at_step(page)
     page.wait_for_timeout(500)
     assert at_step(page) == stopped
@@ -104,7 +104,7 @@ def test_an_induction_run_shows_its_heads_maps_and_scores(new_page: Any, artifac
     view.locator("[data-train='experiment']").select_option("induction")
     view.locator("[data-train='steps']").fill("60")
     view.locator("[data-train='speed']").select_option("20")
-    view.get_by_role("button", name="Play").click()
+    view.get_by_role("button", name="Play the training run").click()
     expect()(view.locator("[data-train='status']")).to_have_text(
         "Finished: 60 steps.", timeout=120_000
     )

@@ -124,289 +124,249 @@ function drawMap(canvas, shapes) {
   }
 }
 
-/** @param {{model: any, el: HTMLElement}} props @returns {() => void} the cleanup */
-function render({ model, el }) {
-  const catalog = model.get("train_catalog");
-  const given = model.get("train_run");
-  const trainer = model.services?.train ?? (given ? replayTrainer(given) : null);
-  const experiments = catalog?.experiments ?? [];
-  const L = (key, fields) => label(catalog, key, fields);
-
-  const pick = h("select", { "data-train": "experiment" }, experiments.map((e) => h("option", { value: e.name }, [e.title])));
-  const seed = h("input", { type: "number", min: 0, step: 1, value: 0, "data-train": "seed", inputmode: "numeric" });
-  const steps = h("input", { type: "number", min: 1, step: 1, "data-train": "steps", inputmode: "numeric" });
-  const speed = h("select", { "data-train": "speed" }, (catalog?.speeds ?? [1, 5, 20]).map((n, i) => h("option", { value: n, selected: i === 1 }, [L(["speed_slow", "speed_medium", "speed_fast"][i] ?? "speed")])));
-  const play = h("button", { type: "button", class: "primary", "data-train": "play" }, [L("play")]);
-  const stepButton = h("button", { type: "button", "data-train": "step" }, [L("step")]);
-  const stopButton = h("button", { type: "button", "data-train": "stop", disabled: true }, [L("stop")]);
-  const status = h("p", { class: "train-status", role: "status", "data-train": "status" }, [L("no_run")]);
-  const count = h("p", { class: "train-count" }, [`${L("step_now")} `, h("output", { "data-train": "at-step" }, ["–"])]);
-  const watch = h("p", { class: "train-watch" }, []);
-  const phase = h("p", { class: "train-phase", "data-train": "phase" }, []);
-  const curves = h("div", { class: "train-curves" }, []);
-  const scrub = h("input", { type: "range", min: 0, max: 0, value: 0, step: 1, disabled: true, "data-train": "scrub", "aria-label": L("scrub") });
-  const scrubAt = h("output", { "data-train": "scrub-at" }, ["–"]);
-  const ckLine = h("p", { class: "train-ck-line", "data-train": "ck-line" }, []);
-  const maps = h("div", { class: "train-maps", "data-train": "maps" }, []);
-  const summary = h("ul", { class: "train-summary", "data-train": "summary" }, []);
-  const error = h("p", { class: "train-error", role: "alert", hidden: true }, []);
-
-  el.replaceChildren(
-    h("section", { class: "train", "aria-labelledby": "train-heading" }, [
-      h("h2", { id: "train-heading" }, [L("heading")]),
-      h("p", { class: "train-intro" }, [L(given && !model.services?.train ? "intro_kernel" : "intro")]),
-      h("div", { class: "train-controls" }, [
-        h("label", {}, [L("experiment"), " ", pick]),
-        h("label", {}, [L("seed"), " ", seed]),
-        h("label", {}, [L("steps"), " ", steps]),
-        h("label", {}, [L("speed"), " ", speed]),
-        h("span", { class: "train-buttons" }, [play, stepButton, stopButton]),
-      ]),
-      error, status, count,
-      h("h3", {}, [L("watch")]), watch, phase,
-      h("h3", {}, [L("curves")]), curves,
-      h("h3", {}, [L("maps")]),
-      h("div", { class: "train-scrub" }, [h("label", {}, [L("scrub"), " ", scrub]), " ", scrubAt]),
-      ckLine, maps,
-      h("h3", {}, [L("summary")]), summary,
+/** The view's elements (`parts`) and its root, labelled from the catalog. */
+function buildParts(L, experiments, speeds, intro) {
+  const p = {
+    pick: h("select", { "data-train": "experiment" }, experiments.map((e) => h("option", { value: e.name }, [e.title]))),
+    seed: h("input", { type: "number", min: 0, step: 1, value: 0, "data-train": "seed", inputmode: "numeric" }),
+    steps: h("input", { type: "number", min: 1, step: 1, "data-train": "steps", inputmode: "numeric" }),
+    speed: h("select", { "data-train": "speed" }, speeds.map((n, i) => h("option", { value: n, selected: i === 1 }, [L(["speed_slow", "speed_medium", "speed_fast"][i] ?? "speed")]))),
+    play: h("button", { type: "button", class: "primary", "data-train": "play", "aria-label": L("play_aria") }, [L("play")]),
+    step: h("button", { type: "button", "data-train": "step", "aria-label": L("step_aria") }, [L("step")]),
+    stop: h("button", { type: "button", "data-train": "stop", "aria-label": L("stop_aria"), disabled: true }, [L("stop")]),
+    status: h("p", { class: "train-status", role: "status", "data-train": "status" }, [L("no_run")]),
+    atStep: h("output", { "data-train": "at-step" }, ["–"]),
+    watch: h("p", { class: "train-watch" }, []),
+    phase: h("p", { class: "train-phase", "data-train": "phase" }, []),
+    curves: h("div", { class: "train-curves" }, []),
+    scrub: h("input", { type: "range", min: 0, max: 0, value: 0, step: 1, disabled: true, "data-train": "scrub", "aria-label": L("scrub") }),
+    scrubAt: h("output", { "data-train": "scrub-at" }, ["–"]),
+    ckLine: h("p", { class: "train-ck-line", "data-train": "ck-line" }, []),
+    maps: h("div", { class: "train-maps", "data-train": "maps" }, []),
+    summary: h("ul", { class: "train-summary", "data-train": "summary" }, []),
+    error: h("p", { class: "train-error", role: "alert", hidden: true }, []),
+  };
+  p.root = h("section", { class: "train", "aria-labelledby": "train-heading" }, [
+    h("h2", { id: "train-heading" }, [L("heading")]),
+    h("p", { class: "train-intro" }, [L(intro)]),
+    h("div", { class: "train-controls" }, [
+      h("label", {}, [L("experiment"), " ", p.pick]),
+      h("label", {}, [L("seed"), " ", p.seed]),
+      h("label", {}, [L("steps"), " ", p.steps]),
+      h("label", {}, [L("speed"), " ", p.speed]),
+      h("span", { class: "train-buttons" }, [p.play, p.step, p.stop]),
     ]),
+    p.error, p.status, h("p", { class: "train-count" }, [`${L("step_now")} `, p.atStep]),
+    h("h3", {}, [L("watch")]), p.watch, p.phase,
+    h("h3", {}, [L("curves")]), p.curves,
+    h("h3", {}, [L("maps")]),
+    h("div", { class: "train-scrub" }, [h("label", {}, [L("scrub"), " ", p.scrub]), " ", p.scrubAt]),
+    p.ckLine, p.maps,
+    h("h3", {}, [L("summary")]), p.summary,
+  ]);
+  return p;
+}
+
+/** One panel a measure: the run's curve of each variant, and its latest value in the legend. */
+function drawCurvePanels(parts, catalog, L, run) {
+  const e = catalog.experiments.find((x) => x.name === run.experiment);
+  const stepsAxis = run.points.map((p) => p.step);
+  const last = run.points.at(-1);
+  parts.curves.replaceChildren(
+    ...(e?.measures ?? []).map((measure) => {
+      const series = (e.variants ?? [])
+        .map((v, i) => ({ key: `${v}.${measure}`, variant: v, color: SERIES[i % SERIES.length], steps: stepsAxis, values: run.points.map((p) => decodeNumber(p.values[`${v}.${measure}`])) }))
+        .filter((s) => s.values.some((x) => Number.isFinite(x)));
+      const name = catalog.measure_names?.[measure] ?? measure;
+      const canvas = h("canvas", { width: CURVE.width * SCALE, height: CURVE.height * SCALE, role: "img", "aria-label": L("curve_aria", { measure: name }) });
+      canvas.style.width = `${CURVE.width}px`; // the CSSOM: the page's CSP refuses style attributes
+      drawCurves(canvas, curveShapes(series, { steps: run.steps, width: CURVE.width, height: CURVE.height }));
+      const legend = series.map((s) => h("li", {}, [
+        swatch(s.color), `${catalog.variant_names?.[s.variant] ?? s.variant}: `,
+        h("span", { "data-value": s.key }, [last ? num(decodeNumber(last.values[s.key]), 3) : ""]),
+      ]));
+      return h("figure", { class: "train-curve", "data-measure": measure }, [h("figcaption", {}, [name]), canvas, h("ul", { class: "train-legend" }, legend)]);
+    }),
   );
+}
 
-  let run = null; // {job, experiment, steps, seed, points: [], checkpoints: [], done}
-  let playing = false;
-  let asking = false;
-  let ticket = 0;
-  let alive = true;
-  let follow = true; // the scrubber follows the newest checkpoint until the learner moves it
-
-  const chosen = () => experiments.find((e) => e.name === pick.value) ?? experiments[0];
-  function fresh() {
-    const e = chosen();
-    steps.value = String(e?.default_steps ?? 100);
-    steps.max = String(e?.max_steps ?? 100);
-    watch.textContent = e?.watch ?? "";
+/** The checkpoint the scrubber is on (the newest while `follow`): its maps, its words. */
+function drawCheckpoint(parts, L, run, follow) {
+  const cks = run?.checkpoints ?? [];
+  const { scrub, scrubAt, ckLine, maps } = parts;
+  scrub.max = String(Math.max(0, cks.length - 1));
+  scrub.disabled = cks.length === 0;
+  if (follow) scrub.value = scrub.max;
+  const ck = cks[Number(scrub.value)];
+  if (!ck) {
+    maps.replaceChildren();
+    scrubAt.textContent = "–";
+    ckLine.textContent = "";
+    return;
   }
-  fresh();
-  if (given && !model.services?.train) {
-    // the kernel's one run: its experiment, seed and length, which the view cannot change
-    pick.value = given.experiment;
-    fresh();
-    seed.value = String(given.seed);
-    steps.value = String(given.steps);
-    for (const control of [pick, seed, steps]) control.disabled = true;
-  }
+  scrubAt.textContent = L("at_step", { step: ck.step, steps: run.steps });
+  scrub.setAttribute("aria-valuetext", scrubAt.textContent);
+  ckLine.textContent = ck.line;
+  maps.replaceChildren(
+    ...ck.maps.map((m) => {
+      const weights = m.weights.map((r) => r.map(decodeNumber));
+      const canvas = h("canvas", { role: "img", "aria-label": L("map_aria", { name: m.name }) });
+      drawMap(canvas, mapShapes(weights, m.tokens, { ...MAP, row: m.row }));
+      const figure = [h("figcaption", {}, [m.name]), canvas];
+      if (m.row !== null && m.row !== undefined) {
+        const cells = m.tokens.flatMap((t, j) => [h("span", { class: "train-cell", "data-key": t }, [`${t} ${num(weights[m.row][j])}`]), j < m.tokens.length - 1 ? " · " : ""]);
+        figure.push(h("p", { class: "train-row", "data-row-of": m.name }, [`${L("row_of", { word: m.tokens[m.row] })}: `, ...cells]));
+      }
+      return h("figure", { class: "train-map", "data-step": ck.step }, figure);
+    }),
+  );
+}
 
-  function say(key, fields) {
-    status.textContent = L(key, fields);
+/**
+ * The run on screen and what the buttons do: start, ask for the next chunk while playing,
+ * pause, step, stop, reset. `st` holds the run ({job, experiment, steps, points, checkpoints,
+ * done}) and whether it plays; a chunk answered after a stop or a reset is dropped (`ticket`).
+ */
+function controller(parts, trainer, L, catalog) {
+  const st = { run: null, playing: false, asking: false, ticket: 0, alive: true, follow: true };
+  const say = (key, fields) => (parts.status.textContent = L(key, fields));
+  const lastStep = () => st.run?.points.at(-1)?.step ?? 0;
+  function buttons() {
+    parts.play.textContent = st.playing ? L("pause") : L("play");
+    parts.play.dataset.train = st.playing ? "pause" : "play";
+    parts.play.setAttribute("aria-label", L(st.playing ? "pause_aria" : "play_aria"));
+    parts.play.setAttribute("aria-pressed", String(st.playing));
+    parts.stop.disabled = !st.run?.job || Boolean(st.run?.done);
+    parts.step.disabled = st.playing || Boolean(st.run?.done);
   }
   function showError(e) {
-    error.hidden = !e;
-    error.textContent = e ? e.message : "";
+    parts.error.hidden = !e;
+    parts.error.textContent = e ? e.message : "";
   }
-  function buttons() {
-    play.textContent = playing ? L("pause") : L("play");
-    play.dataset.train = playing ? "pause" : "play";
-    play.setAttribute("aria-pressed", String(playing));
-    stopButton.disabled = !run?.job || Boolean(run?.done);
-    stepButton.disabled = playing || Boolean(run?.done);
-  }
-
-  function drawCurvePanels() {
-    const e = experiments.find((x) => x.name === run.experiment);
-    const stepsAxis = run.points.map((p) => p.step);
-    curves.replaceChildren(
-      ...(e?.measures ?? []).map((measure) => {
-        const series = (e.variants ?? [])
-          .map((v, i) => ({ key: `${v}.${measure}`, variant: v, color: SERIES[i % SERIES.length], steps: stepsAxis, values: run.points.map((p) => decodeNumber(p.values[`${v}.${measure}`])) }))
-          .filter((s) => s.values.some((x) => Number.isFinite(x)));
-        const canvas = h("canvas", { width: CURVE.width * SCALE, height: CURVE.height * SCALE, role: "img", "aria-label": L("curve_aria", { measure: catalog.measure_names?.[measure] ?? measure }) });
-        canvas.style.width = `${CURVE.width}px`; // the CSSOM: the page's CSP refuses style attributes
-        drawCurves(canvas, curveShapes(series, { steps: run.steps, width: CURVE.width, height: CURVE.height }));
-        const last = run.points.at(-1);
-        return h("figure", { class: "train-curve", "data-measure": measure }, [
-          h("figcaption", {}, [catalog.measure_names?.[measure] ?? measure]),
-          canvas,
-          h("ul", { class: "train-legend" }, series.map((s) => h("li", {}, [swatch(s.color), `${catalog.variant_names?.[s.variant] ?? s.variant}: `, h("span", { "data-value": s.key }, [last ? num(decodeNumber(last.values[s.key]), 3) : ""])]))),
-        ]);
-      }),
-    );
-  }
-
-  function drawCheckpoint() {
-    const cks = run?.checkpoints ?? [];
-    scrub.max = String(Math.max(0, cks.length - 1));
-    scrub.disabled = cks.length === 0;
-    if (follow) scrub.value = scrub.max;
-    const ck = cks[Number(scrub.value)];
-    if (!ck) {
-      maps.replaceChildren();
-      scrubAt.textContent = "–";
-      ckLine.textContent = "";
-      return;
-    }
-    scrubAt.textContent = L("at_step", { step: ck.step, steps: run.steps });
-    scrub.setAttribute("aria-valuetext", scrubAt.textContent);
-    ckLine.textContent = ck.line;
-    maps.replaceChildren(
-      ...ck.maps.map((m) => {
-        const weights = m.weights.map((r) => r.map(decodeNumber));
-        const canvas = h("canvas", { role: "img", "aria-label": L("map_aria", { name: m.name }) });
-        drawMap(canvas, mapShapes(weights, m.tokens, { ...MAP, row: m.row }));
-        const parts = [h("figcaption", {}, [m.name]), canvas];
-        if (m.row !== null && m.row !== undefined) {
-          parts.push(h("p", { class: "train-row", "data-row-of": m.name }, [
-            `${L("row_of", { word: m.tokens[m.row] })}: `,
-            ...m.tokens.flatMap((t, j) => [h("span", { class: "train-cell", "data-key": t }, [`${t} ${num(weights[m.row][j])}`]), j < m.tokens.length - 1 ? " · " : ""]),
-          ]));
-        }
-        return h("figure", { class: "train-map", "data-step": ck.step }, parts);
-      }),
-    );
-  }
-
   function take(body) {
-    run.points.push(...body.points);
-    run.checkpoints.push(...body.checkpoints);
-    run.done = body.done;
-    phase.textContent = body.phase;
-    summary.replaceChildren(...body.summary.map((line) => h("li", {}, [line])));
-    const at = run.points.at(-1)?.step;
-    count.querySelector("output").textContent = at === undefined ? "–" : String(at);
-    drawCurvePanels();
-    drawCheckpoint();
+    st.run.points.push(...body.points);
+    st.run.checkpoints.push(...body.checkpoints);
+    st.run.done = body.done;
+    parts.phase.textContent = body.phase;
+    parts.summary.replaceChildren(...body.summary.map((line) => h("li", {}, [line])));
+    parts.atStep.textContent = st.run.points.length ? String(lastStep()) : "–";
+    drawCurvePanels(parts, catalog, L, st.run);
+    drawCheckpoint(parts, L, st.run, st.follow);
   }
-
   async function begin() {
-    const mine = ++ticket;
+    const mine = ++st.ticket;
     say("starting");
-    const answer = await trainer.start({ experiment: pick.value, steps: Number(steps.value), seed: Number(seed.value) });
-    if (!alive || mine !== ticket) return false;
-    if (!answer.ok) {
-      showError(answer.error);
-      say("no_run");
-      return false;
-    }
-    showError(null);
-    run = { ...answer.body, points: [], checkpoints: [], done: false };
-    follow = true;
+    const answer = await trainer.start({ experiment: parts.pick.value, steps: Number(parts.steps.value), seed: Number(parts.seed.value) });
+    if (!st.alive || mine !== st.ticket) return false;
+    showError(answer.ok ? null : answer.error);
+    if (!answer.ok) return say("no_run"), false;
+    st.run = { ...answer.body, points: [], checkpoints: [], done: false };
+    st.follow = true;
     return true;
   }
-
   async function chunk() {
-    if (asking || !run || run.done) return;
-    asking = true;
-    const mine = ticket;
-    const answer = await trainer.next(run.job, Number(speed.value));
-    asking = false;
-    if (!alive || mine !== ticket || !run) return; // stopped or replaced meanwhile: dropped
-    if (!answer.ok) {
-      showError(answer.error);
-      playing = false;
-      return;
-    }
+    if (st.asking || !st.run || st.run.done) return;
+    st.asking = true;
+    const mine = st.ticket;
+    const answer = await trainer.next(st.run.job, Number(parts.speed.value));
+    if (!st.alive || mine !== st.ticket || !st.run) return; // stopped or replaced meanwhile
+    st.asking = false;
+    if (!answer.ok) return showError(answer.error), (st.playing = false), buttons();
     take(answer.body);
-    const at = run.points.at(-1)?.step ?? 0;
-    if (run.done) {
-      playing = false;
-      say("finished", { steps: run.steps });
-    } else say(playing ? "running" : "paused", { step: at, steps: run.steps });
+    if (st.run.done) (st.playing = false), say("finished", { steps: st.run.steps });
+    else say(st.playing ? "running" : "paused", { step: lastStep(), steps: st.run.steps });
     buttons();
   }
-
   async function loop() {
-    while (alive && playing && run && !run.done) {
+    while (st.alive && st.playing && st.run && !st.run.done) {
       await chunk();
-      if (playing) await new Promise((r) => setTimeout(r, PAUSE_MS[speed.value] ?? 0));
+      if (st.playing) await new Promise((r) => setTimeout(r, PAUSE_MS[parts.speed.value] ?? 0));
     }
     buttons();
   }
-
-  async function onPlay() {
-    if (!trainer) return;
-    if (playing) {
-      playing = false;
-      const at = run?.points.at(-1)?.step ?? 0;
-      if (run) say("paused", { step: at, steps: run.steps });
+  return {
+    st, buttons,
+    async play() {
+      if (st.playing) {
+        st.playing = false;
+        if (st.run) say("paused", { step: lastStep(), steps: st.run.steps });
+        return buttons();
+      }
+      if ((!st.run || st.run.done) && !(await begin())) return;
+      st.playing = true;
       buttons();
-      return;
-    }
-    if (!run || run.done) {
-      if (!(await begin())) return;
-    }
-    playing = true;
-    buttons();
-    say("running", { step: run.points.at(-1)?.step ?? 0, steps: run.steps });
-    loop();
-  }
-
-  async function onStep() {
-    if (!trainer || playing || asking) return;
-    if (!run || run.done) {
-      if (!(await begin())) return;
-    }
-    await chunk();
-  }
-
-  function onStop() {
-    if (!run || !run.job) return;
-    const job = run.job;
-    const at = run.points.at(-1)?.step ?? 0;
-    playing = false;
-    asking = false;
-    ticket += 1; // a chunk still on its way is dropped
-    trainer.stop(job);
-    run = { ...run, done: true, job: null };
-    say("stopped", { step: at });
-    buttons();
-  }
-
-  function reset() {
-    if (run && !run.done && run.job) trainer.stop(run.job);
-    playing = false;
-    ticket += 1;
-    asking = false;
-    run = null;
-    curves.replaceChildren();
-    maps.replaceChildren();
-    summary.replaceChildren();
-    phase.textContent = "";
-    ckLine.textContent = "";
-    scrub.disabled = true;
-    scrubAt.textContent = "–";
-    count.querySelector("output").textContent = "–";
-    say("no_run");
-    buttons();
-  }
-
-  const onPick = () => {
-    fresh();
-    reset();
+      say("running", { step: lastStep(), steps: st.run.steps });
+      loop();
+    },
+    async step() {
+      if (st.playing || st.asking) return;
+      if ((!st.run || st.run.done) && !(await begin())) return;
+      await chunk();
+    },
+    stop() {
+      if (!st.run?.job) return;
+      trainer.stop(st.run.job);
+      const at = lastStep();
+      Object.assign(st, { playing: false, asking: false, ticket: st.ticket + 1 }); // a chunk on its way is dropped
+      st.run = { ...st.run, done: true, job: null };
+      say("stopped", { step: at });
+      buttons();
+    },
+    reset() {
+      if (st.run?.job && !st.run.done) trainer.stop(st.run.job);
+      Object.assign(st, { run: null, playing: false, asking: false, ticket: st.ticket + 1 });
+      for (const el of [parts.curves, parts.maps, parts.summary]) el.replaceChildren();
+      for (const el of [parts.phase, parts.ckLine]) el.textContent = "";
+      parts.scrub.disabled = true;
+      parts.scrubAt.textContent = "–";
+      parts.atStep.textContent = "–";
+      say("no_run");
+      buttons();
+    },
   };
-  const onScrub = () => {
-    follow = Number(scrub.value) === Number(scrub.max);
-    drawCheckpoint();
-  };
-  pick.addEventListener("change", onPick);
-  seed.addEventListener("change", reset);
-  steps.addEventListener("change", reset);
-  play.addEventListener("click", onPlay);
-  stepButton.addEventListener("click", onStep);
-  stopButton.addEventListener("click", onStop);
-  scrub.addEventListener("input", onScrub);
-  if (!trainer) say("no_run");
-  buttons();
+}
 
+/** @param {{model: any, el: HTMLElement}} props @returns {() => void} the cleanup */
+function render({ model, el }) {
+  const catalog = model.get("train_catalog") ?? { experiments: [], labels: {} };
+  const given = model.get("train_run");
+  const replay = Boolean(given) && !model.services?.train;
+  const trainer = model.services?.train ?? (given ? replayTrainer(given) : null);
+  const L = (key, fields) => label(catalog, key, fields);
+  const parts = buildParts(L, catalog.experiments, catalog.speeds ?? [1, 5, 20], replay ? "intro_kernel" : "intro");
+  el.replaceChildren(parts.root);
+  const fresh = () => {
+    const e = catalog.experiments.find((x) => x.name === parts.pick.value) ?? catalog.experiments[0];
+    parts.steps.value = String(e?.default_steps ?? 100);
+    parts.steps.max = String(e?.max_steps ?? 100);
+    parts.watch.textContent = e?.watch ?? "";
+  };
+  if (replay) parts.pick.value = given.experiment; // the kernel's one run, which the view cannot change
+  fresh();
+  if (replay) {
+    parts.seed.value = String(given.seed);
+    parts.steps.value = String(given.steps);
+    for (const control of [parts.pick, parts.seed, parts.steps]) control.disabled = true;
+  }
+  const c = controller(parts, trainer ?? replayTrainer({ points: [], checkpoints: [] }), L, catalog);
+  const on = [
+    [parts.pick, "change", () => (fresh(), c.reset())],
+    [parts.seed, "change", () => c.reset()],
+    [parts.steps, "change", () => c.reset()],
+    [parts.play, "click", () => c.play()],
+    [parts.step, "click", () => c.step()],
+    [parts.stop, "click", () => c.stop()],
+    [parts.scrub, "input", () => {
+      c.st.follow = Number(parts.scrub.value) === Number(parts.scrub.max);
+      drawCheckpoint(parts, L, c.st.run, c.st.follow);
+    }],
+  ];
+  for (const [target, event, fn] of on) target.addEventListener(event, fn);
+  c.buttons();
   return () => {
-    alive = false;
-    playing = false;
-    if (run && !run.done && run.job) trainer?.stop(run.job);
-    pick.removeEventListener("change", onPick);
-    seed.removeEventListener("change", reset);
-    steps.removeEventListener("change", reset);
-    play.removeEventListener("click", onPlay);
-    stepButton.removeEventListener("click", onStep);
-    stopButton.removeEventListener("click", onStop);
-    scrub.removeEventListener("input", onScrub);
+    if (c.st.run?.job && !c.st.run.done) trainer?.stop(c.st.run.job);
+    Object.assign(c.st, { alive: false, playing: false });
+    for (const [target, event, fn] of on) target.removeEventListener(event, fn);
     el.replaceChildren();
   };
 }
