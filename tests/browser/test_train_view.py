@@ -51,11 +51,12 @@ def test_play_pause_step_scrub_stop(
     page.wait_for_function(
         "() => Number(document.querySelector(\"[data-train='at-step']\").textContent) >= 3"
     )
-    first = at_step(page)
-    page.wait_for_function(
-        f"() => Number(document.querySelector(\"[data-train='at-step']\").textContent) > {first}"
-    )
-    assert at_step(page) > first  # the run goes on: the step count rises as chunks arrive
+    drawn = "Number(document.querySelector(\"figure[data-measure='loss'] canvas\").dataset.drawn)"
+    state = page.evaluate(f"() => [{AT_STEP}, {drawn}]")
+    page.wait_for_function(f"() => {AT_STEP} > {state[0]} && {drawn} > {state[1]}")
+    # the run goes on: the step count rises as chunks arrive, and the curve grows with it
+    now = page.evaluate(f"() => [{AT_STEP}, {drawn}]")
+    assert now[0] > state[0] and now[1] > state[1] and now[1] == now[0] + 1  # a point a step
     page.screenshot(path=str(artifacts / f"train-playing-{width}x{height}.png"))
 
     view.get_by_role("button", name="Pause the training run").click()
@@ -116,3 +117,23 @@ def test_an_induction_run_shows_its_heads_maps_and_scores(new_page: Any, artifac
     expect()(view.locator("[data-train='scrub-at']")).to_have_text("step 60 of 60")
     view.locator("[data-train='scrub']").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "train-induction-1280x900.png"))
+
+
+def test_sqrt_dk_draws_every_divisor_with_the_cores_numbers(new_page: Any, artifacts: Path) -> None:
+    page = new_page(width=1280, height=1100)
+    page.goto("/")
+    view = page.get_by_role("region", name="Watch a head learn")
+    view.locator("[data-train='experiment']").select_option("sqrt-dk")
+    view.locator("[data-train='steps']").fill("60")
+    view.locator("[data-train='speed']").select_option("20")
+    view.get_by_role("button", name="Play the training run").click()
+    expect()(view.locator("[data-train='status']")).to_have_text("Finished: 60 steps.")
+    last = list(start("sqrt-dk", steps=60, seed=0))[-1]
+    for measure in ("loss", "entropy", "grad_norm", "hit"):
+        panel = view.locator(f"figure[data-measure='{measure}']")
+        for variant in ("scaled", "unscaled", "T=2", "T=32"):
+            want = num(last.values[f"{variant}.{measure}"], places=3)
+            expect()(panel.locator(f"[data-value='{variant}.{measure}']")).to_have_text(want)
+    expect()(view.locator("figure.train-map")).to_have_count(4)  # a 16 × 16 map per divisor
+    view.locator("figure[data-measure='loss']").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "train-sqrt-dk-1280x1100.png"))

@@ -180,7 +180,9 @@ function drawCurvePanels(parts, catalog, L, run) {
       const name = catalog.measure_names?.[measure] ?? measure;
       const canvas = h("canvas", { width: CURVE.width * SCALE, height: CURVE.height * SCALE, role: "img", "aria-label": L("curve_aria", { measure: name }) });
       canvas.style.width = `${CURVE.width}px`; // the CSSOM: the page's CSP refuses style attributes
-      drawCurves(canvas, curveShapes(series, { steps: run.steps, width: CURVE.width, height: CURVE.height }));
+      const shapes = curveShapes(series, { steps: run.steps, width: CURVE.width, height: CURVE.height });
+      drawCurves(canvas, shapes);
+      canvas.dataset.drawn = String(shapes.lines[0]?.points.length ?? 0); // the points on the canvas
       const legend = series.map((s) => h("li", {}, [
         swatch(s.color), `${catalog.variant_names?.[s.variant] ?? s.variant}: `,
         h("span", { "data-value": s.key }, [last ? num(decodeNumber(last.values[s.key]), 3) : ""]),
@@ -191,7 +193,7 @@ function drawCurvePanels(parts, catalog, L, run) {
 }
 
 /** The checkpoint the scrubber is on (the newest while `follow`): its maps, its words. */
-function drawCheckpoint(parts, L, run, follow) {
+function drawCheckpoint(parts, L, catalog, run, follow) {
   const cks = run?.checkpoints ?? [];
   const { scrub, scrubAt, ckLine, maps } = parts;
   scrub.max = String(Math.max(0, cks.length - 1));
@@ -212,7 +214,7 @@ function drawCheckpoint(parts, L, run, follow) {
       const weights = m.weights.map((r) => r.map(decodeNumber));
       const canvas = h("canvas", { role: "img", "aria-label": L("map_aria", { name: m.name }) });
       drawMap(canvas, mapShapes(weights, m.tokens, { ...MAP, row: m.row }));
-      const figure = [h("figcaption", {}, [m.name]), canvas];
+      const figure = [h("figcaption", {}, [catalog.variant_names?.[m.name] ?? m.name]), canvas];
       if (m.row !== null && m.row !== undefined) {
         const cells = m.tokens.flatMap((t, j) => [h("span", { class: "train-cell", "data-key": t }, [`${t} ${num(weights[m.row][j])}`]), j < m.tokens.length - 1 ? " · " : ""]);
         figure.push(h("p", { class: "train-row", "data-row-of": m.name }, [`${L("row_of", { word: m.tokens[m.row] })}: `, ...cells]));
@@ -251,7 +253,7 @@ function controller(parts, trainer, L, catalog) {
     parts.summary.replaceChildren(...body.summary.map((line) => h("li", {}, [line])));
     parts.atStep.textContent = st.run.points.length ? String(lastStep()) : "–";
     drawCurvePanels(parts, catalog, L, st.run);
-    drawCheckpoint(parts, L, st.run, st.follow);
+    drawCheckpoint(parts, L, catalog, st.run, st.follow);
   }
   async function begin() {
     const mine = ++st.ticket;
@@ -358,7 +360,7 @@ function render({ model, el }) {
     [parts.stop, "click", () => c.stop()],
     [parts.scrub, "input", () => {
       c.st.follow = Number(parts.scrub.value) === Number(parts.scrub.max);
-      drawCheckpoint(parts, L, c.st.run, c.st.follow);
+      drawCheckpoint(parts, L, catalog, c.st.run, c.st.follow);
     }],
   ];
   for (const [target, event, fn] of on) target.addEventListener(event, fn);
