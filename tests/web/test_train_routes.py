@@ -140,3 +140,27 @@ def test_the_jobs_keep_at_most_their_limit_and_forget_the_oldest() -> None:
         jobs.take(names[1])
     jobs.release(entry)
     assert jobs.take(names[2]).run.steps == 1
+
+
+def test_a_dead_worker_answers_503_and_the_run_goes_on_from_where_it_was(live) -> None:
+    """The run's state lives in the server, so a new worker takes it from the same step."""
+    import os
+    import signal
+
+    job = live.post("/api/train/start", json={"experiment": "lookup", "steps": 30}).json()["job"]
+    first = live.post("/api/train/next", json={"job": job, "count": 4}).json()
+    pool = live.app.state.executors.train
+    os.kill(pool.submit(os.getpid).result(timeout=30), signal.SIGKILL)
+    answers = [live.post("/api/train/next", json={"job": job, "count": 4}) for _ in range(3)]
+    codes = [a.status_code for a in answers]
+    assert codes[-1] == 200 and set(codes) <= {200, 503}, codes
+    gone = [a for a in answers if a.status_code == 503]
+    assert all(
+        a.headers["Retry-After"] and "training process stopped" in a.json()["error"] for a in gone
+    )
+    steps = [p["step"] for a in answers if a.status_code == 200 for p in a.json()["points"]]
+    assert steps[:4] == [4, 5, 6, 7]  # no step lost or repeated
+    whole = list(start("lookup", steps=30, seed=0))
+    ok = next(a for a in answers if a.status_code == 200).json()
+    assert ok["points"][0]["values"] == dict(whole[4].values)
+    assert first["next_step"] == 4
