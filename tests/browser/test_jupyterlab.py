@@ -10,6 +10,9 @@ sets a trait from the kernel and sees the view move; re-running a cell and clear
 leave no view behind (notebook.js counts the views whose cleanup has not run). Every request to
 a host other than 127.0.0.1 is blocked and listed: the list must stay empty.
 
+A third notebook shows a training run (`attnlab.widget.train`): Play plays the kernel's run
+back to its end, and the scrubber at step 0 shows bank's row as train/ computes it.
+
 A second notebook shows the lesson with its lab (`show(..., lab=True)`): there is no API in
 JupyterLab, so the lab's temperature sweep and cost are answered by the kernel; the test moves
 the temperature, reads the kernel's trait and the sweep's plotted weights back, and finds the
@@ -54,6 +57,7 @@ LAB_CELL = (
     "labbed = attnlab.show(attnlab.explain_lesson('by the river bank'), lab=True)\nlabbed"
 )
 STEPS = 400  # the Temperature slider's positions (lab_temperature.js)
+TRAIN_CELL = "import attnlab.widget\nrun = attnlab.widget.train('lookup', steps=60, seed=0)\nrun"
 
 
 @pytest.fixture(scope="module")
@@ -76,6 +80,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     nbformat.write(nb, root / "work" / "widgets.ipynb")
     nb.cells = [nbformat.v4.new_code_cell(LAB_CELL)]
     nbformat.write(nb, root / "work" / "lab.ipynb")
+    nb.cells = [nbformat.v4.new_code_cell(TRAIN_CELL)]
+    nbformat.write(nb, root / "work" / "train.ipynb")
     port = free_port()
     env = {
         **os.environ,
@@ -380,3 +386,43 @@ def test_the_lab_in_a_notebook_asks_the_kernel_for_its_sweep_and_cost(
         context.close()
     assert outside == [], "requests left the machine"
     assert [e for e in errors if "attnlab" in e.lower() or "render" in e.lower()] == []
+
+
+def test_the_train_view_in_a_notebook_plays_the_kernels_run(
+    lab: str, browser: Any, artifacts: Path
+) -> None:
+    from attnlab.train.catalog import start
+
+    core = list(start("lookup", steps=60, seed=0))
+    context, page, outside, errors = _notebook_page(browser)
+    try:
+        page.goto(f"{lab}/lab/tree/train.ipynb?reset")
+        page.wait_for_function(
+            "() => window.jupyterapp?.shell.currentWidget?.context?.path === 'train.ipynb'"
+            " && window.jupyterapp.shell.currentWidget.sessionContext?.session?.kernel"
+            "?.status === 'idle'",
+            timeout=90_000,
+        )
+        here = "#" + str(page.evaluate("() => window.jupyterapp.shell.currentWidget.id"))
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        view = page.locator(f"{here} .attnlab-nb")
+        view.get_by_role("button", name="Play the training run").wait_for(timeout=90_000)
+        view.get_by_role("button", name="Play the training run").click()
+        status = view.locator("[data-train='status']")
+        page.wait_for_function(
+            "(el) => el.textContent === 'Finished: 60 steps.'", arg=status.element_handle()
+        )
+        last = view.locator("figure[data-measure='loss'] [data-value='scaled.loss']")
+        assert last.inner_text() == num(core[-1].values["scaled.loss"], places=3)
+        view.locator("[data-train='scrub']").fill("0")
+        first = core[0].checkpoint
+        assert first is not None
+        m = first.maps[0]
+        row = view.locator(f"[data-row-of='{m.name}'] .train-cell")
+        got = [row.nth(j).inner_text() for j in range(row.count())]
+        assert got == [f"{t} {num(float(w))}" for t, w in zip(m.tokens, m.weights[3], strict=True)]
+        view.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / "jupyterlab-train.png"))
+        assert outside == [] and errors == []
+    finally:
+        context.close()

@@ -45,7 +45,22 @@ GOOD_AND_BAD = [
     ("get", "/api/export/lesson.html", {"focus": "river", "beat": "5", "heads": "2"},
      {"beat": "6"}),
     ("get", "/api/export/model.html", {"text": "a b", "layer": "1", "beat": "2"}, {"head": "12"}),
+    ("get", "/api/train", {}, {"experiment": "lookup"}),
+    ("post", "/api/train/start", {"experiment": "lookup", "steps": 3, "seed": 1},
+     {"experiment": "lookup", "steps": 0}),
 ]  # fmt: skip
+
+
+def test_the_train_run_routes_answer_200_and_400_as_declared(client) -> None:
+    """/api/train/next and /stop need a run that exists: one is started for them."""
+    before = client.checked
+    job = client.post("/api/train/start", json={"experiment": "sqrt-dk", "steps": 2}).json()["job"]
+    assert client.post("/api/train/next", json={"job": job, "count": 3}).status_code == 200
+    assert client.post("/api/train/next", json={"job": job, "count": 0}).status_code == 400
+    assert client.post("/api/train/stop", json={"job": job}).status_code == 200
+    r = client.post("/api/train/stop", json={"job": job})  # gone already
+    assert r.status_code == 400 and set(r.json()) == {"error", "field"}
+    assert client.checked == before + 5
 
 
 def _ask(client, method, path, params):
@@ -87,6 +102,7 @@ def test_every_route_is_in_the_schema_and_nothing_else(client) -> None:
         "/api/model/trace", "/api/model/compare",
         "/api/model/heads", "/api/model/mask",
         "/api/model/matrix", "/api/model/row", "/api/export/lesson.html", "/api/export/model.html",
+        "/api/train", "/api/train/start", "/api/train/next", "/api/train/stop",
     }  # fmt: skip
 
 

@@ -1,5 +1,6 @@
-"""`attnlab train lookup|sqrt-dk|induction --steps N --seed S [--csv F] [--json F]`: run one
-training experiment with a progress bar on stderr, print its summary, save its curves.
+"""`attnlab train lookup|sqrt-dk|induction --steps N --seed S [--csv F] [--json F] [--gif F]`:
+run one training experiment with a progress bar on stderr, print its summary, save its curves
+(and, with --gif, its attention maps at each checkpoint as an animated GIF).
 
 main.py registers it with one call, `add_train_command(sub)`.
 """
@@ -11,11 +12,10 @@ import csv
 import json
 import sys
 import time
-from dataclasses import asdict
 from typing import Any
 
 from attnlab.train.catalog import EXPERIMENTS, experiment, start
-from attnlab.train.outcomes import induction_outcome, lookup_outcome, sqrt_dk_outcome
+from attnlab.train.narrate import summary_lines
 from attnlab.train.steps import Step
 from attnlab.words import training as words
 
@@ -29,17 +29,8 @@ def add_train_command(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="the same seed gives the same curves")
     p.add_argument("--csv", help="save every curve, one row a step, to this CSV file")
     p.add_argument("--json", help="save the curves and the summary to this JSON file")
+    p.add_argument("--gif", help="save the attention maps at each checkpoint as an animated GIF")
     p.set_defaults(run=_train)
-
-
-def summary_lines(name: str, steps: list[Step]) -> list[str]:
-    """The run's summary in words, from its measured curves."""
-    if name == "lookup":
-        return words.lookup_lines(**asdict(lookup_outcome(steps)))
-    if name == "induction":
-        return words.induction_lines(**asdict(induction_outcome(steps)))
-    out = sqrt_dk_outcome(steps, experiment(name).variants)
-    return [words.sqrt_dk_line(**asdict(v)) for v in out.variants]
 
 
 def _bar(done: int, total: int, began: float) -> str:
@@ -94,4 +85,9 @@ def _train(args: argparse.Namespace) -> int:
         }
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(doc, f)
+    if args.gif:
+        from attnlab.export.train_gif import save_train_gif
+
+        frames, (width, height) = save_train_gif(steps, args.gif)
+        print(words.gif_saved(path=args.gif, frames=frames, width=width, height=height))
     return 0

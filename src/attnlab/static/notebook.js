@@ -1,6 +1,6 @@
-// The notebook widget's view: the lesson (lesson.js), the lesson with its lab under it (lab.js)
-// or a real model's heads (model.js), chosen by the model's "view" key, inside an element marked
-// .attnlab-nb so the widget's stylesheet (scoped to that class by attnlab.widget.styles) touches
+// The notebook widget's view: the lesson (lesson.js), the lesson with its lab under it (lab.js),
+// a real model's heads (model.js) or a training run (train_view.js), chosen by the model's
+// "view" key, inside an element marked .attnlab-nb so the widget's stylesheet (scoped to that class by attnlab.widget.styles) touches
 // nothing else in the notebook. The views get anywidget's model with the kernel's services
 // (widget_model.kernelServices: the lab's sweep and cost are asked of the kernel). Its cleanup
 // runs the inner view's, empties the element and counts the view out of
@@ -9,6 +9,7 @@
 import lab from "./lab.js";
 import lesson from "./lesson.js";
 import realModel from "./model.js";
+import train from "./train_view.js";
 import { kernelServices } from "./widget_model.js";
 
 /** The lesson, and its lab in an element of its own under it. */
@@ -28,7 +29,7 @@ const lessonAndLab = {
   },
 };
 
-const VIEWS = { lesson, lab: lessonAndLab, model: realModel };
+const VIEWS = { lesson, lab: lessonAndLab, model: realModel, train };
 
 /** anywidget's model as the views read it: get/set/on/off/save_changes, and the services. */
 function hosted(model, services) {

@@ -41,8 +41,11 @@ from attnlab.types import FloatArray
 
 __all__ = [
     "InductionOptions",
+    "InductionState",
     "duplicate_token_score",
+    "induction_begin",
     "induction_score",
+    "induction_step",
     "previous_token_score",
     "repeated_batch",
     "run_induction",
@@ -114,9 +117,19 @@ def previous_token_score(weights: FloatArray) -> FloatArray:
     return weights[..., i, i - 1].mean(axis=-1)  # type: ignore[no-any-return]
 
 
-def run_induction(opts: InductionOptions = InductionOptions()) -> Iterator[Step]:
-    """Both models, step by step: each one's loss on the repeated half and on the first half,
-    and its gradient norm; at checkpoints every head's map on one probe and its scores."""
+@dataclass(frozen=True)
+class InductionState:
+    """What a run carries between steps: its random generator (the next batch), the fixed probe
+    batch, both models' parameters and Adam states. Picklable, so a chunk of steps can run in
+    another process."""
+
+    rng: np.random.Generator
+    probe: IntArray  # (P, 2T)
+    params: dict[str, Params]
+    states: dict[str, OptimState]
+
+
+def _models(opts: InductionOptions) -> dict[str, ModelConfig]:
     cfg2 = ModelConfig(
         vocab=opts.vocab,
         n_ctx=2 * opts.half,
@@ -125,29 +138,51 @@ def run_induction(opts: InductionOptions = InductionOptions()) -> Iterator[Step]
         n_heads=opts.n_heads,
         d_head=opts.d_head,
     )
-    models = {"two_layer": cfg2, "one_layer": replace(cfg2, n_layers=1)}
+    return {"two_layer": cfg2, "one_layer": replace(cfg2, n_layers=1)}
+
+
+def induction_begin(opts: InductionOptions = InductionOptions()) -> InductionState:
+    """The run's state before step 0: both models initialised from the seed, the probe batch."""
     rng = np.random.default_rng(opts.seed)
-    params: dict[str, Params] = {name: init_params(cfg, rng) for name, cfg in models.items()}
+    params: dict[str, Params] = {n: init_params(cfg, rng) for n, cfg in _models(opts).items()}
     adam = Adam(lr=opts.lr)
     states: dict[str, OptimState] = {name: adam.init(p) for name, p in params.items()}
     probe = repeated_batch(np.random.default_rng(opts.seed + 1), opts, opts.probes)
-    saved = checkpoint_steps(opts.steps, opts.checkpoints)
+    return InductionState(rng, probe, params, states)
+
+
+def induction_step(
+    opts: InductionOptions, state: InductionState, step: int
+) -> tuple[InductionState, Step]:
+    """Step `step`: a fresh batch, both models' numbers, then their updates (none after the
+    last step); at checkpoints the two-layer model's heads. The generator advances in place."""
+    models = _models(opts)
+    adam = Adam(lr=opts.lr)
+    params, states = dict(state.params), dict(state.states)
+    seqs, repeated, first = training_batch(state.rng, opts, opts.batch)  # (B, 2T), (B, 2T - 1)
+    x, y = seqs[:, :-1], seqs[:, 1:]  # (B, 2T - 1) inputs and their next tokens
+    values: dict[str, float] = {"log_vocab": math.log(opts.vocab)}
+    for name, cfg in models.items():
+        loss, grads, fwd = loss_and_grads(params[name], cfg, x, y, np.ones_like(repeated))
+        values[f"{name}.loss"] = loss
+        values[f"{name}.loss_repeated"] = cross_entropy(fwd.logits, y, repeated)[0]
+        values[f"{name}.loss_first"] = cross_entropy(fwd.logits, y, first)[0]
+        values[f"{name}.grad_norm"] = global_norm(grads)
+        if step < opts.steps:
+            params[name], states[name] = adam.step(params[name], grads, states[name])
+    checkpoint = None
+    if step in checkpoint_steps(opts.steps, opts.checkpoints):
+        checkpoint = _checkpoint(params["two_layer"], models["two_layer"], state.probe, opts)
+    return InductionState(state.rng, state.probe, params, states), Step(step, values, checkpoint)
+
+
+def run_induction(opts: InductionOptions = InductionOptions()) -> Iterator[Step]:
+    """Both models, step by step: each one's loss on the repeated half and on the first half,
+    and its gradient norm; at checkpoints every head's map on one probe and its scores."""
+    state = induction_begin(opts)
     for step in range(opts.steps + 1):
-        seqs, repeated, first = training_batch(rng, opts, opts.batch)  # (B, 2T), (B, 2T - 1)
-        x, y = seqs[:, :-1], seqs[:, 1:]  # (B, 2T - 1) inputs and their next tokens
-        values: dict[str, float] = {"log_vocab": math.log(opts.vocab)}
-        for name, cfg in models.items():
-            loss, grads, fwd = loss_and_grads(params[name], cfg, x, y, np.ones_like(repeated))
-            values[f"{name}.loss"] = loss
-            values[f"{name}.loss_repeated"] = cross_entropy(fwd.logits, y, repeated)[0]
-            values[f"{name}.loss_first"] = cross_entropy(fwd.logits, y, first)[0]
-            values[f"{name}.grad_norm"] = global_norm(grads)
-            if step < opts.steps:
-                params[name], states[name] = adam.step(params[name], grads, states[name])
-        checkpoint = None
-        if step in saved:
-            checkpoint = _checkpoint(params["two_layer"], cfg2, probe, opts)
-        yield Step(step, values, checkpoint)
+        state, out = induction_step(opts, state, step)
+        yield out
 
 
 def _checkpoint(

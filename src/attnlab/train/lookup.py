@@ -26,11 +26,14 @@ import numpy as np
 from attnlab.core.attention import attend
 from attnlab.lesson import toy
 from attnlab.train.grad import attend_backward
-from attnlab.train.optim import Adam, global_norm
+from attnlab.train.optim import Adam, OptimState, global_norm
 from attnlab.train.steps import AttentionMap, Checkpoint, Step, checkpoint_steps
 from attnlab.types import FloatArray, Mode
 
-__all__ = ["SENTENCES", "VARIANTS", "LookupOptions", "run_lookup"]
+__all__ = [
+    "SENTENCES", "VARIANTS", "LookupOptions", "LookupState", "lookup_begin", "lookup_step",
+    "run_lookup",
+]  # fmt: skip
 
 SENTENCES: tuple[tuple[str, str, int], ...] = (
     ("by the river bank", "river", 0),  # (sentence, the word that sets the sense, sense: 0 geo)
@@ -77,9 +80,17 @@ def _loss_and_grads(
     return loss, grads, maps
 
 
-def run_lookup(opts: LookupOptions = LookupOptions()) -> Iterator[Step]:
-    """The run, step by step: each variant's loss, gradient norm, bank's weight on the word that
-    sets its sense and bank's output (geographic and financial coordinates) in each sentence."""
+@dataclass(frozen=True)
+class LookupState:
+    """What a lookup run carries from one step to the next: each variant's W_Q, W_K (and W_V)
+    and its Adam state. Picklable, so a chunk of steps can run in another process."""
+
+    params: dict[Mode, dict[str, FloatArray]]
+    states: dict[Mode, OptimState]
+
+
+def lookup_begin(opts: LookupOptions = LookupOptions()) -> LookupState:
+    """The run's state before step 0: the seeded W_Q and W_K, the same for both variants."""
     rng = np.random.default_rng(opts.seed)
     start: dict[str, FloatArray] = {
         name: rng.normal(0, opts.init_scale, (4, 4)) for name in ("W_Q", "W_K")
@@ -87,23 +98,40 @@ def run_lookup(opts: LookupOptions = LookupOptions()) -> Iterator[Step]:
     if opts.train_values:
         start["W_V"] = rng.normal(0, opts.init_scale, (4, 4))
     adam = Adam(lr=opts.lr)
-    params = {mode: dict(start) for mode in VARIANTS}
-    states = {mode: adam.init(start) for mode in VARIANTS}
-    saved = checkpoint_steps(opts.steps, opts.checkpoints)
+    return LookupState(
+        {mode: dict(start) for mode in VARIANTS}, {mode: adam.init(start) for mode in VARIANTS}
+    )
+
+
+def lookup_step(opts: LookupOptions, state: LookupState, step: int) -> tuple[LookupState, Step]:
+    """Step `step`: each variant's numbers, then its update (none after the last step)."""
+    adam = Adam(lr=opts.lr)
+    params, states = dict(state.params), dict(state.states)
+    values: dict[str, float] = {}
+    ck_maps: list[AttentionMap] = []
+    for mode in VARIANTS:
+        loss, grads, maps = _loss_and_grads(params[mode], mode, opts.train_values)
+        values[f"{mode}.loss"] = loss
+        values[f"{mode}.grad_norm"] = global_norm(grads)
+        for (sentence, word, _), m in zip(SENTENCES, maps, strict=True):
+            values[f"{mode}.weight_{word}"] = float(m[FOCUS, sentence.split().index(word)])
+            tokens = toy.tokenize(sentence)
+            out = m[FOCUS] @ (toy.embed(tokens) @ params[mode].get("W_V", toy.W_V))  # (4,)
+            values[f"{mode}.{word}_geographic"] = float(out[0])
+            values[f"{mode}.{word}_financial"] = float(out[1])
+            ck_maps.append(AttentionMap(f"{mode}: {sentence}", m, tokens))
+        if step < opts.steps:
+            params[mode], states[mode] = adam.step(params[mode], grads, states[mode])
+    saved = step in checkpoint_steps(opts.steps, opts.checkpoints)
+    return LookupState(params, states), Step(
+        step, values, Checkpoint(tuple(ck_maps)) if saved else None
+    )
+
+
+def run_lookup(opts: LookupOptions = LookupOptions()) -> Iterator[Step]:
+    """The run, step by step: each variant's loss, gradient norm, bank's weight on the word that
+    sets its sense and bank's output (geographic and financial coordinates) in each sentence."""
+    state = lookup_begin(opts)
     for step in range(opts.steps + 1):
-        values: dict[str, float] = {}
-        ck_maps: list[AttentionMap] = []
-        for mode in VARIANTS:
-            loss, grads, maps = _loss_and_grads(params[mode], mode, opts.train_values)
-            values[f"{mode}.loss"] = loss
-            values[f"{mode}.grad_norm"] = global_norm(grads)
-            for (sentence, word, _), m in zip(SENTENCES, maps, strict=True):
-                values[f"{mode}.weight_{word}"] = float(m[FOCUS, sentence.split().index(word)])
-                tokens = toy.tokenize(sentence)
-                out = m[FOCUS] @ (toy.embed(tokens) @ params[mode].get("W_V", toy.W_V))  # (4,)
-                values[f"{mode}.{word}_geographic"] = float(out[0])
-                values[f"{mode}.{word}_financial"] = float(out[1])
-                ck_maps.append(AttentionMap(f"{mode}: {sentence}", m, tokens))
-            if step < opts.steps:
-                params[mode], states[mode] = adam.step(params[mode], grads, states[mode])
-        yield Step(step, values, Checkpoint(tuple(ck_maps)) if step in saved else None)
+        state, out = lookup_step(opts, state, step)
+        yield out

@@ -29,7 +29,10 @@ from attnlab.train.optim import SGD, OptimState, global_norm
 from attnlab.train.steps import AttentionMap, Checkpoint, Step, checkpoint_steps
 from attnlab.types import FloatArray
 
-__all__ = ["SqrtDkOptions", "run_sqrt_dk", "variant_divisors"]
+__all__ = [
+    "SqrtDkOptions", "SqrtDkState", "run_sqrt_dk", "sqrt_dk_begin", "sqrt_dk_step",
+    "variant_divisors",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -68,30 +71,55 @@ def _loss_and_grads(
     return loss, {"W_Q": e.T @ g.d_queries, "W_K": e.T @ g.d_keys}, trace.weights
 
 
-def run_sqrt_dk(opts: SqrtDkOptions = SqrtDkOptions()) -> Iterator[Step]:
-    """Every variant, step by step, on the same items: loss, mean row entropy, gradient norm."""
+@dataclass(frozen=True)
+class SqrtDkState:
+    """What a run carries between steps: its random generator (the next items), each variant's
+    W_Q, W_K and SGD state. Picklable, so a chunk of steps can run in another process."""
+
+    rng: np.random.Generator
+    params: dict[str, dict[str, FloatArray]]
+    states: dict[str, OptimState]
+
+
+def sqrt_dk_begin(opts: SqrtDkOptions = SqrtDkOptions()) -> SqrtDkState:
+    """The run's state before step 0: the same seeded W_Q, W_K for every divisor."""
     rng = np.random.default_rng(opts.seed)
     sd = opts.init_scale / math.sqrt(opts.d_k)
     start: dict[str, FloatArray] = {
         n: rng.normal(0, sd, (opts.d_k, opts.d_k)) for n in ("W_Q", "W_K")
     }
-    divisors = variant_divisors(opts)
     sgd = SGD(lr=opts.lr, momentum=0.9)
-    params = {name: dict(start) for name in divisors}
-    states: dict[str, OptimState] = {name: sgd.init(start) for name in divisors}
-    saved = checkpoint_steps(opts.steps, opts.checkpoints)
+    names = variant_divisors(opts)
+    return SqrtDkState(rng, {n: dict(start) for n in names}, {n: sgd.init(start) for n in names})
+
+
+def sqrt_dk_step(opts: SqrtDkOptions, state: SqrtDkState, step: int) -> tuple[SqrtDkState, Step]:
+    """Step `step`: fresh items, each variant's numbers, then its update (none after the last).
+    The state's generator is advanced in place (a pickled copy in another process is its own)."""
+    sgd = SGD(lr=opts.lr, momentum=0.9)
+    params, states = dict(state.params), dict(state.states)
     labels = tuple(f"item {i}" for i in range(opts.items))
+    e = state.rng.normal(0, 1, (opts.items, opts.d_k))  # (n, d) fresh items
+    values: dict[str, float] = {"max_entropy": math.log2(opts.items)}
+    maps = []
+    for name, tau in variant_divisors(opts).items():
+        loss, grads, weights = _loss_and_grads(params[name], e, tau)
+        values[f"{name}.loss"] = loss
+        values[f"{name}.entropy"] = float(entropy_bits(weights).mean())
+        values[f"{name}.grad_norm"] = global_norm(grads)
+        values[f"{name}.hit"] = float(np.mean(weights.argmax(axis=1) == np.arange(opts.items)))
+        maps.append(AttentionMap(name, weights, labels))
+        if step < opts.steps:
+            params[name], states[name] = sgd.step(params[name], grads, states[name])
+    saved = step in checkpoint_steps(opts.steps, opts.checkpoints)
+    return SqrtDkState(state.rng, params, states), Step(
+        step, values, Checkpoint(tuple(maps)) if saved else None
+    )
+
+
+def run_sqrt_dk(opts: SqrtDkOptions = SqrtDkOptions()) -> Iterator[Step]:
+    """Every variant, step by step, on the same items: loss, mean row entropy, gradient norm."""
+    state = sqrt_dk_begin(opts)
     for step in range(opts.steps + 1):
-        e = rng.normal(0, 1, (opts.items, opts.d_k))  # (n, d) fresh items
-        values: dict[str, float] = {"max_entropy": math.log2(opts.items)}
-        maps = []
-        for name, tau in divisors.items():
-            loss, grads, weights = _loss_and_grads(params[name], e, tau)
-            values[f"{name}.loss"] = loss
-            values[f"{name}.entropy"] = float(entropy_bits(weights).mean())
-            values[f"{name}.grad_norm"] = global_norm(grads)
-            values[f"{name}.hit"] = float(np.mean(weights.argmax(axis=1) == np.arange(opts.items)))
-            maps.append(AttentionMap(name, weights, labels))
-            if step < opts.steps:
-                params[name], states[name] = sgd.step(params[name], grads, states[name])
-        yield Step(step, values, Checkpoint(tuple(maps)) if step in saved else None)
+        state, out = sqrt_dk_step(opts, state, step)
+        yield out

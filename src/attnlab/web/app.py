@@ -14,6 +14,8 @@ Routes (all answers JSON except the page and its static files):
                            a layer's head view, a word masked: model_views_routes.py
     /api/export/lesson.html, /api/export/model.html
                            the offline files: export_routes.py
+    /api/train, /api/train/start, /api/train/next, /api/train/stop
+                           a training run, a chunk of steps a request: train_routes.py
 
 FastAPI on Starlette. Requests and answers are pydantic models (requests_*.py; the answers
 in encode/answers_*.py); an unknown parameter is refused by name, and every refusal answers
@@ -61,6 +63,7 @@ from attnlab.web import (
     lesson_routes,
     model_routes,
     model_views_routes,
+    train_routes,
 )
 from attnlab.web.edge import Edge
 from attnlab.web.error_replies import ERROR_RESPONSES
@@ -152,6 +155,7 @@ def create_app(options: ServerOptions | None = None, folders: tuple[str, ...] = 
     app.include_router(model_routes.router)
     app.include_router(model_views_routes.router)
     app.include_router(export_routes.router)
+    app.include_router(train_routes.router)
     static = StaticFiles(directory=STATIC)
 
     @app.get(

@@ -2,8 +2,10 @@
 
 `Executors` (one per app, in `app.state`) holds the toy lesson's process pool, the models'
 worker and the measuring child (executors.py says what runs where) and the gate of the heavy
-work (heavy.py). A handler awaits `on_toy`, `on_models` or `on_measure` with a plain function
-and its request model; each waits for the answer or for the client to go (executors.answered).
+work (heavy.py), and the training worker (train_routes.py: one process of its own, so a run's
+chunks never wait behind the lesson's pool). A handler awaits `on_toy`, `on_models` or
+`on_measure` with a plain function and its request model; each waits for the answer or for
+the client to go (executors.answered).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from attnlab.web.heavy import HeavyGate
 from attnlab.web.model_service import Models
 from attnlab.web.server_options import ServerOptions
 
-__all__ = ["Executors", "on_measure", "on_models", "on_toy"]
+__all__ = ["Executors", "executors_of", "on_measure", "on_models", "on_toy"]
 
 TOY_NICENESS = 2
 """The toy lesson's workers run a little below the server, which answers the page's files."""
@@ -37,23 +39,30 @@ class Executors:
         self.models = Models(options, folders)
         self.measure = measuring_pool()
         self.heavy = HeavyGate(options)
+        self.train = Pool(
+            1, what="training", niceness=TOY_NICENESS, preload=("attnlab.train.catalog",)
+        )
 
     def start(self) -> None:
         """Start every worker now (the server's lifespan does, so that the first requests do
         not wait for a spawn and the server's memory is whole from the start)."""
-        for pool in (self.toy, self.measure):
+        for pool in (self.toy, self.measure, self.train):
             for future in [pool.submit(int) for _ in range(pool.workers)]:
                 future.result()
         self.models.start()
 
     def close(self) -> None:
         self.toy.close()
+        self.train.close()
         self.models.close()
         self.measure.close()
 
 
-def _executors(request: Request) -> Executors:
+def executors_of(request: Request) -> Executors:
     return cast(Executors, request.app.state.executors)  # create_app's, one per app
+
+
+_executors = executors_of
 
 
 async def on_toy(request: Request, fn: Callable[..., Response], *args: Any) -> Response:

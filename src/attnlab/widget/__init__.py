@@ -1,4 +1,5 @@
-"""The notebook widget: `show(...)` for the lesson, a real model, or attention from elsewhere.
+"""The notebook widget: `show(...)` for the lesson, a real model, or attention from elsewhere;
+`train(...)` for a training run (the Train view).
 
 Needs the `notebook` extra (anywidget): `pip install 'attnlab[notebook]'`.
 """
@@ -8,6 +9,9 @@ from __future__ import annotations
 from attnlab.widget.adapter import attention_maps
 from attnlab.widget.maps_widget import MapsWidget
 from attnlab.widget.show import show
+from attnlab.widget.train_widget import TrainWidget, train
 from attnlab.widget.widgets import LessonWidget, ModelWidget
 
-__all__ = ["LessonWidget", "MapsWidget", "ModelWidget", "attention_maps", "show"]
+__all__ = [
+    "LessonWidget", "MapsWidget", "ModelWidget", "TrainWidget", "attention_maps", "show", "train",
+]  # fmt: skip

@@ -1,0 +1,69 @@
+"""The Train view's words (words/training.py, through train/narrate.py): each phase line states
+only what the run on screen measured: a bar passed only when it was, a drop only once it came."""
+
+from __future__ import annotations
+
+import pytest
+
+from attnlab.train.catalog import advance, begin, start
+from attnlab.train.narrate import checkpoint_line, phase_line, summary_lines
+from attnlab.words import training as words
+from attnlab.words.numfmt import num
+
+
+def _steps(name: str, n: int, seed: int = 0):
+    return list(start(name, steps=n, seed=seed))
+
+
+def test_the_lookup_says_the_bar_is_passed_only_when_it_is() -> None:
+    steps = _steps("lookup", 60)
+    for k in (0, 5, 27, 28, 60):
+        line = phase_line("lookup", steps[: k + 1])
+        river = steps[k].values["scaled.weight_river"]
+        assert num(river) in line
+        if k == 0:
+            assert line.startswith("Step 0, before any update")
+        else:
+            assert ("above 0.6: bank now reads mostly river" in line) == (river > 0.6)
+            assert ("not yet above 0.6" in line) == (river <= 0.6)
+
+
+def test_the_induction_line_names_a_drop_only_after_one() -> None:
+    early = _steps("induction", 8)
+    assert "has not fallen below log V / 2" in phase_line("induction", early)
+    assert "fell below" not in phase_line("induction", early)
+    line = words.induction_phase(
+        step=400, two=0.9, one=2.5, log_vocab=3.18, drop_at=325, one_min=2.46
+    )
+    assert "It fell below log V / 2 at step 325" in line and "2.46" in line
+
+
+def test_sqrt_dk_quotes_every_divisors_numbers() -> None:
+    steps = _steps("sqrt-dk", 3)
+    line = phase_line("sqrt-dk", steps)
+    for name in ("Scaled", "No √dₖ", "T=2", "T=32"):
+        assert name in line
+    assert num(steps[-1].values["unscaled.entropy"]) in line
+
+
+def test_a_checkpoint_line_is_its_best_scores_or_nothing() -> None:
+    _, got = advance(begin("induction", steps=2), 1)
+    ck = got[0].checkpoint
+    assert ck is not None and checkpoint_line(ck).startswith("Best scores at this checkpoint: ")
+    toy = _steps("lookup", 1)[0].checkpoint
+    assert toy is not None and checkpoint_line(toy) == ""
+
+
+@pytest.mark.parametrize("name", ["lookup", "sqrt-dk", "induction"])
+def test_a_run_stopped_early_is_summarised_as_far_as_it_went(name: str) -> None:
+    steps = _steps(name, 4)[:3]  # stopped after step 2
+    lines = summary_lines(name, steps)
+    assert lines and all(isinstance(x, str) and x for x in lines)
+    if name != "sqrt-dk":
+        assert "in 2 steps" in lines[0]
+
+
+def test_every_label_the_view_fills_has_its_fields() -> None:
+    assert "{step}" in words.PAGE["running"] and "{steps}" in words.PAGE["at_step"]
+    assert words.PAGE["stopped"].format(step=7).startswith("Stopped at step 7")
+    assert words.variant_name("unscaled") == "No √dₖ" and words.variant_name("T=2") == "T=2"
