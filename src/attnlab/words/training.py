@@ -22,8 +22,9 @@ WATCH = {
     "W_K learn; Uniform ignores the scores, so its loss cannot move.",
     "sqrt-dk": "Watch each divisor's loss, its mean row entropy and its gradient's norm: a "
     "saturated row (entropy near 0) passes almost no gradient back.",
-    "induction": "Watch the two-layer model's loss on the repeated half: flat near log V, then "
-    "a drop when its heads learn to use the first copy; the one-layer control beside it.",
+    "induction": "Watch the two-layer model's loss on the repeated half: it falls to a plateau, "
+    "then look for a sudden drop, the sign that its heads have learned to use the first copy; "
+    "the one-layer control runs beside it.",
 }
 
 
