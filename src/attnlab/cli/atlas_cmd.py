@@ -88,6 +88,7 @@ def _run(args: argparse.Namespace, source: str) -> int:
     from attnlab.atlas.file import Provenance, write_atlas
     from attnlab.atlas.run import VERSION, AtlasOptions, run_atlas, worker_model
     from attnlab.words.atlas_words import ATLAS_WORDS as W
+    from attnlab.words.atlas_words import atlas_line
 
     options = AtlasOptions(
         model=args.model,
@@ -130,7 +131,8 @@ def _run(args: argparse.Namespace, source: str) -> int:
     size = write_atlas(out, sums, prov)
     if result.loaded:
         print(
-            W["resumed"].format(
+            atlas_line(
+                "resumed",
                 loaded=result.loaded,
                 shards=result.loaded + result.computed,
                 store=store,
@@ -140,13 +142,18 @@ def _run(args: argparse.Namespace, source: str) -> int:
         )
     if sums.split or sums.skipped:
         print(
-            W["long"].format(
-                split=sums.split, skipped=sums.skipped, model=model.name, limit=model.max_tokens
+            atlas_line(
+                "long",
+                split=sums.split,
+                skipped=sums.skipped,
+                model=model.name,
+                limit=model.max_tokens,
             ),
             file=sys.stderr,
         )
     print(
-        W["wrote"].format(
+        atlas_line(
+            "wrote",
             path=out,
             size=size,
             layers=sums.n_layers,
@@ -172,7 +179,7 @@ class _Bar:
         self.shown = False
 
     def __call__(self, p: Any) -> None:
-        from attnlab.words.atlas_words import ATLAS_WORDS as W
+        from attnlab.words.atlas_words import atlas_line
 
         now = time.monotonic()
         final = p.shards_done == p.shards
@@ -180,10 +187,11 @@ class _Bar:
             return
         self.last = now
         rate = max(p.seconds, 1e-9)
-        line = W["progress"].format(
+        line = atlas_line(
+            "progress",
             done=p.shards_done,
             shards=p.shards,
-            texts=p.texts,
+            read=p.texts,
             total=p.texts_total,
             tps=p.texts_run / rate,
             tokps=p.tokens_run / rate,
@@ -219,6 +227,7 @@ def _sinks(args: argparse.Namespace) -> int:
     from attnlab.atlas.probes import sinks_probe
     from attnlab.atlas.run import worker_model
     from attnlab.words.atlas_words import ATLAS_WORDS as W
+    from attnlab.words.atlas_words import atlas_line
 
     if args.model is None:
         raise AttnlabError("attnlab atlas --probe sinks needs --model NAME", field="model")
@@ -226,8 +235,8 @@ def _sinks(args: argparse.Namespace) -> int:
     rows = sinks_probe(model)
     c = model.config
     print(
-        W["sinks_title"].format(
-            model=model.name, layers=c.n_layers, heads=c.n_heads, epsilon=EPSILON
+        atlas_line(
+            "sinks_title", model=model.name, layers=c.n_layers, heads=c.n_heads, epsilon=EPSILON
         )
     )
     print(W["sinks_columns"])

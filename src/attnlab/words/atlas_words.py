@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["ATLAS_WORDS", "STATISTIC_HELP", "STATISTIC_LABELS"]
+from attnlab.words.grammar import counted
+
+__all__ = ["ATLAS_WORDS", "STATISTIC_HELP", "STATISTIC_LABELS", "atlas_line", "counts"]
 
 STATISTIC_LABELS: Mapping[str, str] = {
     "entropy": "Row entropy (bits)",
@@ -41,22 +43,20 @@ STATISTIC_HELP: Mapping[str, str] = {
 """One plain sentence per statistic."""
 
 ATLAS_WORDS: Mapping[str, str] = {
-    "progress": "atlas: shard {done}/{shards} · {texts:,}/{total:,} texts · {tps:,.1f} texts/s "
+    "progress": "atlas: {done}/{shards} · {read:,}/{total} · {tps:,.1f} texts/s "
     "· {tokps:,.0f} tokens/s",
     "dashboard": "atlas: Dask dashboard at {link}",
-    "resumed": "atlas: {loaded} of {shards} shards read from {store} (an earlier run), "
-    "{todo} to compute",
-    "wrote": "atlas: wrote {path} ({size:,} bytes): {layers} layers × {heads} heads, "
-    "{texts:,} texts, {tokens:,} tokens, {shards} shards ({computed} computed, {loaded} "
+    "resumed": "atlas: {loaded} of {shards} read from {store} (an earlier run), {todo} to compute",
+    "wrote": "atlas: wrote {path} ({size:,} bytes): {layers} × {heads}, "
+    "{texts}, {tokens}, {shards} ({computed} computed, {loaded} "
     "read), {seconds:.1f} s",
-    "long": "atlas: {split:,} texts over {model}'s limit of {limit:,} tokens were split at "
-    "spaces and {skipped:,} skipped (empty, or too long with --long skip)",
-    "ranking_title": "{model} on {corpus}: {texts:,} texts, {tokens:,} tokens, "
-    "{layers} layers × {heads} heads",
+    "long": "atlas: texts over {limit}, the limit of {model}: {split} split at spaces, "
+    "{skipped} skipped (empty, or too long with --long skip)",
+    "ranking_title": "{model} on {corpus}: {texts}, {tokens}, {layers} × {heads}",
     "ranking_head": "L{layer} H{head}",
     "ranking_none": "no value (nothing counted)",
     "exemplar": "  best: L{layer} H{head} on “{text}” at token {position} ({value})",
-    "sinks_title": "Attention sinks in {model} ({layers} layers × {heads} heads): share of heads "
+    "sinks_title": "Attention sinks in {model} ({layers} × {heads}): share of heads "
     "whose mean weight on the first token exceeds ε = {epsilon:g} (Gu et al., 2024, Table 1)",
     "sinks_columns": "input      tokens  samples  sink heads  mean weight on token 0",
     "sinks_row": "{input:<10} {tokens:>6}  {samples:>7}  {share:>9.2%}  {alpha:>22.3f}",
@@ -64,4 +64,30 @@ ATLAS_WORDS: Mapping[str, str] = {
     "sinks_inputs.random": "random",
     "sinks_inputs.repeated": "repeated",
 }
-"""The run's and the ranking's lines, filled with str.format."""
+"""The run's and the ranking's lines, filled by `atlas_line`: a field named in COUNTED is a
+count, written with its noun in agreement ("1 text", "2 texts")."""
+
+COUNTED: Mapping[str, str] = {
+    "total": "text",
+    "texts": "text",
+    "tokens": "token",
+    "layers": "layer",
+    "heads": "head",
+    "shards": "shard",
+    "limit": "token",
+}
+"""The fields `atlas_line` writes as counts, and each one's noun."""
+
+
+def counts(n: int, noun: str) -> str:
+    """ "1 text", "1,234 texts": grammar.counted's agreement, thousands grouped."""
+    return f"{n:,} {counted(n, noun).split(' ', 1)[1]}"
+
+
+def atlas_line(key: str, **values: object) -> str:
+    """ATLAS_WORDS[key] filled, the fields of COUNTED as counts with their nouns."""
+    filled = {
+        k: counts(int(v), COUNTED[k]) if k in COUNTED and isinstance(v, int) else v
+        for k, v in values.items()
+    }
+    return ATLAS_WORDS[key].format(**filled)
