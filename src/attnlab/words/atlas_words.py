@@ -7,7 +7,15 @@ from collections.abc import Mapping
 
 from attnlab.words.grammar import counted
 
-__all__ = ["ATLAS_WORDS", "STATISTIC_HELP", "STATISTIC_LABELS", "atlas_line", "counts"]
+__all__ = [
+    "ATLAS_VIEW_WORDS",
+    "ATLAS_WORDS",
+    "STATISTIC_HELP",
+    "STATISTIC_LABELS",
+    "STATISTIC_UNITS",
+    "atlas_line",
+    "counts",
+]
 
 STATISTIC_LABELS: Mapping[str, str] = {
     "entropy": "Row entropy (bits)",
@@ -41,6 +49,52 @@ STATISTIC_HELP: Mapping[str, str] = {
     "probe_previous": "On the same repeated random sequences: the weight on the previous token.",
 }
 """One plain sentence per statistic."""
+
+STATISTIC_UNITS: Mapping[str, str] = {
+    "entropy": "bits",
+    "first": "share of a row's weight",
+    "sink": "share of texts",
+    "previous": "share of a row's weight",
+    "self": "share of a row's weight",
+    "top1": "share of a row's weight",
+    "distance": "tokens",
+    "repeat": "share of a row's weight",
+    "induction": "share of a row's weight",
+    "probe_previous": "share of a row's weight",
+}
+"""What each statistic's numbers count: the colour scale and the card say it."""
+
+ATLAS_VIEW_WORDS: Mapping[str, str] = {
+    "atlas.tab": "Head atlas",
+    "atlas.title": "What every head does across a corpus",
+    "atlas.about": "{model} on {corpus}: {texts}, {tokens}, {layers} × {heads}. Each square is "
+    "one head (row = layer, column = head); its colour is the statistic's mean over the corpus.",
+    "atlas.none": "No atlas is served. Write one with attnlab atlas CORPUS --model NAME -o "
+    "ATLAS.parquet, then start the page with attnlab serve --atlas ATLAS.parquet.",
+    "atlas.file": "Atlas",
+    "atlas.statistic": "Statistic",
+    "atlas.picture": "Every head, coloured by {statistic}",
+    "atlas.scale": "Colour scale: {low} to {high} {unit}",
+    "atlas.no_value": "no value",
+    "atlas.cell": "Layer {layer}, head {head}: {value}",
+    "atlas.table": "Heads, sortable",
+    "atlas.table_hint": "Sort by a column: press its header (Enter or Space) again to reverse.",
+    "atlas.col_head": "Head",
+    "atlas.card": "Layer {layer}, head {head}",
+    "atlas.card_hint": "Pick a head in the picture or the table to read its card.",
+    "atlas.rank": "rank {rank} of {of}",
+    "atlas.distribution": "{statistic}: this head against the model's {of} heads",
+    "atlas.exemplars": "Where this head shows “{statistic}” most",
+    "atlas.exemplar": "{value} at token {position} of “{text}”",
+    "atlas.open": "Open in the Real model",
+    "atlas.open_label": "Open layer {layer}, head {head} in the Real model on this text, "
+    "following token {position}",
+    "atlas.no_open": "The Real model view does not run {model}: read the exemplar here.",
+    "atlas.no_exemplars": "No exemplar: this statistic has no value for this head.",
+    "atlas.standalone_note": "The head atlas of {model} on {corpus}, saved as one file: pick a "
+    "statistic or a head; opening an exemplar in the Real model needs attnlab serve.",
+}
+"""The Atlas view's fixed words (page, widget, offline file), filled with str.format."""
 
 ATLAS_WORDS: Mapping[str, str] = {
     "progress": "atlas: {done}/{shards} · {read:,}/{total} · {tps:,.1f} texts/s "
