@@ -18,7 +18,12 @@ from attnlab.atlas.file import Provenance
 from attnlab.atlas.ranking import ranking
 from attnlab.atlas.stats import SCALE, STATISTICS, HeadSums
 from attnlab.types import FloatArray
-from attnlab.words.atlas_words import STATISTIC_HELP, STATISTIC_LABELS, STATISTIC_UNITS
+from attnlab.words.atlas_words import (
+    STATISTIC_HELP,
+    STATISTIC_LABELS,
+    STATISTIC_SHORT,
+    STATISTIC_UNITS,
+)
 
 __all__ = ["AtlasView", "Exemplar", "StatisticView", "atlas_view"]
 
@@ -38,6 +43,7 @@ class StatisticView:
 
     key: str
     label: str
+    short: str
     help: str
     unit: str
     means: FloatArray  # (L, H)
@@ -106,6 +112,7 @@ def atlas_view(
             StatisticView(
                 key=stat,
                 label=STATISTIC_LABELS[stat],
+                short=STATISTIC_SHORT[stat],
                 help=STATISTIC_HELP[stat],
                 unit=STATISTIC_UNITS[stat],
                 means=m,

@@ -29,6 +29,7 @@ class StatisticAnswer(Answer):
 
     key: str
     label: str
+    short: str
     help: str
     unit: str
     low: float | None
@@ -71,6 +72,7 @@ def encode_atlas(view: AtlasView) -> AtlasAnswer:
         StatisticAnswer(
             key=s.key,
             label=s.label,
+            short=s.short,
             help=s.help,
             unit=s.unit,
             low=s.low,

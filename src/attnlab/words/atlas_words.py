@@ -12,6 +12,7 @@ __all__ = [
     "ATLAS_WORDS",
     "STATISTIC_HELP",
     "STATISTIC_LABELS",
+    "STATISTIC_SHORT",
     "STATISTIC_UNITS",
     "atlas_line",
     "counts",
@@ -30,6 +31,20 @@ STATISTIC_LABELS: Mapping[str, str] = {
     "probe_previous": "Previous-token score (probe)",
 }
 """A short label per statistic (atlas/stats.py's STATISTICS)."""
+
+STATISTIC_SHORT: Mapping[str, str] = {
+    "entropy": "Entropy (bits)",
+    "first": "First token",
+    "sink": "Sink share",
+    "previous": "Previous token",
+    "self": "Self",
+    "top1": "Largest weight",
+    "distance": "Distance (tokens)",
+    "repeat": "Earlier copy",
+    "induction": "Induction",
+    "probe_previous": "Previous (probe)",
+}
+"""A column heading per statistic (the heads table)."""
 
 STATISTIC_HELP: Mapping[str, str] = {
     "entropy": "How spread a row is: 0 bits when all its weight is on one token, log₂ n when "
