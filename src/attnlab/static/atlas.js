@@ -42,10 +42,11 @@ function statisticPicker(atlas, stat, model) {
 function picture(atlas, stat, state, model) {
   const w = atlas.words;
   const cells = gridCells(stat);
-  const grid = h("div", { class: "atlas-grid", role: "group", "aria-label": fill(w["atlas.picture"], { statistic: stat.label }), style: `--atlas-heads: ${atlas.heads}` }, [
-    h("span", { class: "atlas-corner", "aria-hidden": "true" }, ["L \\ H"]),
+  const grid = h("div", { class: "atlas-grid", role: "group", "aria-label": fill(w["atlas.picture"], { statistic: stat.label }) }, [
+    h("span", { class: "atlas-corner", "aria-hidden": "true" }),
     ...Array.from({ length: atlas.heads }, (_, head) => h("span", { class: "atlas-col", "aria-hidden": "true" }, [String(head)])),
   ]);
+  grid.style.setProperty("--atlas-heads", String(atlas.heads)); // CSSOM: the page's CSP refuses style attributes
   for (const row of cells) {
     grid.append(h("span", { class: "atlas-row", "aria-hidden": "true" }, [String(row[0].layer)]));
     for (const c of row) {
@@ -59,26 +60,30 @@ function picture(atlas, stat, state, model) {
         "data-layer": c.layer,
         "data-head": c.head,
         "data-value": c.value ?? "",
-        style: `background: ${c.fill}; color: ${c.ink}`,
       }, [h("span", { class: "atlas-cell-value" }, [c.value === null ? "" : shown(c.value)])]);
+      cell.style.background = c.fill;
+      cell.style.color = c.ink;
       cell.addEventListener("click", () => choose(model, { layer: c.layer, head: c.head }));
       grid.append(cell);
     }
   }
+  const bar = h("span", { class: "atlas-bar", "aria-hidden": "true" });
+  bar.style.background = `linear-gradient(to right, ${scaleStops().join(", ")})`;
   const legend = h("div", { class: "atlas-legend" }, [
-    h("span", { class: "atlas-bar", "aria-hidden": "true", style: `background: linear-gradient(to right, ${scaleStops().join(", ")})` }),
+    bar,
     h("span", { class: "atlas-scale", "data-low": stat.low ?? "", "data-high": stat.high ?? "" }, [
       fill(w["atlas.scale"], { low: shown(stat.low), high: shown(stat.high), unit: stat.unit }),
     ]),
   ]);
-  return h("div", { class: "atlas-picture" }, [grid, legend]);
+  const axes = h("p", { class: "atlas-axes" }, [fill(w["atlas.axes"], { last_layer: atlas.layers - 1, last_head: atlas.heads - 1 })]);
+  return h("div", { class: "atlas-picture" }, [axes, grid, legend]);
 }
 
 function table(atlas, state, model) {
   const w = atlas.words;
   const sort = state.sort;
   const headerCell = (column, label) => {
-    const button = h("button", { type: "button", class: "atlas-sort", "data-column": String(column) }, [label]);
+    const button = h("button", { type: "button", class: "atlas-sort", "data-column": String(column) }, [label, h("span", { class: "atlas-arrow", "aria-hidden": "true" })]);
     button.addEventListener("click", () => choose(model, { sort: nextSort(column, sort) }));
     return h("th", { scope: "col", "aria-sort": ariaSort(column, sort) }, [button]);
   };

@@ -89,6 +89,8 @@ ATLAS_VIEW_WORDS: Mapping[str, str] = {
     "atlas.file": "Atlas",
     "atlas.statistic": "Statistic",
     "atlas.picture": "Every head, coloured by {statistic}",
+    "atlas.axes": "Rows: layers 0 to {last_layer} · columns: heads 0 to {last_head} · "
+    "press a square to read that head's card",
     "atlas.scale": "Colour scale: {low} to {high} {unit}",
     "atlas.no_value": "no value",
     "atlas.cell": "Layer {layer}, head {head}: {value}",
