@@ -150,9 +150,7 @@ def test_the_picture_the_table_and_the_card_show_the_files_numbers(
         expect()(value).to_have_text(three(means[i, 3, 5]))
     order = sorted(range(72), key=lambda k: (-means[s].flat[k], k))
     rank = order.index(3 * 12 + 5) + 1
-    expect()(card.locator("dd[data-key='previous'] .atlas-rank")).to_have_text(
-        f"rank {rank} of 72"
-    )
+    expect()(card.locator("dd[data-key='previous'] .atlas-rank")).to_have_text(f"rank {rank} of 72")
     items = card.locator(".atlas-exemplars li")
     k = int((sums.ex_value[s, 3, 5] >= 0).sum())
     expect()(items).to_have_count(k)

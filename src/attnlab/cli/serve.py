@@ -88,4 +88,5 @@ def serve(
         )
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.Server(uvicorn_config(create_app(options, folders, tuple(kept)), host=host, port=port)).run()
+    app = create_app(options, folders, tuple(kept))
+    uvicorn.Server(uvicorn_config(app, host=host, port=port)).run()
