@@ -45,6 +45,7 @@ GOOD_AND_BAD = [
     ("get", "/api/export/lesson.html", {"focus": "river", "beat": "5", "heads": "2"},
      {"beat": "6"}),
     ("get", "/api/export/model.html", {"text": "a b", "layer": "1", "beat": "2"}, {"head": "12"}),
+    ("get", "/api/atlas", {"name": "patterns-atlas"}, {"name": "no-such-atlas"}),
 ]  # fmt: skip
 
 
@@ -87,6 +88,7 @@ def test_every_route_is_in_the_schema_and_nothing_else(client) -> None:
         "/api/model/trace", "/api/model/compare",
         "/api/model/heads", "/api/model/mask",
         "/api/model/matrix", "/api/model/row", "/api/export/lesson.html", "/api/export/model.html",
+        "/api/atlas",
     }  # fmt: skip
 
 
