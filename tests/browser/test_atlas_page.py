@@ -215,3 +215,35 @@ def test_a_phone_screen(atlas_page: Any, artifacts: Path) -> None:
         ".filter(e => e.getBoundingClientRect().right > 391).map(e => e.className).slice(0, 5)]"
     )
     assert width[0] <= 390, f"the page scrolls sideways: {width}"
+
+
+def test_the_offline_file_shows_the_same_numbers_from_file_url(
+    browser: Any, atlas_file: Path, tmp_path: Path, artifacts: Path, console: Any
+) -> None:
+    """`attnlab atlas show ATLAS --html FILE`: the Atlas view alone, opened from file://."""
+    from attnlab.atlas.stats import STATISTICS
+    from attnlab.cli.main import main
+
+    out = tmp_path / "atlas.html"
+    assert main(["atlas", "show", str(atlas_file), "--html", str(out)]) == 0
+    sums, _ = file_values(atlas_file)
+    means = sums.means()
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    console.watch(page)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.goto(out.as_uri())
+    page.get_by_label("Statistic", exact=True).select_option("sink")
+    s = STATISTICS.index("sink")
+    cell = page.get_by_role("button", name=f"Layer 2, head 3: {three(means[s, 2, 3])}")
+    expect()(cell).to_have_text(three(means[s, 2, 3]))
+    cell.click()
+    card = page.get_by_role("region", name="Layer 2, head 3")
+    expect()(card.locator("dd[data-key='sink'] .atlas-value")).to_have_text(three(means[s, 2, 3]))
+    expect()(card.get_by_role("link")).to_have_count(0)  # no server here: no Real model link
+    expect()(page.locator("#attnlab-note")).to_contain_text("needs attnlab serve")
+    page.screenshot(path=str(artifacts / "atlas-offline-1280x800.png"))
+    context.close()
+    assert asked == [out.as_uri()]  # the file asked for nothing else
+    assert console.unexpected() == []

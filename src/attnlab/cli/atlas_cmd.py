@@ -1,7 +1,7 @@
 """`attnlab atlas`: what every head of a model does across a corpus (atlas/), and its ranking.
 
     attnlab atlas CORPUS --model NAME -o ATLAS [--scheduler local|none|ADDRESS] [--workers N]
-    attnlab atlas show ATLAS [--statistic NAME] [--top N]
+    attnlab atlas show ATLAS [--statistic NAME] [--top N] [--html FILE]
     attnlab atlas --probe sinks --model NAME
 
 CORPUS is a UTF-8 text file (a text per paragraph, or per line with --unit line) or "wordnet"
@@ -58,6 +58,11 @@ def add_atlas_command(sub: Any) -> None:
     p.add_argument("--probe", choices=("sinks",), help="run Gu et al.'s sinks probe instead")
     p.add_argument("--statistic", help="with show: every head of one statistic")
     p.add_argument("--top", type=int, default=5, help="with show: heads per statistic")
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="with show: also save the Atlas view as one offline HTML file",
+    )
     p.set_defaults(run=_atlas)
 
 
@@ -219,6 +224,18 @@ def _show(args: argparse.Namespace, path: str) -> int:
         raise AttnlabError(f"--top must be 1 or more, got {args.top}", field="top")
     sums, prov = read_atlas(path)
     sys.stdout.write(render_ranking(sums, prov, top=args.top, statistic=args.statistic))
+    if args.html is not None:
+        from attnlab.atlas.atlas_view import atlas_view
+        from attnlab.export.standalone import atlas_html
+
+        page = atlas_html(atlas_view(sums, prov, name=Path(path).stem))
+        try:
+            Path(args.html).write_text(page, encoding="utf-8")
+        except OSError as exc:
+            raise AttnlabError(
+                f"cannot write {args.html!r}: {exc.strerror}", field="html"
+            ) from None
+        print(f"attnlab: wrote the Atlas view to {args.html} ({len(page.encode()):,} bytes)")
     return 0
 
 

@@ -6,8 +6,17 @@ Needs the `notebook` extra (anywidget): `pip install 'attnlab[notebook]'`.
 from __future__ import annotations
 
 from attnlab.widget.adapter import attention_maps
+from attnlab.widget.atlas_widget import AtlasWidget, atlas_view
 from attnlab.widget.maps_widget import MapsWidget
 from attnlab.widget.show import show
 from attnlab.widget.widgets import LessonWidget, ModelWidget
 
-__all__ = ["LessonWidget", "MapsWidget", "ModelWidget", "attention_maps", "show"]
+__all__ = [
+    "AtlasWidget",
+    "LessonWidget",
+    "MapsWidget",
+    "ModelWidget",
+    "atlas_view",
+    "attention_maps",
+    "show",
+]
