@@ -65,5 +65,5 @@ class AtlasWidget(anywidget.AnyWidget):
 
 def atlas_view(path: str | os.PathLike[str], *, statistic: str | None = None) -> AtlasWidget:
     """The Atlas view of the atlas file at `path` (attnlab atlas CORPUS --model M -o path)."""
-    sums, prov = read_atlas(path)
+    sums, prov = read_atlas(Path(path))
     return AtlasWidget(view_of(sums, prov, name=Path(path).stem), statistic=statistic)
