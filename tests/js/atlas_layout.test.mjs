@@ -87,3 +87,13 @@ test("an exemplar's link opens the Real model view on its text, head and token",
   assert.equal(realModelHref({ ...atlas, real_model: null }, 0, 0, found[0]), null);
   assert.equal(fill("L{layer} H{head} {x}", { layer: 2, head: 3 }), "L2 H3 {x}");
 });
+
+test("the tab's state rides in the URL beside the lesson's keys, the Real model's left", async () => {
+  const { readAtlasURL, writeAtlasURL } = await import("../../src/attnlab/static/atlas_app.js");
+  const search = writeAtlasURL("?sentence=by+the+river+bank&model.text=x&view=model", { name: "m", statistic: "sink", layer: 2, head: 5 });
+  const q = new URLSearchParams(search);
+  assert.equal(q.get("sentence"), "by the river bank");
+  assert.equal(q.get("model.text"), null);
+  assert.deepEqual(readAtlasURL(search), { view: "atlas", name: "m", statistic: "sink", layer: 2, head: 5 });
+  assert.deepEqual(readAtlasURL("?atlas.layer=-1&atlas.head=x"), { view: null, name: null, statistic: null, layer: 0, head: 0 });
+});
