@@ -187,6 +187,24 @@ def test_the_table_sorts_from_the_keyboard_and_says_how(atlas_page: Any, atlas_f
     expect()(first.locator("td").nth(s)).to_have_text(three(means[s].flat[order[-1]]))
 
 
+def test_the_picture_is_one_tab_stop_and_the_arrow_keys_move_between_heads(
+    atlas_page: Any,
+) -> None:
+    page = open_atlas(atlas_page(), "?view=atlas&atlas.layer=2&atlas.head=11")
+    expect()(page.locator(".atlas-cell[tabindex='0']")).to_have_count(1)
+    page.locator(".atlas-cell[aria-pressed='true']").focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")  # the last head already: it stays
+    expect()(page.get_by_role("region", name="Layer 3, head 11")).to_be_visible()
+    page.keyboard.press("Home")
+    expect()(page.get_by_role("region", name="Layer 3, head 0")).to_be_visible()
+    focused = page.evaluate(
+        "() => [document.activeElement.dataset.layer, document.activeElement.dataset.head]"
+    )
+    assert focused == ["3", "0"]
+    assert "atlas.layer=3&atlas.head=0" in page.url
+
+
 def test_one_click_opens_the_real_model_on_the_exemplar(atlas_page: Any, atlas_file: Path) -> None:
     from attnlab.atlas.stats import STATISTICS
 

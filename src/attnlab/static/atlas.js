@@ -55,6 +55,7 @@ function picture(atlas, stat, state, model) {
       const cell = h("button", {
         type: "button",
         class: "atlas-cell",
+        tabindex: chosen ? 0 : -1,
         "aria-pressed": String(chosen),
         "aria-label": fill(w["atlas.cell"], { layer: c.layer, head: c.head, value }),
         "data-layer": c.layer,
@@ -67,6 +68,22 @@ function picture(atlas, stat, state, model) {
       grid.append(cell);
     }
   }
+  // one tab stop for the picture: the arrow keys move between heads (Home, End: a row's ends)
+  grid.addEventListener("keydown", (e) => {
+    const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+    let [layer, head] = [state.layer, state.head];
+    if (e.key in moves) [layer, head] = [layer + moves[e.key][0], head + moves[e.key][1]];
+    else if (e.key === "Home") head = 0;
+    else if (e.key === "End") head = atlas.heads - 1;
+    else return;
+    e.preventDefault();
+    e.stopPropagation(); // the page's own keys (the lesson's steps) stay out of it
+    layer = Math.max(0, Math.min(atlas.layers - 1, layer));
+    head = Math.max(0, Math.min(atlas.heads - 1, head));
+    const root = grid.closest(".atlas-view"); // kept across redraws: only its children change
+    choose(model, { layer, head });
+    root?.querySelector(`.atlas-cell[data-layer="${layer}"][data-head="${head}"]`)?.focus();
+  });
   const bar = h("span", { class: "atlas-bar", "aria-hidden": "true" });
   bar.style.background = `linear-gradient(to right, ${scaleStops().join(", ")})`;
   const legend = h("div", { class: "atlas-legend" }, [
@@ -127,6 +144,8 @@ function card(atlas, stat, state, model) {
   }
   box.append(list);
   box.append(h("h4", {}, [fill(w["atlas.exemplars"], { statistic: stat.label })]));
+  const note = w[`atlas.exemplar_note.${stat.key}`];
+  if (note) box.append(h("p", { class: "atlas-help" }, [note]));
   const found = exemplarsOf(atlas, stat, layer, head);
   if (!found.length) box.append(h("p", { class: "atlas-help" }, [w["atlas.no_exemplars"]]));
   if (found.length && !atlas.real_model) box.append(h("p", { class: "atlas-help" }, [fill(w["atlas.no_open"], { model: atlas.model })]));

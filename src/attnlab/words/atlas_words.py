@@ -90,7 +90,7 @@ ATLAS_VIEW_WORDS: Mapping[str, str] = {
     "atlas.statistic": "Statistic",
     "atlas.picture": "Every head, coloured by {statistic}",
     "atlas.axes": "Rows: layers 0 to {last_layer} · columns: heads 0 to {last_head} · "
-    "press a square to read that head's card",
+    "press a square (or move with the arrow keys) to read that head's card",
     "atlas.scale": "Colour scale: {low} to {high} {unit}",
     "atlas.no_value": "no value",
     "atlas.cell": "Layer {layer}, head {head}: {value}",
@@ -103,6 +103,10 @@ ATLAS_VIEW_WORDS: Mapping[str, str] = {
     "atlas.distribution": "{statistic}: this head against the model's {of} heads",
     "atlas.exemplars": "Where this head shows “{statistic}” most",
     "atlas.exemplar": "{value} at token {position} of “{text}”",
+    "atlas.exemplar_note.sink": "A text's value here is its mean weight on the first token: "
+    "over ε, the head is a sink on that text.",
+    "atlas.exemplar_note.first": "A text's token is the query that leans most on the first "
+    "token (in a decoder, often the first token itself).",
     "atlas.open": "Open in the Real model",
     "atlas.open_label": "Open layer {layer}, head {head} in the Real model on this text, "
     "following token {position}",
