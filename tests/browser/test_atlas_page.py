@@ -265,3 +265,17 @@ def test_the_offline_file_shows_the_same_numbers_from_file_url(
     context.close()
     assert asked == [out.as_uri()]  # the file asked for nothing else
     assert console.unexpected() == []
+
+
+def test_with_no_atlas_served_the_tab_says_how_to_make_one(new_page: Any, console: Any) -> None:
+    console.allow("400")  # Chromium logs the API's refusal
+    page = new_page()
+    page.goto("/")
+    page.get_by_role("tab", name="Head atlas").click()
+    expect()(page.get_by_role("status").filter(has_text="no atlas is served")).to_have_text(
+        "no atlas is served: start the page with attnlab serve --atlas ATLAS.parquet"
+    )
+    expect()(page.locator("#lesson")).to_be_hidden()
+    page.get_by_role("tab", name="Toy lesson").click()
+    expect()(page.locator("#atlas")).to_be_hidden()
+    expect()(page.get_by_role("tab", name="Head atlas")).to_have_attribute("aria-selected", "false")

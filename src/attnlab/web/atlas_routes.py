@@ -16,6 +16,7 @@ from attnlab.encode.atlas_json import AtlasAnswer
 from attnlab.errors import AttnlabError
 from attnlab.web.error_replies import ERROR_RESPONSES
 from attnlab.web.request_fields import Params
+from attnlab.words.atlas_words import ATLAS_VIEW_WORDS
 
 __all__ = ["AtlasQuery", "router", "served_atlases"]
 
@@ -50,13 +51,9 @@ def atlas(params: Annotated[AtlasQuery, Query()], request: Request) -> Response:
     exemplars (the first atlas when no name is given)."""
     served: dict[str, bytes] = request.app.state.atlases
     if not served:
-        raise AttnlabError(
-            "no atlas is served: start the page with attnlab serve --atlas ATLAS.parquet",
-            field="name",
-        )
+        raise AttnlabError(ATLAS_VIEW_WORDS["atlas.none_served"], field="name")
     name = params.name if params.name is not None else next(iter(served))
     if name not in served:
-        raise AttnlabError(
-            f"no atlas named {name!r} is served: choose one of {', '.join(served)}", field="name"
-        )
+        said = ATLAS_VIEW_WORDS["atlas.unknown_name"].format(name=name, names=", ".join(served))
+        raise AttnlabError(said, field="name")
     return Response(served[name], media_type="application/json")

@@ -86,6 +86,9 @@ ATLAS_VIEW_WORDS: Mapping[str, str] = {
     "one head (row = layer, column = head); its colour is the statistic's mean over the corpus.",
     "atlas.none": "No atlas is served. Write one with attnlab atlas CORPUS --model NAME -o "
     "ATLAS.parquet, then start the page with attnlab serve --atlas ATLAS.parquet.",
+    "atlas.none_served": "no atlas is served: start the page with attnlab serve --atlas "
+    "ATLAS.parquet",
+    "atlas.unknown_name": "no atlas named {name!r} is served: choose one of {names}",
     "atlas.file": "Atlas",
     "atlas.statistic": "Statistic",
     "atlas.picture": "Every head, coloured by {statistic}",
