@@ -89,7 +89,8 @@ def kernel_print(page: Any, code: str) -> str:
               const future = kernel.requestExecute({ code, store_history: false });
               future.onIOPub = (msg) => {
                 if (msg.header.msg_type === "stream") out += msg.content.text;
-                if (msg.header.msg_type === "error") out += msg.content.ename + ": " + msg.content.evalue;
+                const c = msg.content;
+                if (msg.header.msg_type === "error") out += c.ename + ": " + c.evalue;
               };
               await future.done;
               return out;
