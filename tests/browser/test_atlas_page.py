@@ -146,11 +146,11 @@ def test_the_picture_the_table_and_the_card_show_the_files_numbers(
     page.get_by_role("button", name=f"Layer 3, head 5: {three(means[s, 3, 5])}").click()
     card = page.get_by_role("region", name="Layer 3, head 5")
     for i, stat in enumerate(STATISTICS):
-        value = card.locator(f"dd[data-key='{stat}'] .atlas-value")
+        value = card.locator(f"[data-key='{stat}'] .atlas-value")
         expect()(value).to_have_text(three(means[i, 3, 5]))
     order = sorted(range(72), key=lambda k: (-means[s].flat[k], k))
     rank = order.index(3 * 12 + 5) + 1
-    expect()(card.locator("dd[data-key='previous'] .atlas-rank")).to_have_text(f"rank {rank} of 72")
+    expect()(card.locator("[data-key='previous'] .atlas-rank")).to_have_text(f"rank {rank} of 72")
     items = card.locator(".atlas-exemplars li")
     k = int((sums.ex_value[s, 3, 5] >= 0).sum())
     expect()(items).to_have_count(k)
@@ -258,7 +258,7 @@ def test_the_offline_file_shows_the_same_numbers_from_file_url(
     expect()(cell).to_have_text(three(means[s, 2, 3]))
     cell.click()
     card = page.get_by_role("region", name="Layer 2, head 3")
-    expect()(card.locator("dd[data-key='sink'] .atlas-value")).to_have_text(three(means[s, 2, 3]))
+    expect()(card.locator("[data-key='sink'] .atlas-value")).to_have_text(three(means[s, 2, 3]))
     expect()(card.get_by_role("link")).to_have_count(0)  # no server here: no Real model link
     expect()(page.locator("#attnlab-note")).to_contain_text("needs attnlab serve")
     page.screenshot(path=str(artifacts / "atlas-offline-1280x800.png"))

@@ -129,14 +129,13 @@ function card(atlas, stat, state, model) {
   const w = atlas.words;
   const { layer, head } = state;
   const box = h("section", { class: "atlas-card", "aria-label": fill(w["atlas.card"], { layer, head }) }, [h("h3", {}, [fill(w["atlas.card"], { layer, head })])]);
-  const list = h("dl", { class: "atlas-lines" });
+  const list = h("div", { class: "atlas-lines" });
   for (const line of cardLines(atlas, layer, head)) {
     const rank = line.rank === null ? w["atlas.no_value"] : fill(w["atlas.rank"], { rank: line.rank, of: line.of });
     list.append(
-      h("dt", { class: line.key === stat.key ? "atlas-now" : "" }, [line.label]),
-      h("dd", { "data-key": line.key, "data-value": line.value ?? "" }, [
+      h("div", { class: line.key === stat.key ? "atlas-line atlas-now" : "atlas-line", "data-key": line.key, "data-value": line.value ?? "" }, [
+        h("span", { class: "atlas-line-label" }, [line.label]),
         h("span", { class: "atlas-value" }, [shown(line.value, w["atlas.no_value"])]),
-        " ",
         h("span", { class: "atlas-rank" }, [rank]),
         strip(line),
       ]),
