@@ -58,12 +58,14 @@ $(VENV)/.reference: | $(VENV)/.installed
 	@touch $@
 
 # Debian's Chromium for browser tests (never `playwright install`: browser downloads fail here),
-# and Node.js for the front end's pure-JS tests.
+# Node.js for the front end's pure-JS tests, and wordnet-base (WordNet 3.0's glosses: the head
+# atlas's offline corpus, `attnlab atlas wordnet`).
 system-deps:
-	@command -v chromium >/dev/null && command -v node >/dev/null || { \
+	@command -v chromium >/dev/null && command -v node >/dev/null \
+	  && [ -f /usr/share/wordnet/data.noun ] || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	  $$SUDO apt-get install -y -qq chromium nodejs fonts-dejavu-core >/dev/null; }
+	  $$SUDO apt-get install -y -qq chromium nodejs fonts-dejavu-core wordnet-base >/dev/null; }
 
 test-deps: install $(VENV)/.dev $(VENV)/.reference system-deps
 

@@ -10,6 +10,8 @@ this script would write now).
                         answer as "lab", asked of the app
     names_cases.json    grammar.token_names on sentences with repeated words, for names.js
     cheaper.json        /api/cheaper for by the river bank, focus bank, tiles of 2 (encode_cheaper)
+    atlas.json          /api/atlas of the pattern model's hand-built heads over four texts
+                        (atlas/atlas_view.py through encode/atlas_json.py)
     numfmt_cases.json   numfmt.num and numfmt.percent on many values (ties, binary halves such
                         as 0.625, negatives, large and random numbers), for format.js to match
 
@@ -153,6 +155,26 @@ def cheaper() -> Any:
     )
 
 
+def atlas() -> Any:
+    from attnlab.atlas.atlas_view import atlas_view
+    from attnlab.atlas.corpus import Corpus
+    from attnlab.atlas.file import Provenance
+    from attnlab.atlas.run import VERSION, AtlasOptions, run_atlas
+    from attnlab.encode.atlas_json import encode_atlas
+
+    corpus = Corpus(("a b c a b c", "the cat sat on the mat", "x y z", "one two one two"), "four")
+    options = AtlasOptions(model="patterns", scheduler="none", probes=2, probe_length=6)
+    sums = run_atlas(corpus, options).sums
+    prov = Provenance(
+        model="patterns", corpus=corpus.source, corpus_sha256=corpus.digest,
+        texts=sums.texts_read, pieces=sums.pieces, tokens=sums.tokens, split=sums.split,
+        skipped=sums.skipped, epsilon=options.epsilon, top_k=options.top_k,
+        probes=options.probes, version=VERSION, attnlab="fixture",
+    )  # fmt: skip
+    view = atlas_view(sums, prov, name="patterns-four", real_models=("patterns",))
+    return encode_atlas(view).model_dump(mode="json")
+
+
 def fixtures() -> dict[str, Any]:
     """Each fixture's file name and its content, as this script writes it."""
     return {
@@ -161,6 +183,7 @@ def fixtures() -> dict[str, Any]:
         "model_compare.json": model_compare(),
         "page.json": page(),
         "cheaper.json": cheaper(),
+        "atlas.json": atlas(),
         "numfmt_cases.json": numfmt_cases(),
         "names_cases.json": names_cases(),
     }

@@ -93,3 +93,9 @@ def test_building_attnlab_prints_no_license_warning(tmp_path: Path) -> None:
     with zipfile.ZipFile(wheel) as z:
         meta = z.read("attnlab-0.1.0.dist-info/METADATA").decode()
     assert "License-Expression: MIT" in meta.splitlines()
+
+
+def test_make_tests_system_set_up_installs_the_atlas_corpus() -> None:
+    """`attnlab atlas wordnet` reads Debian's wordnet-base: make test's apt line installs it."""
+    recipe = " ".join(_recipe("system-deps"))
+    assert "/usr/share/wordnet/data.noun" in recipe and "wordnet-base" in recipe

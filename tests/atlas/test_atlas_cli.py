@@ -21,11 +21,12 @@ def test_a_run_then_its_ranking(tmp_path: Path, capsys: pytest.CaptureFixture[st
     args = ["atlas", str(corpus(tmp_path)), "--model", "patterns", "-o", str(out)]
     assert main([*args, "--scheduler", "none"]) == 0
     err = capsys.readouterr().err
-    assert "shard 1/1 · 3/3 texts" in err and "texts/s" in err and "tokens/s" in err
-    assert "1 texts over patterns's limit of 64 tokens were split" in err
+    assert "atlas: 1/1 shard · 3/3 texts ·" in err and "texts/s" in err and "tokens/s" in err
+    assert "texts over 64 tokens, the limit of patterns: 1 split at spaces, 0 skipped" in err
+    assert "1 texts" not in err
     assert f"wrote {out}" in err and "2 layers × 3 heads, 3 texts" in err
     assert main([*args, "--scheduler", "none"]) == 0  # again: the shard is read, not computed
-    assert "1 of 1 shards read from" in capsys.readouterr().err
+    assert "1 of 1 shard read from" in capsys.readouterr().err
     assert main(["atlas", "show", str(out)]) == 0
     shown = capsys.readouterr().out
     assert "patterns on c.txt: 3 texts" in shown and "Induction score (probe)  " in shown.replace(
@@ -59,3 +60,15 @@ def test_bad_input_is_one_line_and_exit_2(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_sinks_probe_of_the_pattern_model(capsys: pytest.CaptureFixture[str]) -> None:
+    """It once stopped at the 97-word passage, over the pattern model's 64-token limit."""
+    assert main(["atlas", "--probe", "sinks", "--model", "patterns"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "patterns (2 layers × 3 heads)" in out[0]
+    assert [line.split()[:2] for line in out[2:]] == [
+        ["natural", "64"],
+        ["random", "64"],
+        ["repeated", "64"],
+    ]

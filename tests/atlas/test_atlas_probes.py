@@ -1,10 +1,12 @@
 """The induction probe and the sinks probe on hand-built heads (atlas/probes.py)."""
 
 import numpy as np
+import pytest
 
 from attnlab.atlas.patterns import PATTERN_HEADS, PatternModel
 from attnlab.atlas.probes import SINK_INPUTS, induction_sums, sinks_probe
 from attnlab.atlas.stats import STATISTICS
+from attnlab.errors import AttnlabError
 
 
 def head(name: str) -> tuple[int, int]:
@@ -34,3 +36,15 @@ def test_the_sinks_table_of_hand_built_heads() -> None:
     # one token repeated: every copy and induction row has an earlier occurrence
     assert by["repeated"].sink_share == 1 / 6
     assert all(r.tokens == 64 for r in rows)
+
+
+def test_the_sinks_probe_runs_on_a_model_whose_limit_the_passage_exceeds() -> None:
+    """The natural passage is 97 words; the pattern model takes 64 (it once stopped the probe)."""
+    model = PatternModel()
+    rows = sinks_probe(model, samples=2)
+    assert model.max_tokens == 64 and [r.tokens for r in rows] == [64, 64, 64]
+
+
+def test_a_model_too_small_for_64_tokens_is_told_so() -> None:
+    with pytest.raises(AttnlabError, match=r"runs 64 tokens .* takes at most 40"):
+        sinks_probe(PatternModel(max_tokens=40))

@@ -44,14 +44,24 @@ def test_any_split_and_order_gives_identical_sums() -> None:
     assert merged([texts[i] for i in rng.permutation(len(texts))]) == one
 
 
-def test_float_sums_in_another_order_would_differ_and_ours_do_not() -> None:
-    """Why totals are integers: the same per-text floats summed in two groupings disagree."""
+def first_weight_text(alpha: float, uid: int) -> HeadSums:
+    """A one-head text of two tokens whose every query puts `alpha` on the first token."""
+    a = np.array([[[[alpha, 1 - alpha], [alpha, 1 - alpha]]]])  # (1, 1, 2, 2)
+    return text_sums(a, (1, 2), uid=uid, text=f"text {uid}", top_k=1)
+
+
+def test_texts_whose_float_sums_depend_on_the_grouping_merge_to_one_total() -> None:
+    """Why totals are integers: 0.1, 0.2 and 0.3 summed as floats in two groupings disagree;
+    the same three texts' sums merged in those two groupings must not."""
     values = [0.1, 0.2, 0.3]
     assert (values[0] + values[1]) + values[2] != values[0] + (values[1] + values[2])
-    fixed_point = [fixed(v) for v in values]
-    assert (fixed_point[0] + fixed_point[1]) + fixed_point[2] == fixed_point[0] + (
-        fixed_point[1] + fixed_point[2]
-    )
+    a, b, c = (first_weight_text(v, uid) for uid, v in enumerate(values))
+    left, right = a.merge(b).merge(c), a.merge(b.merge(c))
+    assert left == right
+    s = STATISTICS.index("first")
+    assert left.totals[s, 0, 0] == right.totals[s, 0, 0] == sum(int(fixed(v)) for v in values)
+    assert left.counts[s, 0, 0] == 3
+    assert left.means()[s, 0, 0] == pytest.approx(0.2, abs=2**-24)
 
 
 def test_empty_is_the_unit_and_exemplars_are_the_best_k() -> None:

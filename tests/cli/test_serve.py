@@ -88,3 +88,23 @@ def test_a_text_at_the_limit_in_any_script_reaches_the_api_message() -> None:
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 400"), head[:80]
     assert b'"field":"model"' in body and b"Invalid HTTP request" not in body
+
+
+def test_serve_atlas_serves_each_atlas_and_names_a_file_that_is_not_one(
+    capsys, no_uvicorn, tmp_path
+) -> None:
+    pytest.importorskip("pyarrow")
+    good = tmp_path / "mine.parquet"
+    text = tmp_path / "c.txt"
+    text.write_text("a b c a b c\n\nthe cat sat\n", encoding="utf-8")
+    assert main(["atlas", str(text), "--model", "patterns", "-o", str(good),
+                 "--scheduler", "none"]) == 0  # fmt: skip
+    bad = tmp_path / "notes.parquet"
+    bad.write_text("no")
+    capsys.readouterr()
+    assert main(["serve", "--atlas", str(good), "--atlas", str(bad)]) == 0
+    said = capsys.readouterr()
+    assert f"serving the atlas {str(good)!r} in the Head atlas tab" in said.out
+    assert f"not serving the atlas {str(bad)!r}" in said.err and "not a Parquet file" in said.err
+    app = no_uvicorn[0].app
+    assert list(app.state.atlases) == ["mine"]

@@ -59,10 +59,14 @@ class ContractClient:
     """TestClient's get and post, each answer checked against the app's /openapi.json."""
 
     def __init__(
-        self, server: ServerOptions | None = None, folders: tuple[str, ...] = (), **options: Any
+        self,
+        server: ServerOptions | None = None,
+        folders: tuple[str, ...] = (),
+        atlases: tuple[str, ...] = (),
+        **options: Any,
     ) -> None:
         options.setdefault("base_url", "http://127.0.0.1")
-        self.app = create_app(server, folders)
+        self.app = create_app(server, folders, atlases)
         self.http = TestClient(self.app, **options)
         self.doc: dict[str, Any] = self.http.get("/openapi.json").json()
         self.checked = 0

@@ -22,6 +22,7 @@ import numpy as np
 
 from attnlab.atlas.measures import EPSILON
 from attnlab.atlas.stats import STATISTICS, HeadSums, fixed
+from attnlab.errors import AttnlabError, TooLongError
 from attnlab.models.model_trace import word_like
 from attnlab.types import FloatArray
 
@@ -135,13 +136,33 @@ class SinkRow:
     tokens: int  # tokens per sample, the model's frame included
 
 
+def _natural_ids(model: AtlasModel, before: int, after: int) -> tuple[int, ...]:
+    """NATURAL_TEXT's ids without the model's frame: the whole passage where it fits the
+    model's limit, else sentence by sentence (each sentence's ids, frame cut, in order)."""
+    try:
+        ids = model.tokenize(NATURAL_TEXT)[1]
+        return tuple(ids[before : len(ids) - after])
+    except TooLongError:
+        pass
+    out: list[int] = []
+    for sentence in NATURAL_TEXT.split(". "):
+        ids = model.tokenize(sentence.rstrip(".") + ".")[1]
+        out.extend(ids[before : len(ids) - after])
+    return tuple(out)
+
+
 def sinks_probe(
     model: AtlasModel, *, samples: int = 4, seed: int = 0, epsilon: float = EPSILON
 ) -> tuple[SinkRow, ...]:
     """Gu et al.'s three inputs of SINK_TOKENS tokens through `model`: one row each."""
     before, after = _frame(model)
-    _, natural = model.tokenize(NATURAL_TEXT)
-    natural = natural[len(before) : len(natural) - len(after)]
+    if model.max_tokens < len(before) + SINK_TOKENS + len(after):
+        raise AttnlabError(
+            f"the sinks probe runs {SINK_TOKENS} tokens (plus {len(before) + len(after)} of "
+            f"the model's frame); {model.name} takes at most {model.max_tokens}",
+            field="model",
+        )
+    natural = _natural_ids(model, len(before), len(after))
     vocab = np.asarray(probe_vocabulary(model))
     rows = []
     for kind in SINK_INPUTS:

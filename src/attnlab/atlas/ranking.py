@@ -13,7 +13,7 @@ import numpy as np
 
 from attnlab.atlas.file import Provenance
 from attnlab.atlas.stats import SCALE, STATISTICS, HeadSums
-from attnlab.words.atlas_words import ATLAS_WORDS, STATISTIC_LABELS
+from attnlab.words.atlas_words import ATLAS_WORDS, STATISTIC_LABELS, atlas_line
 
 __all__ = ["Ranked", "ranking", "render_ranking"]
 
@@ -47,7 +47,8 @@ def render_ranking(
     """The terminal's ranking: `top` heads per statistic (or every head of one statistic)."""
     w = ATLAS_WORDS
     lines = [
-        w["ranking_title"].format(
+        atlas_line(
+            "ranking_title",
             model=prov.model,
             corpus=prov.corpus,
             texts=prov.texts,

@@ -1,7 +1,7 @@
 """`attnlab atlas`: what every head of a model does across a corpus (atlas/), and its ranking.
 
     attnlab atlas CORPUS --model NAME -o ATLAS [--scheduler local|none|ADDRESS] [--workers N]
-    attnlab atlas show ATLAS [--statistic NAME] [--top N]
+    attnlab atlas show ATLAS [--statistic NAME] [--top N] [--html FILE]
     attnlab atlas --probe sinks --model NAME
 
 CORPUS is a UTF-8 text file (a text per paragraph, or per line with --unit line) or "wordnet"
@@ -58,6 +58,11 @@ def add_atlas_command(sub: Any) -> None:
     p.add_argument("--probe", choices=("sinks",), help="run Gu et al.'s sinks probe instead")
     p.add_argument("--statistic", help="with show: every head of one statistic")
     p.add_argument("--top", type=int, default=5, help="with show: heads per statistic")
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="with show: also save the Atlas view as one offline HTML file",
+    )
     p.set_defaults(run=_atlas)
 
 
@@ -88,6 +93,7 @@ def _run(args: argparse.Namespace, source: str) -> int:
     from attnlab.atlas.file import Provenance, write_atlas
     from attnlab.atlas.run import VERSION, AtlasOptions, run_atlas, worker_model
     from attnlab.words.atlas_words import ATLAS_WORDS as W
+    from attnlab.words.atlas_words import atlas_line
 
     options = AtlasOptions(
         model=args.model,
@@ -130,7 +136,8 @@ def _run(args: argparse.Namespace, source: str) -> int:
     size = write_atlas(out, sums, prov)
     if result.loaded:
         print(
-            W["resumed"].format(
+            atlas_line(
+                "resumed",
                 loaded=result.loaded,
                 shards=result.loaded + result.computed,
                 store=store,
@@ -140,13 +147,18 @@ def _run(args: argparse.Namespace, source: str) -> int:
         )
     if sums.split or sums.skipped:
         print(
-            W["long"].format(
-                split=sums.split, skipped=sums.skipped, model=model.name, limit=model.max_tokens
+            atlas_line(
+                "long",
+                split=sums.split,
+                skipped=sums.skipped,
+                model=model.name,
+                limit=model.max_tokens,
             ),
             file=sys.stderr,
         )
     print(
-        W["wrote"].format(
+        atlas_line(
+            "wrote",
             path=out,
             size=size,
             layers=sums.n_layers,
@@ -172,7 +184,7 @@ class _Bar:
         self.shown = False
 
     def __call__(self, p: Any) -> None:
-        from attnlab.words.atlas_words import ATLAS_WORDS as W
+        from attnlab.words.atlas_words import atlas_line
 
         now = time.monotonic()
         final = p.shards_done == p.shards
@@ -180,10 +192,11 @@ class _Bar:
             return
         self.last = now
         rate = max(p.seconds, 1e-9)
-        line = W["progress"].format(
+        line = atlas_line(
+            "progress",
             done=p.shards_done,
             shards=p.shards,
-            texts=p.texts,
+            read=p.texts,
             total=p.texts_total,
             tps=p.texts_run / rate,
             tokps=p.tokens_run / rate,
@@ -211,6 +224,18 @@ def _show(args: argparse.Namespace, path: str) -> int:
         raise AttnlabError(f"--top must be 1 or more, got {args.top}", field="top")
     sums, prov = read_atlas(path)
     sys.stdout.write(render_ranking(sums, prov, top=args.top, statistic=args.statistic))
+    if args.html is not None:
+        from attnlab.atlas.atlas_view import atlas_view
+        from attnlab.export.standalone import atlas_html
+
+        page = atlas_html(atlas_view(sums, prov, name=Path(path).stem))
+        try:
+            Path(args.html).write_text(page, encoding="utf-8")
+        except OSError as exc:
+            raise AttnlabError(
+                f"cannot write {args.html!r}: {exc.strerror}", field="html"
+            ) from None
+        print(f"attnlab: wrote the Atlas view to {args.html} ({len(page.encode()):,} bytes)")
     return 0
 
 
@@ -219,6 +244,7 @@ def _sinks(args: argparse.Namespace) -> int:
     from attnlab.atlas.probes import sinks_probe
     from attnlab.atlas.run import worker_model
     from attnlab.words.atlas_words import ATLAS_WORDS as W
+    from attnlab.words.atlas_words import atlas_line
 
     if args.model is None:
         raise AttnlabError("attnlab atlas --probe sinks needs --model NAME", field="model")
@@ -226,8 +252,8 @@ def _sinks(args: argparse.Namespace) -> int:
     rows = sinks_probe(model)
     c = model.config
     print(
-        W["sinks_title"].format(
-            model=model.name, layers=c.n_layers, heads=c.n_heads, epsilon=EPSILON
+        atlas_line(
+            "sinks_title", model=model.name, layers=c.n_layers, heads=c.n_heads, epsilon=EPSILON
         )
     )
     print(W["sinks_columns"])

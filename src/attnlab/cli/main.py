@@ -109,6 +109,13 @@ def _parser() -> argparse.ArgumentParser:
         "--model",
         help="a Hugging Face-layout folder (or a .gguf) to serve beside minilm and smollm2",
     )
+    sv.add_argument(
+        "--atlas",
+        action="append",
+        default=[],
+        metavar="ATLAS",
+        help="an atlas file (attnlab atlas … -o ATLAS) for the Head atlas tab; repeatable",
+    )
     sv.set_defaults(run=_serve)
 
     nx = sub.add_parser("next", help="with --model: the most likely next tokens after a text")
@@ -292,7 +299,13 @@ def _serve(args: argparse.Namespace) -> int:
             f"the web page needs the server extra ({exc.name} is missing): "
             "pip install 'attnlab[server]'"
         ) from None
-    serve(host=args.host, port=args.port, open_browser=args.open, model=args.model)
+    serve(
+        host=args.host,
+        port=args.port,
+        open_browser=args.open,
+        model=args.model,
+        atlases=tuple(args.atlas),
+    )
     return 0
 
 

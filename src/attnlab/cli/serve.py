@@ -16,6 +16,7 @@ import webbrowser
 
 import uvicorn
 
+from attnlab.atlas.file import read_atlas
 from attnlab.errors import AttnlabError
 from attnlab.models.kept import serve_folder
 from attnlab.web.app import create_app, uvicorn_config
@@ -50,9 +51,11 @@ def serve(
     open_browser: bool = False,
     options: ServerOptions | None = None,
     model: str | None = None,
+    atlases: tuple[str, ...] = (),
 ) -> None:
     """Run the app under uvicorn until interrupted; `model` is a folder (or GGUF) to serve
-    beside the known models, loaded before the server starts."""
+    beside the known models, loaded before the server starts; `atlases` are atlas files for
+    the Head atlas tab (a file that is not an atlas is named and left out)."""
     options = ServerOptions(host=host) if options is None else options
     url = serve_url(host, port)
     folders: tuple[str, ...] = ()
@@ -68,6 +71,15 @@ def serve(
         else:
             print(f"attnlab: serving the model at {model!r} as {name!r}")
             folders = (model,)
+    kept = []
+    for path in atlases:
+        try:
+            read_atlas(path)
+        except AttnlabError as exc:
+            print(f"attnlab: not serving the atlas {path!r}: {exc}", file=sys.stderr)
+        else:
+            print(f"attnlab: serving the atlas {path!r} in the Head atlas tab")
+            kept.append(path)
     print(f"attnlab: the lesson is at {url} (Ctrl+C to stop)")
     if not is_loopback(host):
         print(
@@ -76,4 +88,5 @@ def serve(
         )
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.Server(uvicorn_config(create_app(options, folders), host=host, port=port)).run()
+    app = create_app(options, folders, tuple(kept))
+    uvicorn.Server(uvicorn_config(app, host=host, port=port)).run()

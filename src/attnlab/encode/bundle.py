@@ -20,9 +20,19 @@ from importlib.resources import files
 
 __all__ = ["HOSTS", "VIEWS", "BundleError", "host_script", "module_order", "view_module"]
 
-VIEWS = {"lesson": "lesson.js", "lab": "lab.js", "model": "model.js", "notebook": "notebook.js"}
+VIEWS = {
+    "lesson": "lesson.js",
+    "lab": "lab.js",
+    "model": "model.js",
+    "notebook": "notebook.js",
+    "atlas": "atlas.js",
+}
 """The views a host can load, by name: each `export default { render({ model, el }) }`."""
-HOSTS = {"standalone_lesson": "standalone_lesson.js", "standalone_model": "standalone_model.js"}
+HOSTS = {
+    "standalone_lesson": "standalone_lesson.js",
+    "standalone_model": "standalone_model.js",
+    "standalone_atlas": "standalone_atlas.js",
+}
 """Hosts that run where they are inlined (a self-contained HTML file): modules with no export."""
 
 _IMPORT = re.compile(

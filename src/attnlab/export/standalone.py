@@ -29,7 +29,9 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from attnlab.atlas.atlas_view import AtlasView
 from attnlab.core.positions import KINDS
+from attnlab.encode.atlas_json import encode_atlas
 from attnlab.encode.bundle import host_script
 from attnlab.encode.head_json import encode_grid_view, encode_head_view, encode_info
 from attnlab.encode.lesson_json import encode_lesson
@@ -39,16 +41,24 @@ from attnlab.lesson.toy import MAX_TOKENS, VOCABULARY
 from attnlab.models.head_view import head_view, summary_of, text_of
 from attnlab.models.model_trace import ModelTrace
 from attnlab.types import AXES, MODES
+from attnlab.words.atlas_words import ATLAS_VIEW_WORDS
 from attnlab.words.model_help import model_words
 from attnlab.words.page import BEAT_TITLES, MODE_CHOICES, PAGE_WORDS
 
-__all__ = ["MODEL_TOKENS_AT_MOST", "SHARED", "STYLES", "file_head", "standalone_html"]
+__all__ = [
+    "MODEL_TOKENS_AT_MOST",
+    "SHARED",
+    "STYLES",
+    "atlas_html",
+    "file_head",
+    "standalone_html",
+]
 
 SHARED = ("keys", "values", "mask")
 """A head's fields that other heads may carry identically, kept once in the file's "arrays"."""
 MODEL_TOKENS_AT_MOST = 32
 """A model's file holds L·H heads of n² numbers each: beyond this many tokens it is refused."""
-STYLES = ("style.css", "model.css", "model_views.css", "export.css", "present.css")
+STYLES = ("style.css", "model.css", "model_views.css", "export.css", "present.css", "atlas.css")
 """The page's stylesheets the file inlines, in order."""
 
 
@@ -222,6 +232,29 @@ def standalone_html(
         ("style", style),
         ("data", _safe_json(data)),
         ("script", _inline(host_script(host), "script")),
+    ):
+        html = html.replace(f"<!--attnlab:{marker}-->", value, 1)
+    return html
+
+
+def atlas_html(view: AtlasView) -> str:
+    """The self-contained HTML text of a head atlas: the Atlas view on the file's own numbers
+    (encode/atlas_json.py's answer, as GET /api/atlas sends it)."""
+    answer = encode_atlas(view).model_dump(mode="json")
+    p = view.provenance
+    data = {
+        "kind": "atlas",
+        "atlas": answer,
+        "note": ATLAS_VIEW_WORDS["atlas.standalone_note"].format(model=p.model, corpus=p.corpus),
+    }
+    title = f"{ATLAS_VIEW_WORDS['atlas.tab']}: {p.model} on {p.corpus}"
+    style = "\n".join(_inline(_static(name), "style") for name in STYLES)
+    html = _skeleton()
+    for marker, value in (
+        ("title", _escape(title)),
+        ("style", style),
+        ("data", _safe_json(data)),
+        ("script", _inline(host_script("standalone_atlas"), "script")),
     ):
         html = html.replace(f"<!--attnlab:{marker}-->", value, 1)
     return html

@@ -16,6 +16,7 @@ Routes (all answers JSON except the page and its static files):
                            the offline files: export_routes.py
     /api/train, /api/train/start, /api/train/next, /api/train/stop
                            a training run, a chunk of steps a request: train_routes.py
+    /api/atlas             a head atlas the server was given (serve --atlas): atlas_routes.py
 
 FastAPI on Starlette. Requests and answers are pydantic models (requests_*.py; the answers
 in encode/answers_*.py); an unknown parameter is refused by name, and every refusal answers
@@ -57,6 +58,7 @@ from starlette.types import ASGIApp
 
 import attnlab
 from attnlab.web import (
+    atlas_routes,
     cheaper_routes,
     error_replies,
     export_routes,
@@ -119,11 +121,17 @@ class _App(FastAPI):
         return Edge(super().build_middleware_stack(), self.state.options)
 
 
-def create_app(options: ServerOptions | None = None, folders: tuple[str, ...] = ()) -> FastAPI:
+def create_app(
+    options: ServerOptions | None = None,
+    folders: tuple[str, ...] = (),
+    atlases: tuple[str, ...] = (),
+) -> FastAPI:
     """The ASGI app: the page, its static files and the JSON API, sized by `options`; its
-    models' worker also serves the model `folders` (see `serve_folder`). The workers start on
-    first use and stop with the app (its lifespan, or once it is garbage)."""
+    models' worker also serves the model `folders` (see `serve_folder`), /api/atlas the atlas
+    files `atlases` (read here, once). The workers start on first use and stop with the app
+    (its lifespan, or once it is garbage)."""
     options = options or ServerOptions()
+    served_atlases = atlas_routes.served_atlases(atlases)
     executors = Executors(options, folders)
 
     @asynccontextmanager
@@ -148,6 +156,7 @@ def create_app(options: ServerOptions | None = None, folders: tuple[str, ...] = 
     )
     app.state.options = options
     app.state.executors = executors
+    app.state.atlases = served_atlases
     weakref.finalize(app, executors.close)
     error_replies.install(app)
     app.include_router(lesson_routes.router)
@@ -156,6 +165,7 @@ def create_app(options: ServerOptions | None = None, folders: tuple[str, ...] = 
     app.include_router(model_views_routes.router)
     app.include_router(export_routes.router)
     app.include_router(train_routes.router)
+    app.include_router(atlas_routes.router)
     static = StaticFiles(directory=STATIC)
 
     @app.get(

@@ -7,11 +7,13 @@ Needs the `notebook` extra (anywidget): `pip install 'attnlab[notebook]'`.
 from __future__ import annotations
 
 from attnlab.widget.adapter import attention_maps
+from attnlab.widget.atlas_widget import AtlasWidget, atlas_view
 from attnlab.widget.maps_widget import MapsWidget
 from attnlab.widget.show import show
 from attnlab.widget.train_widget import TrainWidget, train
 from attnlab.widget.widgets import LessonWidget, ModelWidget
 
 __all__ = [
-    "LessonWidget", "MapsWidget", "ModelWidget", "TrainWidget", "attention_maps", "show", "train",
+    "AtlasWidget", "LessonWidget", "MapsWidget", "ModelWidget", "TrainWidget",
+    "atlas_view", "attention_maps", "show", "train",
 ]  # fmt: skip

@@ -17,7 +17,7 @@ __all__ = ["SCOPE", "scope_css", "widget_css"]
 SCOPE = ".attnlab-nb"
 SHEETS = (
     "style.css", "lab.css", "model.css", "model_views.css", "export.css", "present.css",
-    "notebook.css", "train.css",
+    "notebook.css", "train.css", "atlas.css",
 )  # fmt: skip
 _COMMENT = re.compile(r"/\*.*?\*/", re.S)
 

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["ATLAS_WORDS", "STATISTIC_HELP", "STATISTIC_LABELS"]
+from attnlab.words.grammar import counted
+
+__all__ = [
+    "ATLAS_VIEW_WORDS",
+    "ATLAS_WORDS",
+    "STATISTIC_HELP",
+    "STATISTIC_LABELS",
+    "STATISTIC_SHORT",
+    "STATISTIC_UNITS",
+    "atlas_line",
+    "counts",
+]
 
 STATISTIC_LABELS: Mapping[str, str] = {
     "entropy": "Row entropy (bits)",
@@ -20,6 +31,20 @@ STATISTIC_LABELS: Mapping[str, str] = {
     "probe_previous": "Previous-token score (probe)",
 }
 """A short label per statistic (atlas/stats.py's STATISTICS)."""
+
+STATISTIC_SHORT: Mapping[str, str] = {
+    "entropy": "Entropy (bits)",
+    "first": "First token",
+    "sink": "Sink share",
+    "previous": "Previous token",
+    "self": "Self",
+    "top1": "Largest weight",
+    "distance": "Distance (tokens)",
+    "repeat": "Earlier copy",
+    "induction": "Induction",
+    "probe_previous": "Previous (probe)",
+}
+"""A column heading per statistic (the heads table)."""
 
 STATISTIC_HELP: Mapping[str, str] = {
     "entropy": "How spread a row is: 0 bits when all its weight is on one token, log₂ n when "
@@ -40,23 +65,76 @@ STATISTIC_HELP: Mapping[str, str] = {
 }
 """One plain sentence per statistic."""
 
+STATISTIC_UNITS: Mapping[str, str] = {
+    "entropy": "bits",
+    "first": "share of a row's weight",
+    "sink": "share of texts",
+    "previous": "share of a row's weight",
+    "self": "share of a row's weight",
+    "top1": "share of a row's weight",
+    "distance": "tokens",
+    "repeat": "share of a row's weight",
+    "induction": "share of a row's weight",
+    "probe_previous": "share of a row's weight",
+}
+"""What each statistic's numbers count: the colour scale and the card say it."""
+
+ATLAS_VIEW_WORDS: Mapping[str, str] = {
+    "atlas.tab": "Head atlas",
+    "atlas.title": "What every head does across a corpus",
+    "atlas.about": "{model} on {corpus}: {texts}, {tokens}, {layers} × {heads}. Each square is "
+    "one head (row = layer, column = head); its colour is the statistic's mean over the corpus.",
+    "atlas.none": "No atlas is served. Write one with attnlab atlas CORPUS --model NAME -o "
+    "ATLAS.parquet, then start the page with attnlab serve --atlas ATLAS.parquet.",
+    "atlas.none_served": "no atlas is served: start the page with attnlab serve --atlas "
+    "ATLAS.parquet",
+    "atlas.unknown_name": "no atlas named {name!r} is served: choose one of {names}",
+    "atlas.file": "Atlas",
+    "atlas.statistic": "Statistic",
+    "atlas.picture": "Every head, coloured by {statistic}",
+    "atlas.axes": "Rows: layers 0 to {last_layer} · columns: heads 0 to {last_head} · "
+    "press a square (or move with the arrow keys) to read that head's card",
+    "atlas.scale": "Colour scale: {low} to {high} {unit}",
+    "atlas.no_value": "no value",
+    "atlas.cell": "Layer {layer}, head {head}: {value}",
+    "atlas.table": "Heads, sortable",
+    "atlas.table_hint": "Sort by a column: press its header (Enter or Space) again to reverse.",
+    "atlas.col_head": "Head",
+    "atlas.card": "Layer {layer}, head {head}",
+    "atlas.card_hint": "Pick a head in the picture or the table to read its card.",
+    "atlas.rank": "rank {rank} of {of}",
+    "atlas.distribution": "{statistic}: this head against the model's {of} heads",
+    "atlas.exemplars": "Where this head shows “{statistic}” most",
+    "atlas.exemplar": "{value} at token {position} of “{text}”",
+    "atlas.exemplar_note.sink": "A text's value here is its mean weight on the first token: "
+    "over ε, the head is a sink on that text.",
+    "atlas.exemplar_note.first": "A text's token is the query that leans most on the first "
+    "token (in a decoder, often the first token itself).",
+    "atlas.open": "Open in the Real model",
+    "atlas.open_label": "Open layer {layer}, head {head} in the Real model on this text, "
+    "following token {position}",
+    "atlas.no_open": "The Real model view does not run {model}: read the exemplar here.",
+    "atlas.no_exemplars": "No exemplar: this statistic has no value for this head.",
+    "atlas.standalone_note": "The head atlas of {model} on {corpus}, saved as one file: pick a "
+    "statistic or a head; opening an exemplar in the Real model needs attnlab serve.",
+}
+"""The Atlas view's fixed words (page, widget, offline file), filled with str.format."""
+
 ATLAS_WORDS: Mapping[str, str] = {
-    "progress": "atlas: shard {done}/{shards} · {texts:,}/{total:,} texts · {tps:,.1f} texts/s "
+    "progress": "atlas: {done}/{shards} · {read:,}/{total} · {tps:,.1f} texts/s "
     "· {tokps:,.0f} tokens/s",
     "dashboard": "atlas: Dask dashboard at {link}",
-    "resumed": "atlas: {loaded} of {shards} shards read from {store} (an earlier run), "
-    "{todo} to compute",
-    "wrote": "atlas: wrote {path} ({size:,} bytes): {layers} layers × {heads} heads, "
-    "{texts:,} texts, {tokens:,} tokens, {shards} shards ({computed} computed, {loaded} "
+    "resumed": "atlas: {loaded} of {shards} read from {store} (an earlier run), {todo} to compute",
+    "wrote": "atlas: wrote {path} ({size:,} bytes): {layers} × {heads}, "
+    "{texts}, {tokens}, {shards} ({computed} computed, {loaded} "
     "read), {seconds:.1f} s",
-    "long": "atlas: {split:,} texts over {model}'s limit of {limit:,} tokens were split at "
-    "spaces and {skipped:,} skipped (empty, or too long with --long skip)",
-    "ranking_title": "{model} on {corpus}: {texts:,} texts, {tokens:,} tokens, "
-    "{layers} layers × {heads} heads",
+    "long": "atlas: texts over {limit}, the limit of {model}: {split} split at spaces, "
+    "{skipped} skipped (empty, or too long with --long skip)",
+    "ranking_title": "{model} on {corpus}: {texts}, {tokens}, {layers} × {heads}",
     "ranking_head": "L{layer} H{head}",
     "ranking_none": "no value (nothing counted)",
     "exemplar": "  best: L{layer} H{head} on “{text}” at token {position} ({value})",
-    "sinks_title": "Attention sinks in {model} ({layers} layers × {heads} heads): share of heads "
+    "sinks_title": "Attention sinks in {model} ({layers} × {heads}): share of heads "
     "whose mean weight on the first token exceeds ε = {epsilon:g} (Gu et al., 2024, Table 1)",
     "sinks_columns": "input      tokens  samples  sink heads  mean weight on token 0",
     "sinks_row": "{input:<10} {tokens:>6}  {samples:>7}  {share:>9.2%}  {alpha:>22.3f}",
@@ -64,4 +142,30 @@ ATLAS_WORDS: Mapping[str, str] = {
     "sinks_inputs.random": "random",
     "sinks_inputs.repeated": "repeated",
 }
-"""The run's and the ranking's lines, filled with str.format."""
+"""The run's and the ranking's lines, filled by `atlas_line`: a field named in COUNTED is a
+count, written with its noun in agreement ("1 text", "2 texts")."""
+
+COUNTED: Mapping[str, str] = {
+    "total": "text",
+    "texts": "text",
+    "tokens": "token",
+    "layers": "layer",
+    "heads": "head",
+    "shards": "shard",
+    "limit": "token",
+}
+"""The fields `atlas_line` writes as counts, and each one's noun."""
+
+
+def counts(n: int, noun: str) -> str:
+    """ "1 text", "1,234 texts": grammar.counted's agreement, thousands grouped."""
+    return f"{n:,} {counted(n, noun).split(' ', 1)[1]}"
+
+
+def atlas_line(key: str, **values: object) -> str:
+    """ATLAS_WORDS[key] filled, the fields of COUNTED as counts with their nouns."""
+    filled = {
+        k: counts(int(v), COUNTED[k]) if k in COUNTED and isinstance(v, int) else v
+        for k, v in values.items()
+    }
+    return ATLAS_WORDS[key].format(**filled)
