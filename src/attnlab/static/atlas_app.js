@@ -83,13 +83,6 @@ function tab() {
     button.tabIndex = -1;
   }
   button.addEventListener("click", show);
-  button.addEventListener("keydown", (e) => {
-    if (e.key !== "ArrowLeft" && e.key !== "Home") return;
-    e.preventDefault();
-    const to = e.key === "Home" ? others[0] : others[others.length - 1];
-    to?.click();
-    to?.focus();
-  });
   for (const t of others) t.addEventListener("click", hide);
   if (wanted.view === "atlas") show();
 }

@@ -4,8 +4,8 @@
 //
 //   ?view=model&model.text=by+the+river+bank&model.layer=2&model.head=5&model.focus=4&model.beat=score
 //
-// The view's keys act only while its tab shows (step_view.js), so the tabs need no key
-// handling of their own.
+// The view's keys act only while its tab shows (step_view.js); the tabs' own arrow keys, across
+// every view's tab, are tablist.js's.
 
 import { getJSON } from "./http.js";
 import { host } from "./model_host.js";
@@ -27,7 +27,7 @@ function tabs() {
   let view = null;
   let current = "lesson";
 
-  function show(which, { focus = false } = {}) {
+  function show(which) {
     current = which;
     const onModel = which === "model";
     tabLesson.setAttribute("aria-selected", String(!onModel));
@@ -40,18 +40,9 @@ function tabs() {
     if (onModel && !view) view = host(modelPanel, wanted, page, () => current === "model");
     if (onModel) view.writeURL();
     else history.replaceState(null, "", writeModelURL(location.search, { view: "lesson" }));
-    if (focus) (onModel ? tabModel : tabLesson).focus();
   }
   tabLesson.addEventListener("click", () => show("lesson"));
   tabModel.addEventListener("click", () => show("model"));
-  for (const tab of [tabLesson, tabModel]) {
-    tab.addEventListener("keydown", (e) => {
-      if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
-      e.preventDefault(); // the lesson's arrow keys must not step while a tab has the key
-      const toModel = e.key === "End" || ((e.key === "ArrowRight" || e.key === "ArrowLeft") && current === "lesson");
-      show(toModel ? "model" : "lesson", { focus: true });
-    });
-  }
   getJSON("/api/presets").then((answer) => {
     page = answer.ok ? answer.body : null;
     wanted = readModelURL(location.search, page?.choices?.beats ?? []);
