@@ -65,6 +65,10 @@ class WorkerGone(Exception):
     """A worker process died before it answered (it is replaced on the next call)."""
 
 
+class Closed(RuntimeError):
+    """The app has stopped: its workers take no more work, and none is started again."""
+
+
 class Pool:
     """A ProcessPoolExecutor of `workers` spawned processes, each set up by setup_worker (the
     `preload` modules imported), started on first use and replaced by a new one once broken;
@@ -79,6 +83,7 @@ class Pool:
         self.preload = preload
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
 
     def _new(self) -> ProcessPoolExecutor:
         spawn_environment()
@@ -92,6 +97,8 @@ class Pool:
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         """`fn(*args)` in a worker (fn and its arguments picklable)."""
         with self._lock:
+            if self._closed:  # a new pool now would outlive the app (its semaphores leaked)
+                raise Closed(f"the {self.what} workers have stopped")
             if self._pool is None:
                 self._pool = self._new()
             pool = self._pool
@@ -120,7 +127,7 @@ class Pool:
 
     def close(self) -> None:
         with self._lock:
-            pool, self._pool = self._pool, None
+            pool, self._pool, self._closed = self._pool, None, True
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 

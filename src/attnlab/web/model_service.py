@@ -31,7 +31,7 @@ from starlette.responses import Response
 
 from attnlab.errors import AttnlabError
 from attnlab.models.threads import cores
-from attnlab.web.executors import LOG, WorkerGone, reply
+from attnlab.web.executors import LOG, Closed, WorkerGone, reply
 from attnlab.web.server_options import ServerOptions
 from attnlab.web.worker_setup import setup_worker, spawn_environment
 
@@ -89,10 +89,13 @@ class Models:
         self._lock = threading.Lock()
         self._manager: _Manager | None = None
         self._proxy: Any = None
+        self._closed = False
 
     def start(self) -> Any:
         """The worker's service proxy, starting the worker if it is not running."""
         with self._lock:
+            if self._closed:  # a worker started now would outlive the app
+                raise Closed("the model worker has stopped")
             if self._proxy is None:
                 spawn_environment()
                 manager = _Manager(ctx=multiprocessing.get_context("spawn"))
@@ -129,5 +132,6 @@ class Models:
         self._calls.shutdown(wait=False, cancel_futures=True)
         with self._lock:
             manager, self._manager, self._proxy = self._manager, None, None
+            self._closed = True
         if manager is not None:
             manager.shutdown()

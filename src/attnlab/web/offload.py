@@ -11,6 +11,7 @@ the client to go (executors.answered).
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import CancelledError
 from typing import Any, cast
 
 from starlette.requests import Request
@@ -18,7 +19,7 @@ from starlette.responses import Response
 
 from attnlab.models.threads import cores
 from attnlab.web.apart import measuring_pool
-from attnlab.web.executors import Pool, answered, reply
+from attnlab.web.executors import Closed, Pool, answered, reply
 from attnlab.web.heavy import HeavyGate
 from attnlab.web.model_service import Models
 from attnlab.web.server_options import ServerOptions
@@ -46,10 +47,13 @@ class Executors:
     def start(self) -> None:
         """Start every worker now (the server's lifespan does, so that the first requests do
         not wait for a spawn and the server's memory is whole from the start)."""
-        for pool in (self.toy, self.measure, self.train):
-            for future in [pool.submit(int) for _ in range(pool.workers)]:
-                future.result()
-        self.models.start()
+        try:
+            for pool in (self.toy, self.measure, self.train):
+                for future in [pool.submit(int) for _ in range(pool.workers)]:
+                    future.result()
+            self.models.start()
+        except (Closed, CancelledError):
+            pass  # the app stopped before its workers were all up: nothing more to start
 
     def close(self) -> None:
         self.toy.close()
