@@ -40,7 +40,13 @@ from attnlab.models.llama_checkpoint import LOAD_THREADS
 from attnlab.models.readers import gemma3
 from attnlab.types import FloatArray
 
-__all__ = ["LOAD_SECONDS", "gemma3_config", "gemma3_tensor_name", "read_gemma3_gguf"]
+__all__ = [
+    "LOAD_SECONDS",
+    "gemma3_config",
+    "gemma3_tensor_name",
+    "gemma3_tensors",
+    "read_gemma3_gguf",
+]
 
 LOAD_SECONDS: dict[str, float] = {}
 """The last load's seconds by step (header, tensors, tokenizer), as measured when it ran."""
@@ -129,15 +135,21 @@ def _decoded(g: GGUFFile, gguf_name: str) -> FloatArray:
     return a
 
 
+def gemma3_tensors(g: GGUFFile) -> dict[str, FloatArray]:
+    """Every tensor the decoder reads, dequantised to float32, by its Hugging Face name and with
+    Hugging Face's values (the norms' γ without llama.cpp's added 1)."""
+    names = {hf: n for n in g.tensors if (hf := gemma3_tensor_name(n)) is not None}
+    with ThreadPoolExecutor(LOAD_THREADS) as pool:  # NumPy releases the GIL while it decodes
+        arrays = pool.map(lambda n: _decoded(g, n), names.values())
+        return dict(zip(names, arrays, strict=True))
+
+
 def read_gemma3_gguf(g: GGUFFile, *, name: str) -> Decoder:
     """The decoder a gemma3 GGUF holds, every tensor dequantised to float32."""
     started = time.perf_counter()
     config = gemma3_config(g)
-    names = {hf: n for n in g.tensors if (hf := gemma3_tensor_name(n)) is not None}
     header = time.perf_counter()
-    with ThreadPoolExecutor(LOAD_THREADS) as pool:  # NumPy releases the GIL while it decodes
-        arrays = pool.map(lambda n: _decoded(g, n), names.values())
-        tensors = dict(zip(names, arrays, strict=True))
+    tensors = gemma3_tensors(g)
     decoded = time.perf_counter()
     spec, weights = gemma3.read(config, tensors)
     tokenizer = gguf_tokenizer(g.metadata, where=g.path.name)
