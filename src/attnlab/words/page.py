@@ -128,6 +128,7 @@ _MODEL_CANVAS = {
         "keys → (columns in text order; some rows labelled, the focus always)"
     ),
     "model.canvas.legend": "heat scale: weight, 0 to 1 (row = query, column = key)",
+    "model.canvas.legend_masked_window": "masked (a later key, or outside the {window}-key window)",
     "model.canvas.legend_masked": "masked (a later token)",
     "model.canvas.name": "One head of the real model, step by step",
     "model.cosine.in": "in",
@@ -219,6 +220,11 @@ _MODEL = {
     ),
     "model.gqa.own": (
         "Multi-head attention: each of the {n_heads} heads has its own keys and values."
+    ),
+    "model.gqa.one": (
+        "Multi-query attention: this layer has 1 key/value head for its {n_heads} query heads "
+        "({heads}), so every head reads the same keys and values (checked: identical) and only "
+        "the queries differ. The key of “{token}” as each reads it: {vectors}."
     ),
     "model.gqa.shared": (
         "Grouped-query attention: query heads {heads} share key/value head {kv}, so their keys "
@@ -343,6 +349,14 @@ _MODEL = {
     "model.matrix.legend.linear": "weight, 0 to 1",
     "model.matrix.legend.row": "weight against its row's largest",
     "model.matrix.legend.log": "weight, logarithmic",
+    "model.matrix.window": (
+        "Layer {layer} is local: each query sees only the last {window} keys, itself included; "
+        "the grey corner at the bottom left holds the keys its window has already passed."
+    ),
+    "model.matrix.masked_window": "masked (a later key, or outside the {window}-key window)",
+    "model.table.outside_window": (
+        "masked: {key} is outside the {window}-key window of {query}, so the weight is 0"
+    ),
     "model.matrix.masked": "masked (a later token)",
     "model.matrix.hover": (
         "Row {from_row} “{query}” → key {from_key} “{key}”: weight {weight} (positions from 0)"

@@ -1,0 +1,69 @@
+"""The words for a model whose layers differ in what they see (Gemma 3: a 512-key sliding window
+on five layers of six) and whose query heads share key/value heads (one for all four).
+
+    layer_label     the layer picker's option: "layer 0 · local: the last 512 keys"
+    window_note     the head view's sentence for a local layer: which keys are greyed and why
+                    (a greyed cell's own name is page.py's "model.table.outside_window")
+    kv_note         one K/V head for four query heads, and what the sharing and the window save
+                    in KV-cache bytes, the numbers from models/summary.py's `kv_cache_bytes`
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from attnlab.words.grammar import counted
+
+__all__ = ["kv_note", "layer_label", "layer_labels", "window_note"]
+
+
+def fmt_bytes(b: int) -> str:
+    """A byte count as MB with three significant figures (cheaper_words writes the same)."""
+    return f"{b / 1e6:.3g} MB"
+
+
+def layer_label(layer: int, window: int | None) -> str:
+    """One layer's name in the picker, with what its queries see."""
+    if window is None:
+        return f"layer {layer} · global: every earlier key"
+    return f"layer {layer} · local: the last {window:,} keys"
+
+
+def layer_labels(windows: Sequence[int | None]) -> list[str]:
+    """Every layer's picker name, or [] when no layer has a window (nothing to tell apart)."""
+    if all(w is None for w in windows):
+        return []
+    return [layer_label(i, w) for i, w in enumerate(windows)]
+
+
+def window_note(layer: int, window: int, n: int) -> str:
+    """What a local layer's greyed keys mean, for a text of n tokens."""
+    reach = (
+        f"this text's {n:,} tokens all fit in it, so only later keys are greyed"
+        if n <= window
+        else f"in this text of {n:,} tokens, a query from position {window:,} on cannot see the "
+        "earliest keys: they are greyed like later ones, and each row still sums to 1"
+    )
+    return (
+        f"Layer {layer} is local: each query sees only itself and the {window - 1:,} keys before "
+        f"it, a sliding window of {window:,}; {reach}."
+    )
+
+
+def kv_note(
+    *, n_heads: int, n_kv_heads: int, tokens: int, full: int, shared: int, windowed: int | None
+) -> str:
+    """One sentence on what the model caches per text of `tokens` tokens: `full` bytes with a
+    K/V head per query head and no window, `shared` with its own K/V heads, `windowed` with
+    its local layers' window too (None: no window)."""
+    heads = counted(n_kv_heads, "key/value head")
+    first = (
+        f"{heads} for {n_heads} query heads: every query head of a layer reads the same keys "
+        f"and values, so at {tokens:,} tokens the KV cache holds {fmt_bytes(shared)} instead "
+        f"of {fmt_bytes(full)} with one key/value head per query head"
+    )
+    if windowed is None:
+        return first + "."
+    return (
+        first + f"; the local layers keep only their window's keys, {fmt_bytes(windowed)} in all."
+    )
