@@ -31,7 +31,7 @@ const noop = () => {};
 export function introPanel() {
   const memo = changes();
   const intro = h("p", { class: "rm-intro" });
-  const kv = h("p", { class: "rm-kv", hidden: true }); // what sharing K/V heads and the windows save (the API's sentence)
+  const kv = h("p", { class: "rm-kv-note", hidden: true }); // what sharing K/V heads and the windows save (the API's sentence)
   const el = h("div", { class: "rm-intro-box" }, [intro, kv]);
   function update(state) {
     memo.next(state);
