@@ -303,6 +303,7 @@ _MODEL = {
     "model.next.token": "token",
     "model.next.probability": "probability",
     "model.name.smollm2": "SmolLM2-135M-Instruct",
+    "model.name.gemma3": "Gemma 3 270M",
     "model.matrix.title": "The whole matrix of layer {layer}, head {head}",
     "model.matrix.name": (
         "Attention matrix of layer {layer}, head {head} as a picture: {n} tokens in {cells} × "
