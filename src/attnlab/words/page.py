@@ -471,6 +471,7 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "heads": "query heads' indices, comma-separated",
     "kv": "a key/value head's index, from 0",
     "vectors": "each head's vector, semicolon-separated (model.gqa.vector)",
+    "window": "a local layer's sliding window in keys, with thousands separators (2,048)",
     "shown": "how many tokens the steps show",
     "before": "a vector before RoPE, its first numbers by numfmt's rule",
     "after": "a vector after RoPE, its first numbers by numfmt's rule",
