@@ -4,6 +4,7 @@ on five layers of six) and whose query heads share key/value heads (one for all 
     layer_label     the layer picker's option: "layer 0 · local: the last 512 keys"
     window_note     the head view's sentence for a local layer: which keys are greyed and why
                     (a greyed cell's own name is page.py's "model.table.outside_window")
+    head_notes      the terminal's lines under a head's title: the window, the shared K/V head
     kv_note         one K/V head for four query heads, and what the sharing and the window save
                     in KV-cache bytes, the numbers from models/summary.py's `kv_cache_bytes`
 """
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 
 from attnlab.words.grammar import counted
 
-__all__ = ["kv_note", "layer_label", "layer_labels", "window_note"]
+__all__ = ["head_notes", "kv_note", "layer_label", "layer_labels", "window_note"]
 
 
 def fmt_bytes(b: int) -> str:
@@ -67,3 +68,17 @@ def kv_note(
     return (
         first + f"; the local layers keep only their window's keys, {fmt_bytes(windowed)} in all."
     )
+
+
+def head_notes(
+    *, layer: int, window: int | None, n: int, n_heads: int, n_kv_heads: int
+) -> list[str]:
+    """What the terminal says under "model, layer L, head H" when the layer is local or its
+    query heads share one key/value head (nothing for a plain layer)."""
+    lines = [window_note(layer, window, n)] if window is not None else []
+    if n_kv_heads == 1 and n_heads > 1:
+        lines.append(
+            f"Multi-query attention: 1 key/value head for the layer's {n_heads} query heads, "
+            "so every head reads the same keys and values; only the queries differ."
+        )
+    return lines
