@@ -9,6 +9,8 @@ Screenshots at 1280×800 and 390×844 go to tests/browser/artifacts/."""
 from __future__ import annotations
 
 import importlib.util
+import re
+import time
 import urllib.parse
 from pathlib import Path
 from typing import Any
@@ -35,14 +37,14 @@ def base_url(served_url: str) -> str:
 
 def open_gemma3(new_page: Any, text: str, *, width: int = 1280, height: int = 800,
                 timeout: int = 120_000, **state: Any) -> Any:  # fmt: skip
-    expect().set_options(timeout=timeout)
+    expect().set_options(timeout=min(timeout, 120_000))  # a check after the page is up
     q = urllib.parse.urlencode({"view": "model", "model.name": "gemma3", "model.text": text,
                                 **state})  # fmt: skip
     page = new_page(width, height)
     page.set_default_timeout(timeout)
     page.goto(f"/?{q}")
     expect()(page.get_by_label("Model", exact=True)).to_have_value("gemma3")
-    expect()(weights_table(page)).to_be_visible()
+    expect()(weights_table(page)).to_be_visible(timeout=timeout)
     expect()(page.get_by_role("status", name="Model status")).to_be_empty()
     return page
 
@@ -109,7 +111,9 @@ def test_gemma3_at_2048_tokens_greys_the_keys_outside_the_window(
     new_page, base_url, artifacts: Path
 ) -> None:
     text = _text_of(2048)
+    started = time.perf_counter()
     page = open_gemma3(new_page, text, timeout=900_000, **{"model.layer": 0, "model.head": 1})
+    print(f"2,048 Gemma 3 tokens on the page in {time.perf_counter() - started:.1f} s")
     t = api(base_url, "/api/model/trace", model="gemma3", text=text, layer=0, head=1,
             grid="none")  # fmt: skip
     rows, mask = t["window"]["rows"], t["mask"]
@@ -122,8 +126,13 @@ def test_gemma3_at_2048_tokens_greys_the_keys_outside_the_window(
     a, b = outside[0]
     cell = table.locator(f'td[data-i="{a}"][data-j="{b}"]')
     expect()(cell).to_have_class("masked")
-    name = f"masked: {t['tokens'][b]} is outside the 512-key window of {t['tokens'][a]}, so the "
-    expect()(cell).to_have_attribute("aria-label", name + "weight is 0")
+    key = table.locator("thead th").nth(b + 1).inner_text()  # as the table names them
+    query = table.locator("tbody tr").nth(a).locator("th").inner_text()
+    assert f"#{rows[b]}" in key and f"#{rows[a]}" in query  # each with its place in the text
+    expect()(cell).to_have_accessible_name(
+        re.compile(rf"masked: {re.escape(key.strip())} is outside the 512-key window of "
+                   rf"\s*{re.escape(query.strip())}, so the weight is 0")
+    )  # fmt: skip
     expect()(table.locator("td.masked")).to_have_count(sum(not ok for row in mask for ok in row))
     expect()(page.locator(".rm-matrix-note")).to_contain_text("Layer 0 is local")
     picture = page.get_by_role("img", name="Attention matrix of layer 0, head 1", exact=False)
