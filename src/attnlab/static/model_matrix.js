@@ -74,7 +74,7 @@ function matrixNote(ui, { m, trace, specials, words }) {
   ui.title.textContent = say(words, "model.matrix.title", { layer: ownNumber(own?.layer_ids, m.layer), head: ownNumber(own?.head_ids, m.head) });
   const parts = [say(words, m.pooled ? `model.matrix.pooled_${m.pool}` : "model.matrix.exact", { n: m.shown, cells: m.cells, factor: m.factor })];
   if (m.causal) parts.push(say(words, "model.matrix.causal"));
-  if (m.window != null) parts.push(say(words, "model.matrix.window", { layer: m.layer, window: m.window.toLocaleString("en-US") }));
+  if (m.window != null && m.n > m.window) parts.push(say(words, "model.matrix.window", { layer: m.layer, window: m.window.toLocaleString("en-US") }));
   const named = m.specials_named ?? null;
   const hidden = m.specials === "hide" ? "model.matrix.hidden" : "model.matrix.renormalised";
   if (m.specials !== "show") parts.push(say(words, named ? `${hidden}_of` : hidden, { hidden: num(m.hidden_mean ?? 0), tokens: named }));
@@ -189,7 +189,7 @@ function matrixPicture(ui, model) {
     ui.canvas.setAttribute("aria-label", say(words(), "model.matrix.name", { layer: m.layer, head: m.head, n: m.n, cells: m.cells }));
     ui.canvas.dataset.cells = String(m.cells);
     ui.canvas.dataset.focusCell = focus === null ? "" : String(focus);
-    paintLegend(scale, m.causal, m.window ?? null);
+    paintLegend(scale, m.causal, m.window != null && m.n > m.window ? m.window : null); // the window greys keys only past it
     // the focus row in view: scroll the page's picture only if the row is outside the wrap
     if (focus !== null) {
       const y = laid.y0 + focus * laid.px;
