@@ -30,8 +30,9 @@ def test_the_kv_note_says_the_sharing_and_the_window() -> None:
                 windowed=28_300_000)  # fmt: skip
     assert s.startswith("1 key/value head for 4 query heads")
     assert "75.5 MB instead of 302 MB" in s and s.endswith("28.3 MB in all.")
-    assert "window" not in kv_note(n_heads=9, n_kv_heads=3, tokens=10, full=9, shared=3,
-                                   windowed=None)  # fmt: skip
+    gqa = kv_note(n_heads=9, n_kv_heads=3, tokens=10, full=9, shared=3, windowed=None)
+    assert gqa.startswith("3 key/value heads for 9 query heads: each is read by 3 query heads")
+    assert "window" not in gqa
 
 
 def test_a_window_note_says_whether_the_text_outgrows_it() -> None:

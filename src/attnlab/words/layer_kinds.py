@@ -58,10 +58,15 @@ def kv_note(
     K/V head per query head and no window, `shared` with its own K/V heads, `windowed` with
     its local layers' window too (None: no window)."""
     heads = counted(n_kv_heads, "key/value head")
+    readers = (
+        "every query head of a layer reads the same keys and values"
+        if n_kv_heads == 1
+        else f"each is read by {n_heads // n_kv_heads} query heads"
+    )
     first = (
-        f"{heads} for {n_heads} query heads: every query head of a layer reads the same keys "
-        f"and values, so at {tokens:,} tokens the KV cache holds {fmt_bytes(shared)} instead "
-        f"of {fmt_bytes(full)} with one key/value head per query head"
+        f"{heads} for {n_heads} query heads: {readers}, so at {tokens:,} tokens the KV cache "
+        f"holds {fmt_bytes(shared)} instead of {fmt_bytes(full)} with one key/value head per "
+        "query head"
     )
     if windowed is None:
         return first + "."
