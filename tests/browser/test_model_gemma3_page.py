@@ -77,6 +77,7 @@ def test_gemma3_at_12_tokens(new_page, base_url, artifacts: Path) -> None:
                 grid="none")  # fmt: skip
     expect()(page.locator(".rm-layer-window")).to_have_text(local["model"]["window_note"])
     assert "all fit in it" in local["model"]["window_note"]
+    assert local["model"]["masked_legend"] is None  # nothing is outside the window at 12 tokens
     expect()(table.locator("td.masked")).to_have_count(n * (n - 1) // 2)
     small = open_gemma3(new_page, TEXT, width=390, height=844, **{"model.layer": 0})
     expect()(small.locator(".rm-kv-note")).to_be_visible()
@@ -121,6 +122,7 @@ def test_gemma3_at_2048_tokens_greys_the_keys_outside_the_window(
     outside = [(a, b) for a, i in enumerate(rows) for b, j in enumerate(rows) if j <= i - WINDOW]
     assert outside, "the rows shown must reach past the window"
     assert all(not mask[a][b] for a, b in outside)  # the API's mask says so
+    assert t["model"]["masked_legend"] == "masked (a later key, or outside the 512-key window)"
     table = weights_table(page)
     expect()(page.locator(".rm-layer-window")).to_have_text(t["model"]["window_note"])
     a, b = outside[0]

@@ -114,7 +114,8 @@ def test_the_kernels_traits_are_the_widgets_state(executed: dict[str, dict]) -> 
                                                  "kv_head": 5, "group": [5],
                                                  "group_identical": True,
                                                  "causal": False, "window": None,
-                                                 "window_note": None}  # fmt: skip
+                                                 "window_note": None,
+                                                 "masked_legend": None}  # fmt: skip
     cross = synced["bertviz"]["trace"]
     assert (
         cross["tokens"] == ["x", "y"] and cross["key_tokens"] == synced["numpy"]["trace"]["tokens"]

@@ -62,6 +62,9 @@ class HeadPlace(Answer):
         default=None, description="this layer's sliding window of keys; null: every earlier key"
     )
     window_note: str | None = Field(default=None, description="what the window greys, in words")
+    masked_legend: str | None = Field(
+        default=None, description="the grey cells' legend when some are outside the window"
+    )
 
 
 class HeadStatsAnswer(Answer):

@@ -41,7 +41,7 @@ from attnlab.models.head_view import GqaReads, GridView, HeadView, RopeView
 from attnlab.models.model_trace import word_like
 from attnlab.models.summary import ModelSummary
 from attnlab.types import FloatArray
-from attnlab.words.layer_kinds import kv_note, layer_labels, window_note
+from attnlab.words.layer_kinds import kv_note, layer_labels, masked_legend, window_note
 from attnlab.words.model_views import PieceWhy, pieces_note
 
 __all__ = [
@@ -120,11 +120,18 @@ def encode_head_view(v: HeadView) -> ModelTraceAnswer:
 def _place(v: HeadView) -> HeadPlace:
     s, g = v.summary, v.gqa
     window = s.windows[v.layer] if s.windows else None
+    rows = np.asarray(v.rows)  # (r,) each shown row's token index
+    outside = (
+        window is not None
+        and v.mask is not None
+        and bool(np.any(~v.mask & (rows[None, :] <= rows[:, None] - window)))
+    )  # a grey cell whose key lies before its query's window (not after the query)
     return HeadPlace(
         name=s.name, layer=v.layer, head=v.head, n_layers=s.n_layers, n_heads=s.n_heads,
         n_kv_heads=s.n_kv_heads, kv_head=g.kv_head, group=list(g.group),
         group_identical=g.identical, causal=s.causal, window=window,
         window_note=window_note(v.layer, window, v.trace.n) if window is not None else None,
+        masked_legend=masked_legend(window) if outside and window is not None else None,
     )  # fmt: skip
 
 

@@ -354,10 +354,7 @@ function parallelBeat(G, out) {
   }));
   // every matrix carries its heat scale (grey: masked keys, when the head has a mask)
   const masked = trace.mask?.some((row) => row.some((ok) => !ok));
-  const w = trace.model?.window ?? null; // a local layer: are some greyed keys before the window, not after the query?
-  const at = trace.window?.rows ?? trace.tokens.map((_, i) => i);
-  const outside = w != null && trace.mask.some((row, i) => row.some((ok, j) => !ok && at[j] <= at[i] - w));
-  out.shapes.push(...legendShapes({ x: PAD, y: top + n * c + 58, w: G.W - 2 * PAD, title: G.say("legend"), masked: masked ? G.say(outside ? "legend_masked_window" : "legend_masked", { window: w?.toLocaleString("en-US") }) : null }).map((sh) => ({ ...sh, at: 0.7 })));
+  out.shapes.push(...legendShapes({ x: PAD, y: top + n * c + 58, w: G.W - 2 * PAD, title: G.say("legend"), masked: masked ? trace.model?.masked_legend ?? G.say("legend_masked") : null }).map((sh) => ({ ...sh, at: 0.7 })));
 }
 
 /**

@@ -2,6 +2,7 @@
 on five layers of six) and whose query heads share key/value heads (one for all four).
 
     layer_label     the layer picker's option: "layer 0 · local: the last 512 keys"
+    masked_legend   the head view's legend for grey cells, when some are outside the window
     window_note     the head view's sentence for a local layer: which keys are greyed and why
                     (a greyed cell's own name is page.py's "model.table.outside_window")
     head_notes      the terminal's lines under a head's title: the window, the shared K/V head
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 
 from attnlab.words.grammar import counted
 
-__all__ = ["head_notes", "kv_note", "layer_label", "layer_labels", "window_note"]
+__all__ = ["head_notes", "kv_note", "layer_label", "layer_labels", "masked_legend", "window_note"]
 
 
 def fmt_bytes(b: int) -> str:
@@ -49,6 +50,11 @@ def window_note(layer: int, window: int, n: int) -> str:
         f"Layer {layer} is local: each query sees only itself and the {window - 1:,} keys before "
         f"it, a sliding window of {window:,}; {reach}."
     )
+
+
+def masked_legend(window: int) -> str:
+    """The head view's legend for grey cells when some lie before a local layer's window."""
+    return f"masked (a later key, or outside the {window:,}-key window)"
 
 
 def kv_note(

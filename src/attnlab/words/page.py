@@ -128,7 +128,6 @@ _MODEL_CANVAS = {
         "keys → (columns in text order; some rows labelled, the focus always)"
     ),
     "model.canvas.legend": "heat scale: weight, 0 to 1 (row = query, column = key)",
-    "model.canvas.legend_masked_window": "masked (a later key, or outside the {window}-key window)",
     "model.canvas.legend_masked": "masked (a later token)",
     "model.canvas.name": "One head of the real model, step by step",
     "model.cosine.in": "in",
