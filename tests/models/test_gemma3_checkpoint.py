@@ -112,3 +112,22 @@ def test_a_local_layer_sees_only_its_window(gemma3) -> None:  # type: ignore[no-
     assert np.all(local[last, : last - WINDOW + 1] == 0) and local[last, last - WINDOW + 1] > 0
     assert np.all(wide[last, : last - WINDOW + 1] > 0)  # the global layer sees every key
     assert np.allclose(local.sum(axis=1), 1, atol=1e-5)
+
+
+def test_a_gemma3_gguf_whose_tensors_disagree_with_its_metadata_is_named(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "tiny-gemma3.gguf"
+    w = gguf.GGUFWriter(str(out), "gemma3")
+    for key, value in (("block_count", 1), ("embedding_length", 8), ("feed_forward_length", 16),
+                       ("attention.head_count", 2), ("attention.head_count_kv", 1),
+                       ("attention.key_length", 4), ("attention.value_length", 4),
+                       ("context_length", 64), ("vocab_size", 4)):  # fmt: skip
+        w.add_uint32(f"gemma3.{key}", value)
+    w.add_array("tokenizer.ggml.tokens", ["<pad>", "<eos>", "<bos>", "a"])
+    w.add_array("tokenizer.ggml.token_type", [3, 3, 3, 1])
+    w.add_tensor("token_embd.weight", np.zeros((4, 9), dtype=np.float32))  # 9, not d_model 8
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    with pytest.raises(WeightsError, match=r"tiny-gemma3\.gguf .*embed_tokens.*\(4, 9\).*\(4, 8\)"):
+        load_model(out)

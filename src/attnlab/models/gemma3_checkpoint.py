@@ -151,7 +151,13 @@ def read_gemma3_gguf(g: GGUFFile, *, name: str) -> Decoder:
     header = time.perf_counter()
     tensors = gemma3_tensors(g)
     decoded = time.perf_counter()
-    spec, weights = gemma3.read(config, tensors)
+    try:
+        spec, weights = gemma3.read(config, tensors)
+    except WeightsError as exc:  # the reader names a folder's files; this is one GGUF
+        said = (
+            str(exc).replace("model.safetensors", "the file").replace("config.json", "its metadata")
+        )
+        raise WeightsError(f"{g.path.name} (Hugging Face names): {said}") from None
     tokenizer = gguf_tokenizer(g.metadata, where=g.path.name)
     done = time.perf_counter()
     LOAD_SECONDS.update(header=header - started, tensors=decoded - header, tokenizer=done - decoded)
