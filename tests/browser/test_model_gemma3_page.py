@@ -60,6 +60,12 @@ def test_gemma3_at_12_tokens(new_page, base_url, artifacts: Path) -> None:
     expect()(layers).to_have_text(info["layer_names"])
     expect()(layers.nth(0)).to_have_text("layer 0 · local: the last 512 keys")
     expect()(layers.nth(5)).to_have_text("layer 5 · global: every earlier key")
+    rows = page.locator(".rm-heads .rm-rowlabel")  # the grid shows the pattern at a glance
+    expect()(rows).to_have_count(18)
+    expect()(rows.nth(4)).to_have_text("layer 4 · local")
+    expect()(page.locator(".rm-heads .rm-rowlabel.rm-global")).to_have_text(
+        ["layer 5 · global", "layer 11 · global", "layer 17 · global"]
+    )
     models = page.get_by_label("Model", exact=True)
     expect()(models.locator("option[value=gemma3]")).to_have_count(1)
     expect()(page.locator(".rm-gqa")).to_contain_text(

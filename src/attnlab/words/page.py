@@ -272,6 +272,8 @@ _MODEL = {
         "{least} (palest) to {most} (darkest). Click a head to step through it."
     ),
     "model.grid.kv": "K/V {kv}",
+    "model.grid.layer_local": "layer {layer} · local",
+    "model.grid.layer_global": "layer {layer} · global",
     "model.grid.cell_stat": "{stat} {value}",
     "model.head_option_gqa": "head {head} (K/V head {kv})",
     "model.rope.title": "Positions by rotation (RoPE) and what the model predicts",
