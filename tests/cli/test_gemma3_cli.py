@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from attnlab.cli.main import main
-from attnlab.words.numfmt import percent
 
 pytestmark = [
     pytest.mark.slow,  # each command loads Gemma 3 270M (5-12 s here), as a user's run does
@@ -72,5 +71,5 @@ def test_next_lists_the_traces_own_probabilities(gemma3, capsys) -> None:  # typ
     ]
     code, out, _ = run("next", "--model", "gemma3", text, "--top", "3", capsys=capsys)
     assert code == 0 and out.startswith("gemma3 predicts after “<bos>The capital of France is”")
-    for _, p in expected:
-        assert percent(p) in out  # the page's and the terminal's one way to write a share
+    for token, p in expected:
+        assert f"“{token}”" in out and f"{p:.1%}" in out  # as the terminal's table writes them
