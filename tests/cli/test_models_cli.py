@@ -38,7 +38,8 @@ def test_explain_json_has_the_toys_schema_plus_the_model(capsys) -> None:
     assert d["focus_token"] == "bank" and len(d["embeddings"][0]) == 384
     assert d["model"] == {"name": "minilm", "layer": 2, "head": 3, "n_layers": 6, "n_heads": 12,
                           "n_kv_heads": 12, "kv_head": 3, "group": [3], "group_identical": True,
-                          "causal": False}  # fmt: skip
+                          "causal": False, "window": None, "window_note": None,
+                          "masked_legend": None}  # fmt: skip
     assert sum(d["weights"][d["focus"]]) == pytest.approx(1, abs=1e-5)
 
 

@@ -3,17 +3,18 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { MASKED, cellMasked, matrixPixels, scalePosition } from "../../src/attnlab/static/matrix_picture.js";
+import { MASKED, cellBeforeWindow, cellMasked, matrixPixels, scalePosition } from "../../src/attnlab/static/matrix_picture.js";
 import { heat } from "../../src/attnlab/static/colors.js";
 
 const hex = (c) => [1, 3, 5].map((k) => parseInt(c.slice(k, k + 2), 16));
 
 /** The rule itself, one cell at a time: the reference matrixPixels must equal. */
-function expected(values, cells, { scale, rowMax, causal, edges, shown, kept }) {
+function expected(values, cells, { scale, rowMax, causal, edges, shown, kept, window = null }) {
   const out = [];
   for (let r = 0; r < cells; r++) {
     for (let c = 0; c < cells; c++) {
-      const rgb = cellMasked(r, c, edges, shown, causal, kept) ? hex(MASKED) : hex(heat(Math.round(scalePosition(values[r * cells + c], scale, rowMax[r]) * 255) / 255));
+      const grey = cellMasked(r, c, edges, shown, causal, kept) || cellBeforeWindow(r, c, edges, shown, window, kept);
+      const rgb = grey ? hex(MASKED) : hex(heat(Math.round(scalePosition(values[r * cells + c], scale, rowMax[r]) * 255) / 255));
       out.push(...rgb, 255);
     }
   }
@@ -55,4 +56,31 @@ test("uint16 codes give the very pixels their weights give, on every scale", () 
       assert.deepEqual([...fromCodes], expected(values, cells, opts), `${scale} by the rule`);
     }
   }
+});
+
+test("a local layer's cells wholly before the window are grey, those it reaches keep their colour", () => {
+  // one token per cell, 10 tokens, a window of 3 keys: query i sees keys i − 2 … i (spec.MaskSpec)
+  const cells = 10;
+  const edges = Array.from({ length: cells }, (_, i) => i);
+  assert.equal(cellBeforeWindow(5, 2, edges, cells, 3), true); // 2 ≤ 5 − 3
+  assert.equal(cellBeforeWindow(5, 3, edges, cells, 3), false); // 3 is the window's first key
+  assert.equal(cellBeforeWindow(5, 2, edges, cells, null), false); // a global layer
+  // pooled blocks: rows 4–5 against keys 0–1: key 1 ≤ row 4 − 3, so no query sees the block
+  const pooled = [0, 2, 4, 6, 8];
+  assert.equal(cellBeforeWindow(2, 0, pooled, cells, 3), true);
+  assert.equal(cellBeforeWindow(2, 1, pooled, cells, 3), false); // key 3 > 4 − 3: row 4 sees it
+  const values = Float32Array.from({ length: cells * cells }, (_, k) => ((k * 37) % 100) / 100);
+  const rowMax = Float32Array.from({ length: cells }, () => 1);
+  for (const [e, n] of [[edges, cells], [pooled, pooled.length]]) {
+    const opts = { scale: "linear", rowMax, causal: true, edges: e, shown: cells, kept: null, window: 3 };
+    const pixels = matrixPixels(values.slice(0, n * n), n, opts);
+    assert.deepEqual([...pixels], expected(values.slice(0, n * n), n, opts));
+  }
+  const grey = hex(MASKED);
+  const full = matrixPixels(values, cells, { scale: "linear", rowMax, causal: true, edges, shown: cells, window: 3 });
+  const at = (r, c) => [...full.slice(4 * (r * cells + c), 4 * (r * cells + c) + 3)];
+  assert.deepEqual(at(9, 0), grey); // far before the window
+  assert.deepEqual(at(9, 6), grey); // 6 ≤ 9 − 3
+  assert.notDeepEqual(at(9, 7), grey); // the window's first key
+  assert.deepEqual(at(2, 3), grey); // a later key
 });

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.usefixtures("minilm")
 def test_info_gives_sizes_and_limits(client) -> None:
     d = client.get("/api/model/info").json()
     assert (d["n_layers"], d["n_heads"], d["d_model"], d["d_k"]) == (6, 12, 384, 32)
-    assert d["max_tokens"] == 512 and d["known_models"] == ["minilm", "smollm2"]
+    assert d["max_tokens"] == 512 and d["known_models"] == ["minilm", "smollm2", "gemma3"]
     assert d["n_kv_heads"] == 12 and d["causal"] is False
 
 

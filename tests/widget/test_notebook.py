@@ -113,7 +113,9 @@ def test_the_kernels_traits_are_the_widgets_state(executed: dict[str, dict]) -> 
                                                  "n_layers": 6, "n_heads": 12, "n_kv_heads": 12,
                                                  "kv_head": 5, "group": [5],
                                                  "group_identical": True,
-                                                 "causal": False}  # fmt: skip
+                                                 "causal": False, "window": None,
+                                                 "window_note": None,
+                                                 "masked_legend": None}  # fmt: skip
     cross = synced["bertviz"]["trace"]
     assert (
         cross["tokens"] == ["x", "y"] and cross["key_tokens"] == synced["numpy"]["trace"]["tokens"]

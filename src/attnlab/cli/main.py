@@ -107,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("--open", action="store_true", help="open the page in a browser")
     sv.add_argument(
         "--model",
-        help="a Hugging Face-layout folder (or a .gguf) to serve beside minilm and smollm2",
+        help="a Hugging Face-layout folder (or a .gguf) to serve beside minilm, smollm2, gemma3",
     )
     sv.add_argument(
         "--atlas",
@@ -119,11 +119,13 @@ def _parser() -> argparse.ArgumentParser:
     sv.set_defaults(run=_serve)
 
     nx = sub.add_parser("next", help="with --model: the most likely next tokens after a text")
-    nx.add_argument("sentence", help="any text (up to the model's limit, 2,048 for smollm2)")
+    nx.add_argument(
+        "sentence", help="any text (up to the model's limit, 2,048 for smollm2 and gemma3)"
+    )
     nx.add_argument("--after", help="a token or position to predict after (default: the last)")
     nx.add_argument("--top", type=int, default=10, help="how many tokens to list (default 10)")
     nx.add_argument("--json", action="store_true", help="print the tokens as JSON")
-    _model_arguments(nx, default="smollm2", what="smollm2 or a Llama-family folder (a decoder)")
+    _model_arguments(nx, default="smollm2", what="smollm2, gemma3, or a decoder's folder")
     nx.set_defaults(run=_next)
 
     vocab = sub.add_parser("vocab", help="list the toy lesson's words and presets")
@@ -212,7 +214,7 @@ def _export(args: argparse.Namespace) -> int:
 def _model_arguments(
     p: argparse.ArgumentParser,
     default: str | None = None,
-    what: str = "minilm, smollm2, or a Hugging Face-layout folder",
+    what: str = "minilm, smollm2, gemma3, or a Hugging Face-layout folder",
 ) -> None:
     p.add_argument(
         "--model",
@@ -255,6 +257,7 @@ def _explain_model(args: argparse.Namespace) -> int:
     from attnlab.encode.terminal import render
     from attnlab.models import load_model
     from attnlab.models.heads import explain_head
+    from attnlab.words.layer_kinds import head_notes
 
     toy_only = lab_flags_used(args)
     if toy_only:
@@ -269,6 +272,9 @@ def _explain_model(args: argparse.Namespace) -> int:
         print(json.dumps(unpacked(encode_head(mt, ex, **where)), ensure_ascii=False))
         return 0
     sys.stdout.write(f"{mt.model}, layer {args.layer}, head {args.head}\n")
+    notes = head_notes(layer=args.layer, window=mt.layers[args.layer].window, n=mt.n,
+                       n_heads=mt.n_heads, n_kv_heads=mt.n_kv_heads)  # fmt: skip
+    sys.stdout.write("".join(f"{line}\n" for line in notes))
     sys.stdout.write(render(ex, color=_color(args)))
     return 0
 

@@ -58,6 +58,13 @@ class HeadPlace(Answer):
     group: list[int] = Field(description="the query heads that read the same key/value head")
     group_identical: bool = Field(description="their keys and values compared equal")
     causal: bool = Field(description="each token sees only itself and earlier tokens")
+    window: int | None = Field(
+        default=None, description="this layer's sliding window of keys; null: every earlier key"
+    )
+    window_note: str | None = Field(default=None, description="what the window greys, in words")
+    masked_legend: str | None = Field(
+        default=None, description="the grey cells' legend when some are outside the window"
+    )
 
 
 class HeadStatsAnswer(Answer):
@@ -151,6 +158,15 @@ class ModelInfoAnswer(Answer):
         default_factory=list, description="the tokenizer's special tokens ([CLS], <|im_end|>)"
     )
     mask_token: str | None = Field(default=None, description="null: no mask token (a decoder)")
+    layer_windows: list[int | None] = Field(
+        default_factory=list, description="each layer's sliding window (null: global); [] if none"
+    )
+    layer_names: list[str] = Field(
+        default_factory=list, description="each layer's picker name, local or global; [] if none"
+    )
+    kv_note: str | None = Field(
+        default=None, description="what sharing key/value heads and the windows save in cache"
+    )
 
 
 class NextToken(Answer):
@@ -241,6 +257,9 @@ class MatrixAnswer(Answer):
     kept: list[int] = Field(description="the token index of each shown token")
     edges: list[int] = Field(description="the first shown token of each cell's block")
     causal: bool
+    window: int | None = Field(
+        default=None, description="a local layer's sliding window of keys; null: none"
+    )
     hidden_mean: FiniteFloat | None = Field(description="mean weight a row gave hidden tokens")
     specials_named: str | None = Field(
         default=None,

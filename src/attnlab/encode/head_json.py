@@ -41,6 +41,7 @@ from attnlab.models.head_view import GqaReads, GridView, HeadView, RopeView
 from attnlab.models.model_trace import word_like
 from attnlab.models.summary import ModelSummary
 from attnlab.types import FloatArray
+from attnlab.words.layer_kinds import kv_note, layer_labels, masked_legend, window_note
 from attnlab.words.model_views import PieceWhy, pieces_note
 
 __all__ = [
@@ -118,10 +119,19 @@ def encode_head_view(v: HeadView) -> ModelTraceAnswer:
 
 def _place(v: HeadView) -> HeadPlace:
     s, g = v.summary, v.gqa
+    window = s.windows[v.layer] if s.windows else None
+    rows = np.asarray(v.rows)  # (r,) each shown row's token index
+    outside = (
+        window is not None
+        and v.mask is not None
+        and bool(np.any(~v.mask & (rows[None, :] <= rows[:, None] - window)))
+    )  # a grey cell whose key lies before its query's window (not after the query)
     return HeadPlace(
         name=s.name, layer=v.layer, head=v.head, n_layers=s.n_layers, n_heads=s.n_heads,
         n_kv_heads=s.n_kv_heads, kv_head=g.kv_head, group=list(g.group),
-        group_identical=g.identical, causal=s.causal,
+        group_identical=g.identical, causal=s.causal, window=window,
+        window_note=window_note(v.layer, window, v.trace.n) if window is not None else None,
+        masked_legend=masked_legend(window) if outside and window is not None else None,
     )  # fmt: skip
 
 
@@ -192,7 +202,22 @@ def encode_info(
         d_model=s.d_model, d_k=s.d_k, max_tokens=s.max_tokens, max_text_chars=max_text_chars,
         n_kv_heads=s.n_kv_heads, causal=s.causal, known_models=list(known_models),
         grids=list(grids), compare_defaults=defaults, special=list(s.special),
-        mask_token=s.mask_token,
+        mask_token=s.mask_token, layer_windows=list(s.windows),
+        layer_names=layer_labels(s.windows), kv_note=_kv_note(s),
+    )  # fmt: skip
+
+
+def _kv_note(s: ModelSummary) -> str | None:
+    """A decoder's KV cache at its longest text: one K/V head per query head and no window,
+    its own K/V heads, and its windows too (None for an encoder, which caches nothing)."""
+    if not s.causal or (s.n_kv_heads == s.n_heads and not s.windows):
+        return None
+    n = s.max_tokens
+    return kv_note(
+        n_heads=s.n_heads, n_kv_heads=s.n_kv_heads, tokens=n,
+        full=s.kv_cache_bytes(n, kv_heads=s.n_heads, windowed=False),
+        shared=s.kv_cache_bytes(n, windowed=False),
+        windowed=s.kv_cache_bytes(n) if s.windows else None,
     )  # fmt: skip
 
 

@@ -69,7 +69,7 @@ def encode_matrix(m: MatrixView) -> MatrixAnswer:
     return MatrixAnswer(
         layer=m.layer, head=m.head, n=m.n, shown=m.shown, cells=r, pool=m.how,
         pooled=r < m.shown, factor=math.ceil(m.shown / r), specials=m.specials,
-        kept=m.kept.tolist(), edges=m.edges.tolist(), causal=m.causal,
+        kept=m.kept.tolist(), edges=m.edges.tolist(), causal=m.causal, window=m.window,
         hidden_mean=round(float(m.hidden.mean()), PLACES) if m.hidden is not None else None,
         specials_named=(
             specials_named(m.present) if m.present and m.present != ("[CLS]", "[SEP]") else None

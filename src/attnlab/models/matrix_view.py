@@ -10,7 +10,7 @@ asked (specials.py: [CLS] and [SEP] hold much of a BERT head's weight). The enco
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -48,6 +48,7 @@ class MatrixView:
     causal: bool
     hidden: FloatArray | None  # (k,) the weight each kept row gave the hidden tokens
     present: tuple[str, ...] = ()  # the special tokens the text holds, in their first order
+    window: int | None = None  # a local layer's sliding window: keys i − W < j ≤ i (spec.py)
 
     @property
     def shown(self) -> int:
@@ -59,10 +60,12 @@ def matrix_view(
     side: int = PICTURE_SIDE,
 ) -> MatrixView:  # fmt: skip
     """Head (layer, head) of `mt`, its Trace `t`, as at most side × side cells."""
-    return weights_matrix_view(
+    view = weights_matrix_view(
         t.weights, t.tokens, mt.special, layer=layer, head=head, causal=mt.causal, how=how,
         specials=specials, side=side,
     )  # fmt: skip
+    window = mt.layers[layer].window
+    return replace(view, window=window) if window is not None else view
 
 
 def weights_matrix_view(

@@ -35,6 +35,19 @@ class ModelSummary:
     special: tuple[str, ...] = ()
     description: str = ""
     mask_token: str | None = None  # "[MASK]" for BERT; None: the model has none (a decoder)
+    windows: tuple[int | None, ...] = ()  # per layer: its sliding window, None where global;
+    # () when no layer slides
+
+    def kv_cache_bytes(
+        self, n: int, *, kv_heads: int | None = None, windowed: bool = True, itemsize: int = 4
+    ) -> int:
+        """Bytes a KV cache holds for n tokens: per layer, a key and a value of d_k numbers per
+        key/value head (`kv_heads`, the model's own by default) for each token the layer keeps
+        (its window's at most when `windowed`), `itemsize` bytes a number (float32)."""
+        heads = self.n_kv_heads if kv_heads is None else kv_heads
+        windows = self.windows or (None,) * self.n_layers
+        kept = sum(min(n, w) if windowed and w is not None else n for w in windows)
+        return 2 * heads * self.d_k * itemsize * kept
 
     @classmethod
     def of(
@@ -46,7 +59,7 @@ class ModelSummary:
             name=model.name, architecture=c.architecture, n_layers=c.n_layers,
             n_heads=c.n_heads, n_kv_heads=c.n_kv_heads, d_model=c.d_model, d_k=c.d_k,
             max_tokens=model.max_tokens, causal=c.causal, special=special,
-            description=description, mask_token=_mask_token(model),
+            description=description, mask_token=_mask_token(model), windows=_windows(model),
         )  # fmt: skip
 
 
@@ -54,3 +67,12 @@ def _mask_token(model: Model) -> str | None:
     """The model's mask token ("[MASK]"), if it has one (masking.py's `mask_of` reads the same)."""
     mask: tuple[str, int] | None = getattr(model, "mask_token", None)
     return None if mask is None else mask[0]
+
+
+def _windows(model: Model) -> tuple[int | None, ...]:
+    """Each layer's sliding window from the model's spec (spec.MaskSpec), () when none slides."""
+    mask = getattr(getattr(model, "spec", None), "mask", None)
+    if mask is None:
+        return ()
+    windows = tuple(mask.window_at(i) for i in range(model.config.n_layers))
+    return windows if any(w is not None for w in windows) else ()

@@ -49,6 +49,17 @@ export function cellMasked(r, c, edges, total, causal, kept = null) {
   return kept ? kept[firstKey] > kept[lastRow] : firstKey > lastRow;
 }
 
+/**
+ * Is cell (r, c) entirely before the window of a local layer (keys i − W < j ≤ i)? Its last key
+ * is at or before its first query − W, so no query of the block sees any key of it.
+ */
+export function cellBeforeWindow(r, c, edges, total, window, kept = null) {
+  if (window == null) return false;
+  const firstRow = edges[r];
+  const lastKey = (c + 1 < edges.length ? edges[c + 1] : total) - 1;
+  return kept ? kept[lastKey] <= kept[firstRow] - window : lastKey <= firstRow - window;
+}
+
 let byCode = { scale: "", step: 0, index: null };
 /**
  * The heat-table entry (×3) of every uint16 code on a scale that reads the weight alone: a
@@ -67,10 +78,10 @@ function codeIndex(scale, step) {
  * The RGBA pixels of a cells × cells matrix.
  * @param {Float32Array} values row-major weights
  * @param {number} cells
- * @param {{scale?: string, rowMax?: Float32Array | number[], causal?: boolean, edges?: number[], shown?: number, kept?: number[] | null, codes?: Uint16Array | null, step?: number}} opts
+ * @param {{scale?: string, rowMax?: Float32Array | number[], causal?: boolean, edges?: number[], shown?: number, kept?: number[] | null, codes?: Uint16Array | null, step?: number, window?: number | null}} opts
  *   codes, step: the uint16 codes `values` were unpacked from (value = code × step), when so
  */
-export function matrixPixels(values, cells, { scale = "linear", rowMax = null, causal = false, edges = null, shown = cells, kept = null, codes = null, step = 0 } = {}) {
+export function matrixPixels(values, cells, { scale = "linear", rowMax = null, causal = false, edges = null, shown = cells, kept = null, codes = null, step = 0, window = null } = {}) {
   const table = heatLUT();
   const index = codes && scale !== "row" ? codeIndex(scale, step) : null;
   const out = new Uint8ClampedArray(cells * cells * 4);
@@ -78,14 +89,16 @@ export function matrixPixels(values, cells, { scale = "linear", rowMax = null, c
   const e = edges ?? Array.from({ length: cells }, (_, i) => i);
   const top = LUT_SIZE - 1;
   let open = 0; // this row's unmasked cells come first: cellMasked grows with c, and with r it moves right
+  let from = 0; // a local layer's: the cells before `from` lie before the window (it moves right too)
   for (let r = 0; r < cells; r++) {
     if (!causal) open = cells;
     else while (open < cells && !cellMasked(r, open, e, shown, causal, kept)) open++;
+    while (from < open && cellBeforeWindow(r, from, e, shown, window, kept)) from++;
     const most = rowMax ? rowMax[r] : 1;
     const row = r * cells;
     for (let c = 0; c < cells; c++) {
       const p = 4 * (row + c);
-      if (c >= open) {
+      if (c >= open || c < from) {
         out[p] = grey[0];
         out[p + 1] = grey[1];
         out[p + 2] = grey[2];

@@ -69,7 +69,10 @@ function gridCells({ L, H, KV, words, pick, ids }) {
   for (let hd = 0; hd < H; hd++) cells.push(h("span", { class: "rm-col", "aria-hidden": "true" }, [String(ownNumber(ids?.head_ids, hd))]));
   const buttons = [];
   for (let l = 0; l < L; l++) {
-    cells.push(h("span", { class: "rm-rowlabel", "aria-hidden": "true" }, [say(words, "model.layer_option", { layer: ownNumber(ids?.layer_ids, l) })]));
+    const kinds = ids?.layer_windows ?? []; // a model whose layers differ: each row says local or global (the pattern at a glance)
+    const kind = kinds.length ? (kinds[l] == null ? "global" : "local") : null;
+    const rowLabel = kind ? say(words, `model.grid.layer_${kind}`, { layer: ownNumber(ids?.layer_ids, l) }) : say(words, "model.layer_option", { layer: ownNumber(ids?.layer_ids, l) });
+    cells.push(h("span", { class: `rm-rowlabel${kind === "global" ? " rm-global" : ""}`, "aria-hidden": "true" }, [rowLabel]));
     for (let hd = 0; hd < H; hd++) {
       const canvas = h("canvas", { "aria-hidden": "true" });
       const b = h("button", { type: "button", class: "rm-cell", "aria-label": say(words, "model.grid.cell", { layer: ownNumber(ids?.layer_ids, l), head: ownNumber(ids?.head_ids, hd) }), "aria-pressed": "false", tabindex: -1, "data-layer": l, "data-head": hd }, [canvas]);
@@ -167,7 +170,7 @@ export function headsGrid(model, id, pick, commit = () => {}) {
     const chosen = model.get("grid_color") ?? "pattern";
     ui.color.replaceChildren(...COLOR_BY.map((v) => h("option", { value: v }, [say(words, `model.grid.color.${wordKey(v)}`)])));
     ui.color.value = chosen;
-    const frame = `${Boolean(words)}:${L}:${H}:${KV}:${info?.layer_ids ?? ""}:${info?.head_ids ?? ""}`;
+    const frame = `${Boolean(words)}:${L}:${H}:${KV}:${info?.layer_ids ?? ""}:${info?.head_ids ?? ""}:${info?.layer_windows ?? ""}`;
     if (gridButtons.length === L * H && ui.grid.dataset.frame === frame) return markGrid();
     ui.grid.dataset.frame = frame;
     ui.grid.style.setProperty("--heads", String(H));

@@ -354,7 +354,7 @@ function parallelBeat(G, out) {
   }));
   // every matrix carries its heat scale (grey: masked keys, when the head has a mask)
   const masked = trace.mask?.some((row) => row.some((ok) => !ok));
-  out.shapes.push(...legendShapes({ x: PAD, y: top + n * c + 58, w: G.W - 2 * PAD, title: G.say("legend"), masked: masked ? G.say("legend_masked") : null }).map((sh) => ({ ...sh, at: 0.7 })));
+  out.shapes.push(...legendShapes({ x: PAD, y: top + n * c + 58, w: G.W - 2 * PAD, title: G.say("legend"), masked: masked ? trace.model?.masked_legend ?? G.say("legend_masked") : null }).map((sh) => ({ ...sh, at: 0.7 })));
 }
 
 /**

@@ -74,6 +74,7 @@ function matrixNote(ui, { m, trace, specials, words }) {
   ui.title.textContent = say(words, "model.matrix.title", { layer: ownNumber(own?.layer_ids, m.layer), head: ownNumber(own?.head_ids, m.head) });
   const parts = [say(words, m.pooled ? `model.matrix.pooled_${m.pool}` : "model.matrix.exact", { n: m.shown, cells: m.cells, factor: m.factor })];
   if (m.causal) parts.push(say(words, "model.matrix.causal"));
+  if (m.window != null && m.n > m.window) parts.push(say(words, "model.matrix.window", { layer: m.layer, window: m.window.toLocaleString("en-US") }));
   const named = m.specials_named ?? null;
   const hidden = m.specials === "hide" ? "model.matrix.hidden" : "model.matrix.renormalised";
   if (m.specials !== "show") parts.push(say(words, named ? `${hidden}_of` : hidden, { hidden: num(m.hidden_mean ?? 0), tokens: named }));
@@ -108,7 +109,7 @@ function rowTable(table, row, trace, words) {
 function paintMatrix(ctx, { m, decoded, laid, size, width, scale, picked }) {
   const outlines = laid.shapes.filter((sh) => sh.kind === "rect" && sh.stroke && !sh.fill && sh.role === "focus-row");
   draw(ctx, [{ kind: "rect", x: 0, y: 0, w: width, h: laid.height, fill: COLORS.paper }, ...laid.shapes.filter((sh) => !outlines.includes(sh))], 1, size);
-  const pixels = matrixPixels(decoded.values, m.cells, { scale, rowMax: decoded.rowMax, causal: m.causal, edges: m.edges, shown: m.shown, kept: m.kept, codes: decoded.codes, step: m.weights.scale });
+  const pixels = matrixPixels(decoded.values, m.cells, { scale, rowMax: decoded.rowMax, causal: m.causal, edges: m.edges, shown: m.shown, kept: m.kept, codes: decoded.codes, step: m.weights.scale, window: m.window ?? null });
   const image = new OffscreenCanvas(m.cells, m.cells);
   image.getContext("2d").putImageData(new ImageData(pixels, m.cells, m.cells), 0, 0);
   ctx.save();
@@ -188,7 +189,7 @@ function matrixPicture(ui, model) {
     ui.canvas.setAttribute("aria-label", say(words(), "model.matrix.name", { layer: m.layer, head: m.head, n: m.n, cells: m.cells }));
     ui.canvas.dataset.cells = String(m.cells);
     ui.canvas.dataset.focusCell = focus === null ? "" : String(focus);
-    paintLegend(scale, m.causal);
+    paintLegend(scale, m.causal, m.window != null && m.n > m.window ? m.window : null); // the window greys keys only past it
     // the focus row in view: scroll the page's picture only if the row is outside the wrap
     if (focus !== null) {
       const y = laid.y0 + focus * laid.px;
@@ -196,12 +197,12 @@ function matrixPicture(ui, model) {
     }
   }
 
-  function paintLegend(scale, causal) {
+  function paintLegend(scale, causal, window = null) {
     fitCanvas(ui.legend, legendSize, Math.min(widthNow(), 560), LEGEND_HEIGHT);
     const ctx = ui.legend.getContext("2d");
     if (!ctx) return;
     const title = say(words(), `model.matrix.legend.${scale}`);
-    const shapes = [{ kind: "rect", x: 0, y: 0, w: legendSize.width, h: LEGEND_HEIGHT, fill: COLORS.paper }, ...legendShapes({ x: 8, y: 2, w: legendSize.width - 16, scale, title, masked: causal ? say(words(), "model.matrix.masked") : null })];
+    const shapes = [{ kind: "rect", x: 0, y: 0, w: legendSize.width, h: LEGEND_HEIGHT, fill: COLORS.paper }, ...legendShapes({ x: 8, y: 2, w: legendSize.width - 16, scale, title, masked: causal ? say(words(), window != null ? "model.matrix.masked_window" : "model.matrix.masked", { window: window?.toLocaleString("en-US") }) : null })];
     draw(ctx, shapes, 1, legendSize);
     ui.legend.dataset.scale = scale;
     ui.legend.setAttribute("aria-label", `${say(words(), "model.matrix.legend_name")}: ${title}`);

@@ -19,8 +19,10 @@ export function gqaLine(t, words) {
   const g = t.gqa;
   if (!g) return "";
   if (g.group.length === 1) return say(words, "model.gqa.own", { n_heads: t.model.n_heads });
+  const one = t.model.n_kv_heads === 1; // multi-query attention: every query head reads the one K/V head
   const vectors = g.group.map((hd, k) => say(words, "model.gqa.vector", { head: hd, vector: shortList(g.keys[k]) })).join("; ");
-  return say(words, g.group_identical ? "model.gqa.shared" : "model.gqa.differ", { heads: g.group.join(", "), kv: g.kv_head, token: t.focus_token, vectors });
+  const key = one && g.group_identical ? "model.gqa.one" : g.group_identical ? "model.gqa.shared" : "model.gqa.differ";
+  return say(words, key, { n_heads: t.model.n_heads, heads: g.group.join(", "), kv: g.kv_head, token: t.focus_token, vectors });
 }
 
 const noop = () => {};
@@ -28,13 +30,17 @@ const noop = () => {};
 /** The intro above the settings: an encoder's, a decoder's, or attention handed in alone. */
 export function introPanel() {
   const memo = changes();
-  const el = h("p", { class: "rm-intro" });
+  const intro = h("p", { class: "rm-intro" });
+  const kv = h("p", { class: "rm-kv-note", hidden: true }); // what sharing K/V heads and the windows save (the API's sentence)
+  const el = h("div", { class: "rm-intro-box" }, [intro, kv]);
   function update(state) {
     memo.next(state);
     const info = state.info;
     if (!memo.changed("info", "words") || !info) return;
     const key = info.weights_only ? "maps.intro" : info.causal ? "model.intro_decoder" : "model.intro";
-    el.textContent = say(state.words, key, { model: modelName(state.words, info.model), n_layers: info.n_layers, n_heads: info.n_heads, d_model: info.d_model });
+    intro.textContent = say(state.words, key, { model: modelName(state.words, info.model), n_layers: info.n_layers, n_heads: info.n_heads, d_model: info.d_model });
+    kv.textContent = info.kv_note ?? "";
+    kv.hidden = !info.kv_note;
   }
   return { el, update, dispose: noop };
 }
@@ -45,15 +51,17 @@ export function headNotesPanel() {
   const which = h("p", { class: "rm-which" });
   const pieces = h("p", { class: "rm-pieces", hidden: true }); // how a word of several pieces is followed
   const gqa = h("p", { class: "rm-gqa" });
-  const el = h("div", { class: "rm-notes" }, [which, pieces, gqa]);
+  const windowed = h("p", { class: "rm-layer-window", hidden: true }); // a local layer: its window, and what it greys
+  const el = h("div", { class: "rm-notes" }, [which, pieces, gqa, windowed]);
   function update(state) {
     memo.next(state);
     if (!memo.changed("trace", "words")) return;
     const t = state.trace;
     const words = state.words;
     if (!t) {
-      for (const node of [which, pieces, gqa]) node.textContent = "";
+      for (const node of [which, pieces, gqa, windowed]) node.textContent = "";
       pieces.hidden = true;
+      windowed.hidden = true;
       return;
     }
     const m = t.model;
@@ -61,6 +69,8 @@ export function headNotesPanel() {
     gqa.textContent = gqaLine(t, words);
     pieces.hidden = !t.word;
     pieces.textContent = t.word?.note ?? "";
+    windowed.textContent = m.window_note ?? "";
+    windowed.hidden = !m.window_note;
   }
   return { el, update, dispose: noop };
 }

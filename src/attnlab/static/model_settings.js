@@ -54,7 +54,8 @@ export function settingsPanel(id, commit, stop) {
   function showInfo({ info, words, name, layer, head }) {
     const names = info?.known_models ?? [];
     options(ui.name, names, (v) => (modelName(words, v) === v ? v : say(words, "model.name_option", { model: modelName(words, v), id: v })), names.includes(name) ? name : names[0] ?? "");
-    options(ui.layer, [...Array(info?.n_layers ?? 0).keys()], (v) => say(words, "model.layer_option", { layer: ownNumber(info?.layer_ids, v) }), layer);
+    const kinds = info?.layer_names ?? []; // a model whose layers differ (local windows, global): each named by the API
+    options(ui.layer, [...Array(info?.n_layers ?? 0).keys()], (v) => kinds[v] ?? say(words, "model.layer_option", { layer: ownNumber(info?.layer_ids, v) }), layer);
     const g = info ? info.n_heads / (info.n_kv_heads || info.n_heads) : 1;
     options(ui.head, [...Array(info?.n_heads ?? 0).keys()], (v) => (g > 1 ? say(words, "model.head_option_gqa", { head: v, kv: Math.floor(v / g) }) : say(words, "model.head_option", { head: ownNumber(info?.head_ids, v) })), head);
     const weightsOnly = Boolean(info?.weights_only); // attention handed in alone: no text to run

@@ -23,14 +23,31 @@ export function tablePanel() {
   let words = null;
   let cell = null; // the cell the readout tells: recomputed from each new trace, or cleared
 
+  /** Why cell (i, j) is masked, or null: a later key, or (a local layer) a key before the window. */
+  function maskedWhy(i, j) {
+    if (!trace.mask || trace.mask[i][j]) return null;
+    const keys = trace.key_tokens ?? trace.tokens;
+    const rows = trace.window?.rows; // each shown row's index in the whole text
+    const qi = rows ? rows[i] : i;
+    const kj = rows ? rows[j] : j;
+    const w = trace.model?.window;
+    if (w != null && kj <= qi - w) return say(words, "model.table.outside_window", { query: trace.tokens[i], key: keys[j], window: w.toLocaleString("en-US") });
+    return say(words, "table.masked_title", { query: trace.tokens[i], key: keys[j] });
+  }
+
   function read(i, j) {
     cell = [i, j];
+    const why = maskedWhy(i, j);
+    if (why) {
+      readout.textContent = why;
+      return;
+    }
     readout.textContent = say(words, "table.readout", { row: i + 1, query: trace.tokens[i], col: j + 1, key: (trace.key_tokens ?? trace.tokens)[j], weight: num(trace.weights[i][j]) });
   }
 
   function build() {
     const m = trace.model;
-    const caption = h("caption", {}, [say(words, "model.table_caption", { layer: ownNumber(m.layer_ids, m.layer), head: ownNumber(m.head_ids, m.head) }), m.causal ? ` ${say(words, "model.table_causal")}` : ""]);
+    const caption = h("caption", {}, [say(words, "model.table_caption", { layer: ownNumber(m.layer_ids, m.layer), head: ownNumber(m.head_ids, m.head) }), m.causal ? ` ${say(words, "model.table_causal")}` : "", m.window_note ? ` ${m.window_note}` : ""]);
     const head = h("tr", {}, [h("th", { scope: "col", class: "corner" }, [say(words, "table.corner")])]);
     const b = trace.model?.sentence_b_start ?? null; // a pair's boundary: sentence B's first row and column
     (trace.key_tokens ?? trace.tokens).forEach((tok, j) => head.append(h("th", { scope: "col", class: j === b ? "pair-b" : "" }, [tok])));
@@ -40,6 +57,7 @@ export function tablePanel() {
       trace.weights[i].forEach((w, j) => {
         const masked = trace.mask ? !trace.mask[i][j] : false;
         const td = h("td", { tabindex: i === trace.focus && j === 0 ? 0 : -1, "data-i": i, "data-j": j, class: [masked ? "masked" : "", j === b ? "pair-b" : ""].join(" ").trim() }, [num(w)]);
+        if (masked) td.setAttribute("aria-label", maskedWhy(i, j)); // named as masked, not read as a weight of 0
         td.style.background = masked ? MASKED : heat(w);
         td.style.color = masked ? MODEL_COLORS.maskedInk : inkOn(w);
         row.append(td);

@@ -225,6 +225,11 @@ _MODEL = {
     "model.gqa.own": (
         "Multi-head attention: each of the {n_heads} heads has its own keys and values."
     ),
+    "model.gqa.one": (
+        "Multi-query attention: this layer has 1 key/value head for its {n_heads} query heads "
+        "({heads}), so every head reads the same keys and values (checked: identical) and only "
+        "the queries differ. The key of “{token}” as each reads it: {vectors}."
+    ),
     "model.gqa.shared": (
         "Grouped-query attention: query heads {heads} share key/value head {kv}, so their keys "
         "and values are the same numbers (checked: identical). The key of “{token}” as each "
@@ -272,6 +277,8 @@ _MODEL = {
         "{least} (palest) to {most} (darkest). Click a head to step through it."
     ),
     "model.grid.kv": "K/V {kv}",
+    "model.grid.layer_local": "layer {layer} · local",
+    "model.grid.layer_global": "layer {layer} · global",
     "model.grid.cell_stat": "{stat} {value}",
     "model.head_option_gqa": "head {head} (K/V head {kv})",
     "model.rope.title": "Positions by rotation (RoPE) and what the model predicts",
@@ -302,6 +309,7 @@ _MODEL = {
     "model.next.token": "token",
     "model.next.probability": "probability",
     "model.name.smollm2": "SmolLM2-135M-Instruct",
+    "model.name.gemma3": "Gemma 3 270M",
     "model.matrix.title": "The whole matrix of layer {layer}, head {head}",
     "model.matrix.name": (
         "Attention matrix of layer {layer}, head {head} as a picture: {n} tokens in {cells} × "
@@ -348,6 +356,14 @@ _MODEL = {
     "model.matrix.legend.linear": "weight, 0 to 1",
     "model.matrix.legend.row": "weight against its row's largest",
     "model.matrix.legend.log": "weight, logarithmic",
+    "model.matrix.window": (
+        "Layer {layer} is local: each query sees only the last {window} keys, itself included; "
+        "the grey corner at the bottom left holds the keys its window has already passed."
+    ),
+    "model.matrix.masked_window": "masked (a later key, or outside the {window}-key window)",
+    "model.table.outside_window": (
+        "masked: {key} is outside the {window}-key window of {query}, so the weight is 0"
+    ),
     "model.matrix.masked": "masked (a later token)",
     "model.matrix.hover": (
         "Row {from_row} “{query}” → key {from_key} “{key}”: weight {weight} (positions from 0)"
@@ -461,6 +477,7 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "heads": "query heads' indices, comma-separated",
     "kv": "a key/value head's index, from 0",
     "vectors": "each head's vector, semicolon-separated (model.gqa.vector)",
+    "window": "a local layer's sliding window in keys, with thousands separators (2,048)",
     "shown": "how many tokens the steps show",
     "before": "a vector before RoPE, its first numbers by numfmt's rule",
     "after": "a vector after RoPE, its first numbers by numfmt's rule",
