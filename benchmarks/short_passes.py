@@ -242,7 +242,7 @@ def main(names: tuple[str, ...]) -> None:
     for name in names:
         try:
             pair = load_pair(name)
-        except Exception as e:  # noqa: BLE001 - a row that cannot load says why and is skipped
+        except Exception as e:  # a row that cannot load says why and is skipped
             print(f"\n{name}: skipped ({type(e).__name__}: {e})")
             continue
         table(pair)
