@@ -115,3 +115,17 @@ def test_serve_answers_a_head_view_of_each_architecture(served, arch: str) -> No
         assert (np.triu(w, 1) == 0).all()  # no token sees a later one
     else:
         assert (np.triu(w, 1) > 0).any()  # an encoder's rows read later tokens too
+
+
+def test_a_roberta_folders_widget_names_its_own_start_and_end_tokens(served) -> None:  # type: ignore[no-untyped-def]
+    """RoBERTa's text help (the widget's, and the offline file's through the same words) names
+    <s> and </s>, never BERT's [CLS] and [SEP] (it was the page's BERT sentence)."""
+    import attnlab
+
+    pytest.importorskip("anywidget")
+    _, folders = served
+    model = attnlab.load_model(folders["roberta"])
+    w = attnlab.show(model.trace(encoders.TEXTS["roberta"]))
+    words = (w.words["model.text_help"], w.words["model.matrix.specials"])
+    assert all("[CLS]" not in s and "[SEP]" not in s for s in words), words
+    assert "<s> and </s>" in w.words["model.text_help"]
