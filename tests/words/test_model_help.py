@@ -42,3 +42,18 @@ def test_special_tokens_read_as_a_phrase() -> None:
     assert specials_named(["[CLS]", "[SEP]", "[CLS]"]) == "[CLS] and [SEP]"
     assert specials_named(["<a>", "<b>", "<c>"]) == "<a>, <b> and <c>"
     assert specials_named(["<a>"]) == "<a>"
+
+
+ROBERTA = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
+
+
+def test_a_roberta_encoders_help_names_its_own_start_and_end_tokens() -> None:
+    """RoBERTa frames a text with <s> … </s>: no word a host shows for it names BERT's [CLS] and
+    [SEP] or its ## pieces (the text help did: it was the page's BERT sentence)."""
+    out = model_words(WORDS, causal=False, special=ROBERTA, tokens=("<s>", "ĠThe", "</s>"))
+    assert "[CLS]" not in out["model.text_help"] and "##" not in out["model.text_help"]
+    assert "<s> and </s>" in out["model.text_help"]
+    for key in ("model.intro", "model.text_help", "model.matrix.specials", "model.matrix.hidden",
+                "model.matrix.renormalised"):  # fmt: skip
+        assert "[CLS]" not in out[key] and "[SEP]" not in out[key], key
+    assert out["model.text_help"].format(max_tokens=40, d_k=8).startswith("Any text, up to 40")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +37,14 @@ from attnlab.models.config_checks import (
     config_int,
 )
 from attnlab.models.default_ids import template_tokens
-from attnlab.models.encoder_names import ENCODERS, bert_keys, bert_tensors
+from attnlab.models.encoder_names import (
+    ENCODERS,
+    bert_keys,
+    bert_tensors,
+    layer_prefix,
+    own_name,
+    task_prefix,
+)
 from attnlab.models.model_trace import SPECIAL
 from attnlab.models.tensor_files import (
     INDEX,
@@ -221,19 +228,24 @@ def _read_tensors(root: Path, config: BertConfig) -> dict[str, FloatArray]:
     file = SINGLE
     stored = read_tensors(root)
     raw = bert_tensors(stored, config.kind)
-    _check_config_against(raw, config, file)
+    prefix = task_prefix(stored, config.kind)
+
+    def own(name: str) -> str:  # the file's own name of a tensor read under BERT's
+        return own_name(name, config.kind, prefix)
+
+    _check_config_against(stored, raw, config, file, own)
     expected = config.expected_shapes()
     missing = [name for name in expected if name not in raw]
     if missing:
         not_float = {k: v for k, v in stored_dtypes(root).items() if k not in stored}
         for name in missing:
             for stored_name, dtype in not_float.items():
-                if stored_name.endswith(name):
+                if stored_name.endswith(own_name(name, config.kind)):
                     raise WeightsError(
                         f"{file}: tensor {stored_name} has dtype {dtype}; expected floating "
                         "point (F32, F16 or BF16)"
                     )
-        shown = ", ".join(missing[:5]) + (
+        shown = ", ".join(own(m) for m in missing[:5]) + (
             f" and {len(missing) - 5} more" if len(missing) > 5 else ""
         )
         raise WeightsError(f"{file} lacks {len(missing)} tensor(s) the encoder needs: {shown}")
@@ -242,30 +254,36 @@ def _read_tensors(root: Path, config: BertConfig) -> dict[str, FloatArray]:
         a = raw[name]
         if a.shape != shape:
             raise WeightsError(
-                f"{file}: tensor {name} has shape {a.shape}; expected {shape} from config.json"
+                f"{file}: tensor {own(name)} has shape {a.shape}; expected {shape} from config.json"
             )
-        check_finite_weights(name, a, file=file)
+        check_finite_weights(own(name), a, file=file)
         tensors[name] = a
     return tensors
 
 
-def _check_config_against(raw: Mapping[str, np.ndarray], c: BertConfig, file: str) -> None:
-    """config.json's sizes against the stored tensors, each refusal naming the key."""
-    check_layer_count(raw, c.n_layers, prefix="encoder.layer.", file=file)
-    sizes = (  # (key, value, tensor, axis, what the axis counts)
+def _check_config_against(
+    stored: Mapping[str, np.ndarray], raw: Mapping[str, np.ndarray], c: BertConfig, file: str,
+    own: Callable[[str], str],
+) -> None:  # fmt: skip
+    """config.json's sizes against the stored tensors, each refusal naming the file's own key
+    and tensor (`own`: BERT's tensor name as the file writes it)."""
+    keys = bert_keys(c.kind)
+    check_layer_count(stored, c.n_layers, prefix=task_prefix(stored, c.kind) + layer_prefix(c.kind),
+                      key=keys["n_layers"], file=file)  # fmt: skip
+    sizes = (  # (field, value, tensor, axis, what the axis counts)
         ("vocab_size", c.vocab_size, "embeddings.word_embeddings.weight", 0, "rows (tokens)"),
-        ("hidden_size", c.d_model, "embeddings.word_embeddings.weight", 1, "columns (d_model)"),
-        ("max_position_embeddings", c.max_positions, "embeddings.position_embeddings.weight", 0,
+        ("d_model", c.d_model, "embeddings.word_embeddings.weight", 1, "columns (d_model)"),
+        ("max_positions", c.max_positions, "embeddings.position_embeddings.weight", 0,
          "rows (positions)"),
         ("type_vocab_size", c.type_vocab_size, "embeddings.token_type_embeddings.weight", 0,
          "rows (segments)"),
-        ("intermediate_size", c.d_ff, "encoder.layer.0.intermediate.dense.weight", 0,
-         "rows (d_ff)"),
+        ("d_ff", c.d_ff, "encoder.layer.0.intermediate.dense.weight", 0, "rows (d_ff)"),
     )  # fmt: skip
-    for key, value, tensor, axis, what in sizes:
-        if tensor in raw:  # an absent tensor is named by the missing-tensor check
-            check_matches_tensor(value, key=key, tensor=tensor, shape=raw[tensor].shape,
-                                 axis=axis, what=what, file=file)  # fmt: skip
+    for field, value, tensor, axis, what in sizes:
+        if tensor in raw and field in keys:  # an absent tensor: the missing-tensor check's
+            check_matches_tensor(value, key=keys[field], tensor=own(tensor),
+                                 shape=raw[tensor].shape, axis=axis, what=what,
+                                 file=file)  # fmt: skip
 
 
 def _read_tokenizer(path: Path, config: BertConfig) -> Tokenizer:

@@ -54,7 +54,7 @@ from attnlab.words.grammar import counted
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
-__all__ = ["MAX_TOKENS", "Decoder", "DecoderWeights", "LayerWeights", "row_parts"]
+__all__ = ["MAX_TOKENS", "Decoder", "DecoderWeights", "LayerWeights", "row_major", "row_parts"]
 
 MAX_TOKENS = 2048
 """The longest text `trace` accepts: a pass with every head recomputable within a second-scale
@@ -95,6 +95,24 @@ class DecoderWeights:
     positions: FloatArray | None = None  # (max_positions, d) learned absolute positions
 
 
+def _c_order(a: FloatArray) -> FloatArray:
+    """`a` laid out row by row: a copy of a transposed view, read-only as the original was."""
+    if a.flags.c_contiguous:
+        return a
+    out = np.ascontiguousarray(a)
+    out.flags.writeable = bool(a.flags.writeable)
+    return out
+
+
+def row_major(w: LayerWeights) -> LayerWeights:
+    """A layer's matrices copied into row-major (C) order. The readers hand (in, out) matrices
+    as transposed views of nn.Linear's (out, in); OpenBLAS multiplies a short pass's (n, d) rows
+    by a row-major matrix faster (SmolLM2's four products at 6, 16 and 32 tokens on one thread,
+    10th percentiles: 15 / 19 / 31 ms against 22 / 29 / 37 ms for the views)."""
+    mlp = replace(w.mlp, w_in=_c_order(w.mlp.w_in), w_out=_c_order(w.mlp.w_out))
+    return replace(w, w_qkv=_c_order(w.w_qkv), w_o=_c_order(w.w_o), mlp=mlp)
+
+
 class Decoder:
     """A loaded decoder (a `Model`, protocol.py): `trace(text)` runs the pass the spec says."""
 
@@ -114,6 +132,7 @@ class Decoder:
                 f"{name}: the spec names {spec.n_layers} layers, the weights hold "
                 f"{len(weights.layers)}"
             )
+        weights = replace(weights, layers=tuple(row_major(w) for w in weights.layers))
         self.name = name
         self.spec = spec
         self.weights = weights

@@ -15,18 +15,19 @@ forward pass serves all three (bert.py); what differs is where the numbers are w
 
 `bert_keys` names each BertConfig field's config.json key for an architecture, so a refusal names
 the key the file really has ("config.json lacks dim"); `bert_tensors` renames a folder's tensors
-into BERT's names.
+into BERT's names and `own_name` names one back as the file has it, so a refusal names the
+tensor the user can find ("lacks transformer.layer.1.ffn.lin2.weight").
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
 from attnlab.types import FloatArray
 
-__all__ = ["ENCODERS", "bert_keys", "bert_tensors"]
+__all__ = ["ENCODERS", "bert_keys", "bert_tensors", "layer_prefix", "own_name", "task_prefix"]
 
 ENCODERS = ("bert", "distilbert", "roberta")
 """config.json model_types the BERT forward pass runs."""
@@ -58,6 +59,32 @@ PREFIXES = {"bert": "bert.", "distilbert": "distilbert.", "roberta": "roberta."}
 def bert_keys(kind: str) -> Mapping[str, str]:
     """BertConfig's fields -> this architecture's config.json keys (absent: not in its config)."""
     return _DISTIL_KEYS if kind == "distilbert" else _BERT_KEYS
+
+
+_BERT_LAYER = {bert: distil for distil, bert in _DISTIL_LAYER.items()}
+
+
+def task_prefix(names: Iterable[str], kind: str) -> str:
+    """The prefix a task head's checkpoint puts before the encoder's names ("distilbert."), or
+    "" for a bare encoder's."""
+    prefix = PREFIXES[kind]
+    return prefix if any(name.startswith(prefix) for name in names) else ""
+
+
+def layer_prefix(kind: str) -> str:
+    """Where the file names its layers: "transformer.layer." (DistilBERT), "encoder.layer."."""
+    return "transformer.layer." if kind == "distilbert" else "encoder.layer."
+
+
+def own_name(name: str, kind: str, prefix: str = "") -> str:
+    """BERT's name of a tensor as the folder's own file writes it, `prefix` (task_prefix)
+    first: DistilBERT's encoder.layer.1.output.dense.weight is transformer.layer.1.ffn.lin2
+    .weight."""
+    parts = name.split(".")
+    if kind == "distilbert" and parts[:2] == ["encoder", "layer"] and len(parts) > 3:
+        inner, leaf = ".".join(parts[3:-1]), parts[-1]
+        name = f"transformer.layer.{parts[2]}.{_BERT_LAYER.get(inner, inner)}.{leaf}"
+    return prefix + name
 
 
 def bert_tensors(raw: Mapping[str, FloatArray], kind: str) -> dict[str, FloatArray]:

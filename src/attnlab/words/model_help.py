@@ -26,6 +26,15 @@ HELP_WORDS: Mapping[str, str] = {
         "Special tokens hidden ({tokens}), every row renormalised to sum to 1 over the words "
         "shown (the hidden tokens held {hidden} of a row's weight, on average)."
     ),
+    "model.text_help_of": (
+        "Any text, up to {max_tokens} tokens counting {tokens}, which the tokenizer adds around "
+        "it (it splits rare words into pieces). Each head works with {d_k}-number queries, keys "
+        "and values."
+    ),
+    "model.text_help_plain": (
+        "Any text, up to {max_tokens} tokens (the tokenizer splits rare words into pieces). Each "
+        "head works with {d_k}-number queries, keys and values."
+    ),
     "maps.intro_unnamed": (
         "Attention weights handed in: {n_layers} layers × {n_heads} heads, read as they were "
         "given. They came without queries, keys and values, so the steps that need those say "
@@ -33,8 +42,8 @@ HELP_WORDS: Mapping[str, str] = {
     ),
     "maps.which_unnamed": "Layer {layer}, head {head}: {n} query tokens, weights only.",
 }
-"""The sentences page.py and weights_only.py do not have: the special tokens named, and weights
-with no source."""
+"""The sentences page.py and weights_only.py do not have: the special tokens named (in the
+matrix's switch and an encoder's text help), and weights with no source."""
 
 _BERT = ("[CLS]", "[SEP]")
 
@@ -66,6 +75,11 @@ def model_words(
         for key in ("hidden", "renormalised"):
             text = HELP_WORDS[f"model.matrix.{key}_of"].replace("{tokens}", named or "none")
             out[f"model.matrix.{key}"] = text[0].upper() + text[1:]
+        if not causal:  # an encoder's frame, RoBERTa's <s> … </s>: page.py's help is BERT's
+            out["model.text_help"] = (
+                HELP_WORDS["model.text_help_of"].replace("{tokens}", named)
+                if present else HELP_WORDS["model.text_help_plain"]
+            )  # fmt: skip
     if weights_only and not source:
         out["maps.intro"] = HELP_WORDS["maps.intro_unnamed"]
         out["maps.which"] = HELP_WORDS["maps.which_unnamed"]

@@ -183,9 +183,10 @@ _MODEL = {
         "token. Every number is the model's own."
     ),
     "model.text_help": (
-        "Any text, up to {max_tokens} tokens counting [CLS] and [SEP] (the tokenizer splits rare "
-        "words into pieces such as ##s). Each head works with {d_k}-number queries, keys and "
-        "values."
+        "Any text, up to {max_tokens} tokens counting the start and end tokens the tokenizer "
+        "adds around it (BERT's and DistilBERT's [CLS] and [SEP], RoBERTa's own two; it splits "
+        "rare words into pieces, such as ##s in BERT's). Each head works with {d_k}-number "
+        "queries, keys and values."
     ),
     "model.intro_decoder": (
         "The lesson's six steps inside a real pretrained decoder, {model} ({n_layers} layers "
