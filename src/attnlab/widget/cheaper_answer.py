@@ -16,9 +16,9 @@ from attnlab import lesson
 from attnlab.core.cheaper_cost import measure_price
 from attnlab.encode.cheaper_json import encode_cheaper, encode_price
 from attnlab.errors import ArgumentTypeError
-from attnlab.lesson.cheaper_lab import TILES, cheaper_lab
+from attnlab.lesson.cheaper_lab import cheaper_lab
 from attnlab.lesson.options import LessonOptions
-from attnlab.types import MODES
+from attnlab.types import AXES, MODES
 
 __all__ = ["cheaper_answer", "price_answer"]
 
@@ -26,14 +26,21 @@ __all__ = ["cheaper_answer", "price_answer"]
 def cheaper_answer(params: Mapping[str, Any], edits: lesson.Edits) -> dict[str, Any]:
     """`/api/cheaper`'s answer for the lab's parameters (edits already read by the caller)."""
     tile = params.get("tile", 2)
-    if isinstance(tile, bool) or tile not in TILES:
-        raise ArgumentTypeError(f"tile must be one of {TILES}, got {tile!r:.40}", field="tile")
+    if isinstance(tile, bool) or not isinstance(tile, int) or not 1 <= tile <= lesson.MAX_TOKENS:
+        raise ArgumentTypeError(
+            f"tile must be a whole number 1 to {lesson.MAX_TOKENS}, got {tile!r:.40}", field="tile"
+        )
     mode = params.get("mode") or "scaled"
     if mode not in MODES:
         raise ArgumentTypeError(f"mode must be one of {', '.join(MODES)}, got {mode!r:.40}",
                                 field="mode")  # fmt: skip
+    axis = params.get("axis") or "keys"
+    if axis not in AXES:
+        raise ArgumentTypeError(f"axis must be one of {', '.join(AXES)}, got {axis!r:.40}",
+                                field="axis")  # fmt: skip
     opts = LessonOptions(
         mode=mode,
+        axis=axis,
         temperature=params.get("temperature") if mode == "scaled" else None,
         positions=params.get("positions") or "none",
         causal=bool(params.get("causal")),

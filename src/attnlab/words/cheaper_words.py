@@ -19,6 +19,7 @@ from attnlab.words.numfmt import num, vec
 __all__ = [
     "END_CAPTION",
     "EXACT_BELOW",
+    "NO_TILED_AXIS",
     "approximate_badge",
     "delta",
     "exact_badge",
@@ -53,12 +54,22 @@ def exact_badge(max_abs: float) -> str:
     return f"not exact: max |Δ| = {delta(max_abs)}"
 
 
-def approximate_badge(mean_abs: float, top1_kept: float) -> str:
-    """'approximate: mean |Δ| = 0.093, top-1 key kept in 75 % of rows'."""
+def approximate_badge(
+    mean_abs: float, top1_kept: float, *, rows: int, token: str, focus_mean: float
+) -> str:
+    """'approximate: mean |Δ| = 0.093 over all 4 rows (0.18 on bank's row, the table's), top-1
+    key kept in 75 % of rows'."""
     return (
-        f"approximate: mean |Δ| = {delta(mean_abs)}, top-1 key kept in "
-        f"{round(100 * top1_kept)} % of rows"
+        f"approximate: mean |Δ| = {delta(mean_abs)} over all {rows} rows ({delta(focus_mean)} "
+        f"on {token}'s row, the table's), top-1 key kept in {round(100 * top1_kept)} % of rows"
     )
+
+
+NO_TILED_AXIS = (
+    "no tiled form: the lesson's softmax runs over the queries (down a column), and "
+    "FlashAttention's tiles run along a row of keys"
+)
+"""The online badge when the lesson normalises the wrong axis: nothing to check against."""
 
 
 def _m(x: float) -> str:
@@ -98,8 +109,18 @@ END_CAPTION = "the end: exp(s − m) / ℓ, the Softmax weights"
 """What the canvas writes over the finished row."""
 
 
-def online_end_text(output: Sequence[float], ell: float, diff: float) -> str:
-    """The last step: O / ℓ is the Blend beat's output."""
+def online_end_text(
+    output: Sequence[float], ell: float, diff: float, *, note: str | None = None
+) -> str:
+    """The last step: O / ℓ is the Blend beat's output (unless the lesson's softmax runs over
+    the queries, `note` "axis": then the tiles' row is not the lesson's, and this says so)."""
+    if note == "axis":
+        return (
+            f"At the end, O / ℓ = {vec(output)} with ℓ = {num(ell, places=3)}: softmax over the "
+            "keys of this row. The lesson's Softmax step normalises over the queries instead (the "
+            "wrong axis), which has no tiled form: its weights in a row are not these, and "
+            "nothing here is checked against them. Set the axis back to keys to compare."
+        )
     return (
         f"At the end, O / ℓ = {vec(output)}: the Blend step's output, and exp(s − m) / ℓ are "
         f"the Softmax step's weights (max |Δ| = {delta(diff)}, with ℓ = {num(ell, places=3)}). "
