@@ -179,14 +179,16 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
             lin.mean_abs, lin.top1_kept, rows=len(c.tokens), token=c.tokens[c.focus],
             focus_mean=c.linear_focus_mean)),
         exact_row=encode_array(c.exact_weights), linear_row=encode_array(c.linear_focus),
-        mean_abs=lin.mean_abs, focus_mean_abs=c.linear_focus_mean, max_abs=lin.max_abs, top1_kept=lin.top1_kept,
+        mean_abs=lin.mean_abs, focus_mean_abs=c.linear_focus_mean, max_abs=lin.max_abs,
+        top1_kept=lin.top1_kept,
         entropy_exact=lin.entropy_exact, entropy_linear=lin.entropy_linear,
         sharpen_scales=list(c.sharpen), sharpen_softmax=encode_array(c.sharpen_softmax),
         sharpen_linear=encode_array(c.sharpen_linear),
         sharpen_text=sharpen_text(c.sharpen, c.sharpen_softmax.tolist(),
                                   c.sharpen_linear.tolist()),
     )  # fmt: skip
-    return CheaperAnswer(tokens=list(c.tokens), focus=c.focus, tile=c.tile, tiles=list(range(1, len(c.tokens) + 1)),
+    return CheaperAnswer(tokens=list(c.tokens), focus=c.focus, tile=c.tile,
+                         tiles=list(range(1, len(c.tokens) + 1)),
                          online=online, heads=heads, windows=windows, linear=linear)  # fmt: skip
 
 
