@@ -124,7 +124,7 @@ export function readEditNumber(text, limit, words) {
  * them to the kernel (widget/lab_answers.py), which computes with the same core functions.
  *   sweep  {sentence, focus, positions, causal, edits}: the focus row per temperature
  *   cost   {max_n, kv_cache}: attention's time and memory up to n (and the key/value cache)
- *   cheaper {sentence, focus, tile, mode, temperature, positions, causal, edits}: the Cheaper
+ *   cheaper {sentence, focus, tile, mode, axis, temperature, positions, causal, edits}: the Cheaper
  *          attention cards (lab_cheaper.js)
  *   price  {}: each cheaper form's time and memory against n (lab_cheaper_price.js)
  */
@@ -145,6 +145,7 @@ export function askURL(route, params) {
   if (route === "cheaper") {
     const q = new URLSearchParams({ sentence: params.sentence, focus: String(params.focus), tile: String(params.tile) });
     if (params.mode && params.mode !== "scaled") q.append("mode", params.mode);
+    if (params.axis && params.axis !== "keys") q.append("axis", params.axis);
     for (const [k, v] of labParams({ mode: params.mode ?? "scaled", temperature: params.temperature, positions: params.positions, causal: params.causal, edits: params.edits })) q.append(k, v);
     return `/api/cheaper?${q}`;
   }

@@ -2,7 +2,7 @@
 
 The same section (lesson/cheaper_lab.py) and encoder (encode/cheaper_json.py) as the route:
 
-    {"ask": "cheaper", "params": {"sentence", "focus", "tile", "mode", "temperature",
+    {"ask": "cheaper", "params": {"sentence", "focus", "tile", "mode", "axis", "temperature",
                                   "positions", "causal", "edits"}}
     {"ask": "price", "params": {}}   measured in the kernel's measuring process
 """

@@ -1,0 +1,121 @@
+"""Issue 26's Cheaper attention findings in real Chromium, at 1280×800 and 390×844: the tiled card
+runs on the lesson's own scores (Uniform, the wrong axis), the linear card follows the causal
+mask, and the keyboard keeps its focus on a live control and its arrows inside the section.
+Screenshots land in test-artifacts/cheaper26-*.png."""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(1280, 800), (390, 844)]
+
+
+def api(base_url: str, **params: Any) -> Any:
+    with urllib.request.urlopen(f"{base_url}/api/cheaper?{urllib.parse.urlencode(params)}") as r:
+        return json.load(r)
+
+
+def expect() -> Any:
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect
+
+
+def opened(new_page: Any, query: str, width: int, height: int) -> tuple[Any, Any]:
+    page = new_page(width=width, height=height)
+    page.goto(f"/{query}")
+    page.locator("details.cheaper > summary").click()
+    online = page.get_by_role("region", name="FlashAttention: the softmax in tiles")
+    expect()(online.locator(".cheaper-badge")).to_be_visible()
+    online.scroll_into_view_if_needed()
+    return page, online
+
+
+def to_the_end(online: Any) -> None:
+    nxt = online.get_by_role("button", name="Next tile")
+    while nxt.is_enabled():
+        nxt.click()
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_under_uniform_the_tiles_end_on_the_lessons_equal_weights(
+    new_page: Any, base_url: str, artifacts: Path, width: int, height: int
+) -> None:
+    want = api(base_url, sentence="by the river bank", focus="3", tile="2", mode="uniform")
+    assert want["online"]["exact_weights"] == [0.25] * 4  # the lesson's Uniform row
+    assert want["online"]["badge"]["kind"] == "exact"
+    page, online = opened(new_page, "?mode=uniform", width, height)
+    expect()(online.locator(".cheaper-badge")).to_have_text(want["online"]["badge"]["text"])
+    to_the_end(online)
+    expect()(online.locator(".lab-out")).to_have_text(want["online"]["end_text"])
+    out = ", ".join(f"{x:.2f}".rstrip("0").rstrip(".") for x in want["online"]["output"])
+    expect()(online.locator(".lab-out")).to_contain_text(f"O / ℓ = [{out}]")
+    online.screenshot(path=str(artifacts / f"cheaper26-uniform-{width}.png"))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_softmax_over_queries_says_there_is_no_tiled_form(
+    new_page: Any, base_url: str, artifacts: Path, width: int, height: int
+) -> None:
+    want = api(base_url, sentence="by the river bank", focus="3", tile="2", axis="queries")
+    page, online = opened(new_page, "?axis=queries", width, height)
+    badge = online.locator(".cheaper-badge")
+    expect()(badge).to_have_text(want["online"]["badge"]["text"])
+    expect()(badge).to_contain_text("no tiled form")
+    expect()(badge).to_have_attribute("data-kind", "unchecked")
+    to_the_end(online)
+    expect()(online.locator(".lab-out")).to_contain_text("wrong axis")
+    online.screenshot(path=str(artifacts / f"cheaper26-axis-{width}.png"))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_causal_linear_attention_sees_no_future_key(
+    new_page: Any, base_url: str, artifacts: Path, width: int, height: int
+) -> None:
+    want = api(base_url, sentence="by the river bank", focus="0", tile="2", causal="1")
+    assert want["linear"]["linear_row"] == [1, 0, 0, 0]
+    page, _ = opened(new_page, "?causal=1&focus=0", width, height)
+    linear = page.get_by_role("region", name="Linear attention")
+    expect()(linear.locator(".cheaper-badge")).to_have_text(want["linear"]["badge"]["text"])
+    expect()(linear.locator(".cheaper-badge")).to_contain_text("over all 4 rows")
+    cells = linear.locator("tbody tr td:nth-child(3)")
+    expect()(cells).to_have_text(["1", "0", "0", "0"])
+    expect()(linear).to_contain_text(want["linear"]["sharpen_text"])
+    assert "α = 1: 1 against 1" in want["linear"]["sharpen_text"]
+    linear.scroll_into_view_if_needed()
+    linear.screenshot(path=str(artifacts / f"cheaper26-linear-causal-{width}.png"))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_keyboard_stays_on_the_tiles_and_off_the_lesson(
+    new_page: Any, base_url: str, artifacts: Path, width: int, height: int
+) -> None:
+    want = api(base_url, sentence="by the river bank", focus="3", tile="2")
+    page, online = opened(new_page, "", width, height)
+    nxt = online.get_by_role("button", name="Next tile")
+    nxt.focus()
+    before = page.url
+    for _ in want["online"]["steps"]:
+        page.keyboard.press("Enter")
+    expect()(nxt).to_be_disabled()
+    prev = online.get_by_role("button", name="Previous tile")
+    expect()(prev).to_be_focused()  # not <body>
+    page.keyboard.press("ArrowRight")  # at the end: nothing, and not the lesson's next beat
+    assert page.url == before
+    page.keyboard.press("ArrowLeft")  # one tile back
+    expect()(online.locator(".lab-out")).to_have_text(want["online"]["steps"][-1]["text"])
+    page.keyboard.press("Enter")  # Previous tile again, from the keyboard
+    expect()(online.locator(".lab-out")).to_have_text(want["online"]["steps"][-2]["text"])
+    expect()(prev).to_be_disabled()
+    expect()(nxt).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    assert page.url == before
+    online.screenshot(path=str(artifacts / f"cheaper26-keyboard-{width}.png"))
