@@ -52,7 +52,7 @@ def test_under_uniform_the_tiles_end_on_the_lessons_equal_weights(
     want = api(base_url, sentence="by the river bank", focus="3", tile="2", mode="uniform")
     assert want["online"]["exact_weights"] == [0.25] * 4  # the lesson's Uniform row
     assert want["online"]["badge"]["kind"] == "exact"
-    page, online = opened(new_page, "?mode=uniform", width, height)
+    _, online = opened(new_page, "?mode=uniform", width, height)
     expect()(online.locator(".cheaper-badge")).to_have_text(want["online"]["badge"]["text"])
     to_the_end(online)
     expect()(online.locator(".lab-out")).to_have_text(want["online"]["end_text"])
@@ -66,7 +66,7 @@ def test_softmax_over_queries_says_there_is_no_tiled_form(
     new_page: Any, base_url: str, artifacts: Path, width: int, height: int
 ) -> None:
     want = api(base_url, sentence="by the river bank", focus="3", tile="2", axis="queries")
-    page, online = opened(new_page, "?axis=queries", width, height)
+    _, online = opened(new_page, "?axis=queries", width, height)
     badge = online.locator(".cheaper-badge")
     expect()(badge).to_have_text(want["online"]["badge"]["text"])
     expect()(badge).to_contain_text("no tiled form")

@@ -138,3 +138,13 @@ def test_the_linear_badge_moves_with_the_lessons_settings() -> None:
                   LessonOptions(mode="uniform"))
     }  # fmt: skip
     assert len(texts) == 4
+
+
+def test_the_alpha_text_says_when_alpha_cannot_matter() -> None:
+    one = encode_cheaper(cheaper_lab("by the river bank", LessonOptions(causal=True), focus=0))
+    assert "sees one key" in one.linear.sharpen_text
+    assert "cannot make the sharp lookup" not in one.linear.sharpen_text
+    flat = encode_cheaper(cheaper_lab("by the river bank", LessonOptions(mode="uniform")))
+    assert "Uniform ignores the scores" in flat.linear.sharpen_text
+    wrong = encode_cheaper(cheaper_lab("by the river bank", LessonOptions(axis="queries")))
+    assert "over queries" in wrong.online.end_caption

@@ -16,6 +16,7 @@ from attnlab.encode.arrays import encode_array, encode_number
 from attnlab.lesson.cheaper_lab import CheaperLab
 from attnlab.words.cheaper_words import (
     END_CAPTION,
+    END_CAPTION_AXIS,
     EXACT_BELOW,
     NO_TILED_AXIS,
     approximate_badge,
@@ -149,7 +150,7 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
         badge=badge, note=c.online_note, steps=steps, weights=encode_array(o.weights()[0]),
         output=encode_array(o.outputs[0]), exact_weights=encode_array(c.exact_weights),
         exact_output=encode_array(c.exact_output),
-        end_caption=END_CAPTION,
+        end_caption=END_CAPTION_AXIS if c.online_note == "axis" else END_CAPTION,
         end_text=online_end_text(o.outputs[0].tolist(), float(o.ell[0]), c.online_diff,
                                  note=c.online_note),
     )  # fmt: skip
@@ -185,7 +186,8 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
         sharpen_scales=list(c.sharpen), sharpen_softmax=encode_array(c.sharpen_softmax),
         sharpen_linear=encode_array(c.sharpen_linear),
         sharpen_text=sharpen_text(c.sharpen, c.sharpen_softmax.tolist(),
-                                  c.sharpen_linear.tolist()),
+                                  c.sharpen_linear.tolist(), keys=c.sharpen_keys,
+                                  uniform=c.uniform),
     )  # fmt: skip
     return CheaperAnswer(tokens=list(c.tokens), focus=c.focus, tile=c.tile,
                          tiles=list(range(1, len(c.tokens) + 1)),

@@ -81,6 +81,8 @@ class CheaperLab:
     sharpen: tuple[float, ...]
     sharpen_softmax: FloatArray  # (len(SHARPEN),) the softmax row's top weight
     sharpen_linear: FloatArray
+    sharpen_keys: int  # the keys the focus row may see (the causal mask's)
+    uniform: bool  # the lesson's mode is Uniform: the scores are ignored
 
 
 def cheaper_lab(
@@ -125,6 +127,7 @@ def cheaper_lab(
         linear=linear, linear_focus=linear.linear[f],
         linear_focus_mean=float(np.abs(linear.linear[f] - lesson.weights[f]).mean()),
         sharpen=SHARPEN, sharpen_softmax=soft, sharpen_linear=lin,
+        sharpen_keys=int(lesson.keys[mask_row].shape[0]), uniform=lesson.mode == "uniform",
     )  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from attnlab.words.numfmt import num, vec
 
 __all__ = [
     "END_CAPTION",
+    "END_CAPTION_AXIS",
     "EXACT_BELOW",
     "NO_TILED_AXIS",
     "approximate_badge",
@@ -107,6 +108,10 @@ def tile_caption(step: TileStep, number: int, total: int) -> str:
 
 END_CAPTION = "the end: exp(s − m) / ℓ, the Softmax weights"
 """What the canvas writes over the finished row."""
+END_CAPTION_AXIS = (
+    "the end: exp(s − m) / ℓ over the keys; outlined, the lesson's weights over queries"
+)
+"""The same when the lesson's softmax runs over the queries: the outlines are not these bars."""
 
 
 def online_end_text(
@@ -154,10 +159,30 @@ def kept_text(
     )
 
 
-def sharpen_text(scales: Sequence[float], softmax: Sequence[float], linear: Sequence[float]) -> str:
-    """The focus query scaled by α: the softmax becomes a lookup, the linear row does not."""
+def sharpen_text(
+    scales: Sequence[float],
+    softmax: Sequence[float],
+    linear: Sequence[float],
+    *,
+    keys: int = 2,
+    uniform: bool = False,
+) -> str:
+    """The focus query scaled by α: the softmax becomes a lookup, the linear row does not
+    (`keys` the row may see: with one, both are 1; `uniform`: the lesson ignores the scores)."""
     pairs = "; ".join(f"α = {num(a)}: {num(s, places=4)} against {num(w, places=3)}"
                       for a, s, w in zip(scales, softmax, linear, strict=True))  # fmt: skip
+    if keys == 1:
+        return (
+            f"Scale the query by α and read the top weight, softmax against linear: {pairs}. "
+            "Under the causal mask this row sees one key, so both give it the whole budget "
+            "whatever α is; pick a later word as the focus to see them part."
+        )
+    if uniform:
+        return (
+            f"Scale the query by α and read the top weight, softmax against linear: {pairs}. "
+            "Uniform ignores the scores, so α changes nothing on the softmax side; set the mode "
+            "back to Scaled to watch the softmax become a lookup while linear attention cannot."
+        )
     return (
         f"Scale the query by α and read the top weight, softmax against linear: {pairs}. The "
         "softmax's weights are exp(α s) ratios, so one key takes the whole budget; the linear "
