@@ -107,33 +107,23 @@ def _heads(args: argparse.Namespace) -> int:
 
 
 def _cache(args: argparse.Namespace) -> int:
-    from attnlab.core.kv_heads import DEEPSEEK_V2, cache_forms
     from attnlab.encode.terminal_cheaper import cache_text
-    from attnlab.errors import WeightsError
-    from attnlab.models import load_model
-    from attnlab.models.cheaper_heads import cache_of
-    from attnlab.models.summary import ModelSummary
-    from attnlab.models.window_cache import gemma3_270m_cache
+    from attnlab.models.real_caches import CACHE_MODELS, real_caches
     from attnlab.words.window_words import window_cache_text
 
-    rows = []
-    for name in args.model or ["minilm", "smollm2"]:
-        s = ModelSummary.of(load_model(name))
-        rows.append((s.name, s.n_layers, cache_of(s)))
-    notes = []
-    try:
-        g = gemma3_270m_cache()
-    except WeightsError as exc:
-        notes.append(str(exc))
-    else:
-        rows.append((f"{g.name} (GGUF header)", g.n_layers, g.forms()))
-        notes.append(window_cache_text(
-            g.name, n=WINDOW_CACHE_AT, window=g.window, local=sum(g.local), layers=g.n_layers,
-            full=g.bytes_at(WINDOW_CACHE_AT, windowed=False), windowed=g.bytes_at(WINDOW_CACHE_AT),
-        ))  # fmt: skip
-    ds = DEEPSEEK_V2
-    rows.append(("DeepSeek-V2 (published)", ds["n_layers"], cache_forms(
-        n_heads=ds["n_heads"], d_k=ds["d_k"], d_c=ds["d_c"], d_rope=ds["d_rope"])))  # fmt: skip
+    rows, notes = [], []
+    label = {"gguf": " (GGUF header)", "published": " (published)", "weights": ""}
+    for c in real_caches(args.model or CACHE_MODELS):
+        if c.missing is not None or c.n_layers is None:
+            notes.append(c.missing or c.name)
+            continue
+        rows.append((c.name + label[c.source], c.n_layers, c.forms))
+        if (g := c.window) is not None:
+            notes.append(window_cache_text(
+                g.name, n=WINDOW_CACHE_AT, window=g.window, local=sum(g.local), layers=g.n_layers,
+                full=g.bytes_at(WINDOW_CACHE_AT, windowed=False),
+                windowed=g.bytes_at(WINDOW_CACHE_AT),
+            ))  # fmt: skip
     sys.stdout.write(cache_text(rows, notes))
     return 0
 

@@ -22,10 +22,13 @@ __all__ = [
     "EXACT_BELOW",
     "NO_TILED_AXIS",
     "approximate_badge",
+    "cache_row_text",
     "delta",
     "exact_badge",
     "forms_text",
     "kept_text",
+    "kv_badge",
+    "kv_text",
     "online_end_text",
     "price_text",
     "sharpen_text",
@@ -213,4 +216,34 @@ def price_text(
         f"At n = {n[-1]:,} the n × n form peaked at {_mb(e)}, FlashAttention's tiles at {_mb(t)} "
         f"({e / t:.0f}× less, and the same outputs), linear attention at {_mb(li)} (a different, "
         f"approximate row).{grew}"
+    )
+
+
+def _bytes(b: int) -> str:
+    return f"{b:,} B"
+
+
+def cache_row_text(name: str, source: str, n_layers: int, forms: Sequence[CacheForm]) -> str:
+    """One real model's cache per token per layer in each form, and where its sizes come from."""
+    where = {"weights": "its config", "gguf": "its GGUF header",
+             "published": "its paper's published sizes"}[source]  # fmt: skip
+    parts = ", ".join(f"{f.name} {_bytes(f.bytes)}" for f in forms)
+    return f"{name} ({n_layers} layers, from {where}): per token per layer {parts}."
+
+
+def kv_badge(max_row_diff: float, max_logit_diff: float, same_next: bool, dtype: str) -> str:
+    """'exact: max |Δ| = 3.9e-06 (rows), 1.1e-04 (logits), float32 rounding; same next token'."""
+    same = "the same next token everywhere" if same_next else "a different next token somewhere"
+    return (
+        f"exact: max |Δ| = {delta(max_row_diff)} on the attention rows, {delta(max_logit_diff)} "
+        f"on the logits ({dtype} rounding); {same}"
+    )
+
+
+def kv_text(tokens: int, layers: int, numbers: int, model: str) -> str:
+    """What the cache check ran."""
+    return (
+        f"{model} read {tokens} tokens one at a time, each step appending its key and value to "
+        f"the cache ({numbers} numbers per token per layer, {layers} layers) and scoring only its "
+        "own query; then the whole text in one pass. Every row and every logit was compared."
     )
