@@ -119,3 +119,32 @@ def test_the_keyboard_stays_on_the_tiles_and_off_the_lesson(
     page.keyboard.press("ArrowLeft")
     assert page.url == before
     online.screenshot(path=str(artifacts / f"cheaper26-keyboard-{width}.png"))
+
+
+@pytest.mark.slow  # SmolLM2 decodes 12 tokens on its cache, then the whole pass: 10 to 30 s
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_real_models_card_shows_each_cache_and_checks_smollm2(
+    new_page: Any, base_url: str, artifacts: Path, width: int, height: int
+) -> None:
+    with urllib.request.urlopen(f"{base_url}/api/cheaper/models") as r:
+        want = json.load(r)["models"]
+    page, _ = opened(new_page, "", width, height)
+    card = page.get_by_role("region", name="Real models: the key/value cache")
+    card.scroll_into_view_if_needed()
+    for m in want:
+        rows = card.locator(f"tr[data-model='{m['name']}']")
+        if m["missing"]:
+            expect()(rows).to_have_class("missing")
+            expect()(rows).to_contain_text("pip install")
+            continue
+        cells = rows.locator("td:nth-child(4)")
+        expect()(cells).to_have_text([f"{f['bytes']:,} B" for f in m["forms"]])
+    expect()(card).to_contain_text("attnlab cheaper windows")
+    card.get_by_role("button", name="Check the KV cache on SmolLM2").click()
+    expect()(card.get_by_role("status")).to_contain_text(" s")  # the seconds so far
+    badge = card.locator(".cheaper-badge")
+    expect()(badge).to_contain_text("exact: max |Δ| = ", timeout=120_000)
+    with urllib.request.urlopen(f"{base_url}/api/cheaper/kv?model=smollm2") as r:
+        kv = json.load(r)
+    expect()(badge).to_have_text(kv["badge"]["text"])  # the same run's numbers (deterministic)
+    card.screenshot(path=str(artifacts / f"cheaper26-models-{width}.png"))

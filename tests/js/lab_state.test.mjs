@@ -61,7 +61,9 @@ test("readEditNumber refuses non-numbers, NaN and values beyond ±100 with words
 });
 
 test("a lab question is the API's address on the page: the sweep with the lesson's lab options, the cost's sizes", () => {
-  assert.deepEqual(ASK_ROUTES, ["sweep", "cost", "cheaper", "price", "one_projection"]);
+  assert.deepEqual(ASK_ROUTES, ["sweep", "cost", "cheaper", "price", "one_projection", "models", "kv"]);
+  assert.equal(askURL("models", {}), "/api/cheaper/models");
+  assert.equal(askURL("kv", {}), "/api/cheaper/kv?model=smollm2");
   assert.equal(askURL("price", {}), "/api/cheaper/price");
   assert.equal(askURL("one_projection", { sentence: "at the savings bank" }), "/api/lesson?sentence=at+the+savings+bank");
   const cheaper = new URL(askURL("cheaper", { sentence: "at the savings bank", focus: 3, tile: 1, mode: "scaled", temperature: 0.5, causal: true }), "http://x");

@@ -23,7 +23,6 @@ from attnlab.errors import AttnlabError
 
 __all__ = ["add_cheaper_command"]
 
-KV_TEXT = "The river bank was muddy after the rain, so we walked"
 WINDOWS_TEXT = Path("/usr/share/common-licenses/GPL-3")
 """The default long text: the GNU GPL version 3, on every Debian machine (base-files)."""
 WINDOW_CACHE_AT = 2048
@@ -52,7 +51,7 @@ def add_cheaper_command(sub: Any) -> None:
     cache.add_argument("--model", action="append", help="minilm, smollm2 or a folder (repeat)")
     cache.set_defaults(run=_cache)
     kv = which.add_parser("kv", help="decoding token by token on a cache against the whole pass")
-    kv.add_argument("text", nargs="?", default=KV_TEXT)
+    kv.add_argument("text", nargs="?", help="default: the page's short text (KV_TEXT)")
     kv.add_argument("--model", default="smollm2", help="a decoder: smollm2 or a Llama folder")
     kv.add_argument("--float64", action="store_true", help="also in float64 (1 GB more)")
     kv.set_defaults(run=_kv)
@@ -129,6 +128,7 @@ def _cache(args: argparse.Namespace) -> int:
 
 
 def _kv(args: argparse.Namespace) -> int:
+    from attnlab.encode.cheaper_models_json import KV_TEXT
     from attnlab.encode.terminal_cheaper import kv_text
     from attnlab.models import load_model
     from attnlab.models.kv_decode import check_cache, widened
@@ -137,8 +137,9 @@ def _kv(args: argparse.Namespace) -> int:
     model = load_model(args.model)
     if not isinstance(model, LlamaDecoder):
         raise AttnlabError(f"{args.model} is not a decoder: a key/value cache needs a causal mask")
-    c = check_cache(model, args.text)
-    c64 = check_cache(widened(model), args.text) if args.float64 else None
+    text = KV_TEXT if args.text is None else args.text
+    c = check_cache(model, text)
+    c64 = check_cache(widened(model), text) if args.float64 else None
     sys.stdout.write(kv_text(c, c64))
     return 0
 

@@ -17,6 +17,7 @@ import { h } from "./dom.js";
 import { decodeNumber, num } from "./format.js";
 import { card } from "./lab_dom.js";
 import { cheaperShapes, drawCheaper } from "./lab_cheaper_layout.js";
+import { modelsCard } from "./lab_cheaper_models.js";
 import { priceCard } from "./lab_cheaper_price.js";
 import { TYPING } from "./stepper.js";
 import { say } from "./words.js";
@@ -64,7 +65,7 @@ function fillCards(parts, a, words) {
 }
 
 /** The section's DOM: its heading, its note and the four cards. */
-function sectionDom(id, price) {
+function sectionDom(id, price, models) {
   const parts = {
     tileBox: h("select", { id: `${id}-cheaper-tile` }),
     prev: h("button", { type: "button", "data-words": "lab.cheaper.prev" }),
@@ -85,7 +86,7 @@ function sectionDom(id, price) {
   const windows = card(`${id}-cheaper-windows`, "lab.cheaper.windows.title", "lab.cheaper.windows.help", [parts.windowsBody], { region: true });
   const linear = card(`${id}-cheaper-linear`, "lab.cheaper.linear.title", "lab.cheaper.linear.help", [parts.linearBody], { region: true });
   parts.online = online;
-  parts.cardsBox = h("div", { class: "lab-cards cheaper-cards" }, [online, heads, windows, linear, price.el]);
+  parts.cardsBox = h("div", { class: "lab-cards cheaper-cards" }, [online, heads, windows, linear, models.el, price.el]);
   // Closed until asked for: five cards below the lab are a second lesson, not part of the first.
   parts.el = h("details", { class: "cheaper" }, [
     h("summary", {}, [h("h2", { id: `${id}-cheaper-h`, "data-words": "lab.cheaper.title" })]),
@@ -102,7 +103,8 @@ function sectionDom(id, price) {
  */
 export function cheaperPanel(id, { model, ask }) {
   const price = priceCard(id, () => model.get("words"), ask);
-  const parts = sectionDom(id, price);
+  const models = modelsCard(id, () => model.get("words"), ask);
+  const parts = sectionDom(id, price, models);
   const { tileBox, prev, next, canvas, stepText, note, cardsBox, el, online } = parts;
   let answer = null;
   let step = 0;
@@ -142,6 +144,7 @@ export function cheaperPanel(id, { model, ask }) {
       note.textContent = say(words, "lab.cheaper.no_host");
       return;
     }
+    if (el.open) models.load();
     const { trace } = state;
     const params = {
       sentence: trace.tokens.join(" "), focus: trace.focus, tile: Number(tileBox.value) || answer?.tile || 2,
@@ -183,6 +186,8 @@ export function cheaperPanel(id, { model, ask }) {
   next.addEventListener("click", onNext);
   tileBox.addEventListener("change", onTile);
   el.addEventListener("keydown", onKey);
+  const onToggle = () => el.open && !hiding && models.load(); // the models load when asked for
+  el.addEventListener("toggle", onToggle);
   return {
     el,
     keys: ["lesson", "words", "predict", "guess", "asking"],
@@ -194,6 +199,8 @@ export function cheaperPanel(id, { model, ask }) {
     },
     dispose() {
       price.dispose();
+      models.dispose();
+      el.removeEventListener("toggle", onToggle);
       prev.removeEventListener("click", onPrev);
       next.removeEventListener("click", onNext);
       tileBox.removeEventListener("change", onTile);

@@ -34,7 +34,7 @@ export function priceSpec(price, what, labels) {
  * @param {((route: string, params: Record<string, any>) => Promise<any>) | undefined} ask
  */
 export function priceCard(id, words, ask) {
-  const button = h("button", { type: "button", "data-words": "lab.cheaper.price.measure" });
+  const button = h("button", { type: "button", class: "primary", "data-words": "lab.cheaper.price.measure" });
   const status = h("p", { class: "lab-note", role: "status" });
   const plots = h("div", { class: "plots" });
   button.disabled = !ask;

@@ -17,6 +17,7 @@ from fastapi.responses import Response
 from pydantic import Field
 
 from attnlab.encode.cheaper_models_json import (
+    KV_TEXT,
     KvCheckAnswer,
     ModelsCacheAnswer,
     encode_kv_check,
@@ -31,12 +32,10 @@ from attnlab.web.offload import on_models
 from attnlab.web.request_fields import Params
 from attnlab.web.requests_lesson import NoParams
 
-__all__ = ["KV_TEXT", "KvQuery", "router"]
+__all__ = ["KvQuery", "router"]
 
 router = APIRouter(prefix="/api/cheaper", tags=["lesson"], responses=ERROR_RESPONSES)
 
-KV_TEXT = "The river bank was muddy after the rain, so we walked"
-"""The short text the cache check decodes (the CLI's `cheaper kv` default)."""
 
 
 class KvQuery(Params):

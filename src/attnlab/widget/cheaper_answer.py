@@ -5,6 +5,8 @@ The same section (lesson/cheaper_lab.py) and encoder (encode/cheaper_json.py) as
     {"ask": "cheaper", "params": {"sentence", "focus", "tile", "mode", "axis", "temperature",
                                   "positions", "causal", "edits"}}
     {"ask": "price", "params": {}}   measured in the kernel's measuring process
+    {"ask": "models" | "kv", "params": {}}   the real-model card (/api/cheaper/models, /kv),
+                                     in the same process: they load the models
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from attnlab.lesson.cheaper_lab import cheaper_lab
 from attnlab.lesson.options import LessonOptions
 from attnlab.types import AXES, MODES
 
-__all__ = ["cheaper_answer", "price_answer"]
+__all__ = ["cheaper_answer", "kv_answer", "models_answer", "price_answer"]
 
 
 def cheaper_answer(params: Mapping[str, Any], edits: lesson.Edits) -> dict[str, Any]:
@@ -54,3 +56,26 @@ def cheaper_answer(params: Mapping[str, Any], edits: lesson.Edits) -> dict[str, 
 def price_answer() -> dict[str, Any]:
     """`/api/cheaper/price`'s answer; run it in a process of its own (tracemalloc)."""
     return encode_price(measure_price()).model_dump(mode="json")
+
+
+def models_answer() -> dict[str, Any]:
+    """`/api/cheaper/models`'s answer: each real model's cache per token per layer."""
+    from attnlab.encode.cheaper_models_json import encode_model_caches
+    from attnlab.models.real_caches import real_caches
+
+    return encode_model_caches(real_caches()).model_dump(mode="json")
+
+
+def kv_answer() -> dict[str, Any]:
+    """`/api/cheaper/kv`'s answer: SmolLM2 decoding the short text on a cache against the pass."""
+    from attnlab.encode.cheaper_models_json import KV_TEXT, encode_kv_check
+    from attnlab.models import load_model
+    from attnlab.models.decoder import Decoder
+    from attnlab.models.kv_decode import check_cache
+
+    model = load_model("smollm2")
+    assert isinstance(model, Decoder)  # the registry's smollm2 is a Llama decoder
+    c = check_cache(model, KV_TEXT)
+    return encode_kv_check(c, model=model.name, dtype=str(model.embedding.dtype)).model_dump(
+        mode="json"
+    )

@@ -58,6 +58,29 @@ CHEAPER_WORDS: Mapping[str, str] = {
     "lab.cheaper.price.exact": "n × n matrix",
     "lab.cheaper.price.tiled": "tiles (FlashAttention)",
     "lab.cheaper.price.linear": "linear attention",
+    "lab.cheaper.models.title": "Real models: the key/value cache",
+    "lab.cheaper.models.help": (
+        "What each real model caches per token per layer while it writes, in each form, computed "
+        "from its own sizes (16-bit numbers): SmolLM2 and MiniLM from their configs, Gemma 3 270M "
+        "from its GGUF file's header, DeepSeek-V2 from its paper. The same numbers as "
+        "`attnlab cheaper cache`."
+    ),
+    "lab.cheaper.models.model": "Model",
+    "lab.cheaper.models.form": "Form",
+    "lab.cheaper.models.numbers": "Numbers per token per layer",
+    "lab.cheaper.models.bytes": "Bytes",
+    "lab.cheaper.models.layers": "layers",
+    "lab.cheaper.models.check": "Check the KV cache on SmolLM2",
+    "lab.cheaper.models.running": (
+        "SmolLM2 is decoding a short text one token at a time on its cache, then reading it in "
+        "one pass, to compare the two (about ten seconds; longer on a busy machine): {seconds} s"
+    ),
+    "lab.cheaper.models.windows": (
+        "How much a sliding window costs in loss and perplexity on a long text (2,048 tokens, "
+        "windows of 64 to 1,024 keys, with and without sinks) is measured by `attnlab cheaper "
+        "windows` in the terminal: it runs SmolLM2 over the text once per window, minutes of "
+        "work this page does not start."
+    ),
     "lab.cheaper.exact_row": "Softmax (exact)",
     "lab.cheaper.linear_row": "Linear",
     "lab.cheaper.waiting": "Computing…",
