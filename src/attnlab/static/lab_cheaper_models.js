@@ -30,7 +30,6 @@ function cacheTable(models, words) {
  */
 export function modelsCard(id, words, ask) {
   const body = h("div", {}, []);
-  const texts = h("div", { class: "lab-help" });
   const button = h("button", { type: "button", class: "primary", "data-words": "lab.cheaper.models.check" });
   const status = h("p", { class: "lab-note", role: "status" });
   const badge = h("div");
@@ -45,7 +44,6 @@ export function modelsCard(id, words, ask) {
     const got = await ask("models", {});
     if (!got.ok) return (body.textContent = got.error.message);
     body.replaceChildren(cacheTable(got.body.models, words()));
-    texts.replaceChildren(...got.body.models.filter((m) => !m.missing).map((m) => h("p", {}, [m.text])));
   }
 
   async function check() {
@@ -66,7 +64,7 @@ export function modelsCard(id, words, ask) {
 
   button.addEventListener("click", check);
   const el = card(`${id}-cheaper-models`, "lab.cheaper.models.title", "lab.cheaper.models.help", [
-    body, texts, button, badge, status,
+    body, button, badge, status,
     h("p", { class: "lab-help", "data-words": "lab.cheaper.models.windows" }),
   ], { region: true });
   return {
