@@ -148,3 +148,40 @@ def test_the_real_models_card_shows_each_cache_and_checks_smollm2(
         kv = json.load(r)
     expect()(badge).to_have_text(kv["badge"]["text"])  # the same run's numbers (deterministic)
     card.screenshot(path=str(artifacts / f"cheaper26-models-{width}.png"))
+
+
+def test_the_json_export_carries_the_cheaper_numbers_and_the_offline_file_says_live_only(
+    new_page: Any, base_url: str, artifacts: Path, tmp_path: Path
+) -> None:
+    from attnlab.export import lesson_json
+    from attnlab.lesson.explain import explain_lesson
+    from attnlab.lesson.options import LessonOptions
+
+    page = new_page()
+    page.goto("/?sentence=at+the+savings+bank&mode=uniform&causal=1&focus=2")
+    expect()(page.get_by_role("status", name="Narration").locator(".beat-text")).not_to_be_empty()
+    menu = "Export this view: pictures, numbers, a file that works offline"
+    page.locator("#lesson").get_by_role("button", name=menu).click()
+    with page.expect_download() as info:
+        page.get_by_role("menuitem", name="The whole trace, JSON", exact=True).click()
+    saved = json.loads(Path(info.value.path()).read_bytes())
+    want = api(base_url, sentence="at the savings bank", focus="2", tile="2", mode="uniform",
+               causal="1")  # fmt: skip
+    assert saved["cheaper"] == want
+    assert want["online"]["exact_weights"] == [pytest.approx(1 / 3)] * 3 + [0]
+    ex = explain_lesson("at the savings bank", LessonOptions(mode="uniform", causal=True), focus=2)
+    assert saved == json.loads(json.dumps(lesson_json(ex)))  # as `attnlab export` writes it
+
+    page.locator("#lesson").get_by_role("button", name=menu).click()
+    with page.expect_download() as info:
+        page.get_by_role("menuitem", name="Offline page (HTML)", exact=True).click()
+    path = tmp_path / info.value.suggested_filename
+    info.value.save_as(path)
+    uri = path.as_uri()
+    for width, height in SIZES:
+        offline = new_page(width=width, height=height)
+        offline.route("**/*", lambda r: r.continue_() if r.request.url == uri else r.abort())
+        offline.goto(path.as_uri())
+        note = offline.get_by_text("Cheaper attention section are live only", exact=False)
+        expect()(note).to_be_visible()
+        offline.screenshot(path=str(artifacts / f"cheaper26-offline-{width}.png"))

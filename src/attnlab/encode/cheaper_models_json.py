@@ -15,7 +15,13 @@ from attnlab.models.kv_decode import CacheCheck
 from attnlab.models.real_caches import ModelCache
 from attnlab.words.cheaper_words import cache_row_text, kv_badge, kv_text
 
-__all__ = ["KV_TEXT", "KvCheckAnswer", "ModelsCacheAnswer", "encode_kv_check", "encode_model_caches"]
+__all__ = [
+    "KV_TEXT",
+    "KvCheckAnswer",
+    "ModelsCacheAnswer",
+    "encode_kv_check",
+    "encode_model_caches",
+]
 
 KV_TEXT = "The river bank was muddy after the rain, so we walked"
 """The short text the page's cache check decodes (the CLI's `cheaper kv` default)."""

@@ -37,7 +37,6 @@ __all__ = ["KvQuery", "router"]
 router = APIRouter(prefix="/api/cheaper", tags=["lesson"], responses=ERROR_RESPONSES)
 
 
-
 class KvQuery(Params):
     """`GET /api/cheaper/kv`: the decoder whose cache is checked."""
 
