@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from attnlab.encode.cheaper_models_json import KV_TEXT
 from attnlab.models import load_model
 from attnlab.models.kv_decode import check_cache
 from attnlab.models.real_caches import real_caches
-from attnlab.encode.cheaper_models_json import KV_TEXT
 
 
 def test_models_answers_the_same_rows_as_cheaper_cache(client) -> None:
