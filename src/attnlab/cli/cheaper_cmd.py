@@ -38,7 +38,8 @@ def add_cheaper_command(sub: Any) -> None:
     toy = which.add_parser("toy", help="the lab's four cards on the toy head")
     toy.add_argument("sentence", nargs="?", default="by the river bank")
     toy.add_argument("--focus", help="the token to follow (default: bank)")
-    toy.add_argument("--tile", type=int, default=2, help="keys per tile, 1 to 4")
+    toy.add_argument("--tile", type=int, default=2,
+                     help="keys per tile, 1 to the sentence's length")  # fmt: skip
     toy.add_argument("--causal", action="store_true", help="a decoder's mask")
     toy.add_argument("--json", action="store_true", help="print /api/cheaper's JSON")
     toy.set_defaults(run=_toy)
@@ -69,8 +70,13 @@ def add_cheaper_command(sub: Any) -> None:
 
 def _counts(text: str) -> tuple[int, ...]:
     """ "64,128" -> (64, 128): whole numbers ≥ 0."""
+    items = text.split(",")
+    if any(not x.strip() for x in items):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} has an empty item between commas: write whole numbers like 64,128"
+        )
     try:
-        values = tuple(int(x) for x in text.split(",") if x.strip())
+        values = tuple(int(x) for x in items)
     except ValueError:
         message = f"expected whole numbers like 64,128, got {text!r}"
         raise argparse.ArgumentTypeError(message) from None
@@ -99,6 +105,9 @@ def _heads(args: argparse.Namespace) -> int:
     from attnlab.models import load_model
     from attnlab.models.cheaper_heads import check_heads
 
+    if args.tile < 1:
+        raise AttnlabError(f"--tile {args.tile}: a tile holds at least 1 key; give a whole "
+                           "number of keys, e.g. --tile 16")  # fmt: skip
     names = args.model or ["minilm", "smollm2"]
     checks = [check_heads(load_model(n).trace(args.text), tile=args.tile) for n in names]
     sys.stdout.write(heads_text(checks))
@@ -151,10 +160,14 @@ def _windows(args: argparse.Namespace) -> int:
     from attnlab.models.decoder import Decoder
     from attnlab.models.default_ids import default_encoding
     from attnlab.models.sliding_windows import Scheme, window_table
-    from attnlab.words.window_words import TABLE_HEADER, progress_text
+    from attnlab.words.grammar import counted
+    from attnlab.words.window_words import TABLE_HEADER, full_window_notes, progress_text
 
     if 0 in args.windows:
         raise AttnlabError("a window holds at least 1 key: --windows takes numbers ≥ 1")
+    if args.tokens < 2:
+        raise AttnlabError(f"--tokens {args.tokens}: a next-token loss needs at least 2 tokens "
+                           "(the default is 2048)")  # fmt: skip
     try:
         text = args.text.read_text(encoding="utf-8")
     except OSError as exc:
@@ -164,13 +177,16 @@ def _windows(args: argparse.Namespace) -> int:
         raise AttnlabError(f"{args.model} is not a decoder: a next-token loss needs one")
     ids = default_encoding(model.tokenizer, text).ids[: args.tokens]
     if len(ids) < 2:
-        raise AttnlabError(f"{str(args.text)!r} holds {len(ids)} tokens: a loss needs at least 2")
+        raise AttnlabError(f"{str(args.text)!r} holds only {counted(len(ids), 'token')}: a "
+                           "next-token loss needs at least 2")  # fmt: skip
 
     def progress(index: int, count: int, scheme: Scheme) -> None:
         print(progress_text(index, count, scheme.name, len(ids)), file=sys.stderr, flush=True)
 
     rows = window_table(model, ids, args.windows, args.sinks, progress=progress)
     sys.stdout.write(windows_text(rows, model=model.name, source=args.text.name))
+    for line in full_window_notes(args.windows, len(ids)):
+        print(line)
     if args.csv is not None:
         with args.csv.open("w", newline="", encoding="utf-8") as f:
             out = csv.writer(f)
