@@ -39,10 +39,15 @@ export function priceCard(id, words, ask) {
   const plots = h("div", { class: "plots" });
   button.disabled = !ask;
 
+  let timer = null;
   async function measure() {
     button.disabled = true;
-    status.textContent = say(words(), "lab.cheaper.waiting");
+    const started = Date.now();
+    const tick = () => (status.textContent = say(words(), "lab.cheaper.price.measuring", { seconds: Math.round((Date.now() - started) / 1000) }));
+    tick();
+    timer = setInterval(tick, 1000); // the route answers once, at the end: the seconds show it is at work
     const got = await ask("price", {});
+    clearInterval(timer);
     button.disabled = false;
     if (!got.ok) return (status.textContent = got.error.message);
     const w = (key) => say(words(), `lab.cheaper.price.${key}`);
@@ -58,5 +63,11 @@ export function priceCard(id, words, ask) {
 
   button.addEventListener("click", measure);
   const el = card(`${id}-cheaper-price`, "lab.cheaper.price.title", "lab.cheaper.price.help", [button, status, plots], { region: true });
-  return { el, dispose: () => button.removeEventListener("click", measure) };
+  return {
+    el,
+    dispose() {
+      clearInterval(timer);
+      button.removeEventListener("click", measure);
+    },
+  };
 }

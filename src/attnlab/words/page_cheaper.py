@@ -49,7 +49,12 @@ CHEAPER_WORDS: Mapping[str, str] = {
     "lab.cheaper.price.title": "The price against n",
     "lab.cheaper.price.help": (
         "One head, d = 64: the peak memory and the time of the n × n form, of FlashAttention's "
-        "tiles (the same outputs) and of linear attention (another row), at n = 256 to 4,096."
+        "tiles (the same outputs) and of linear attention (another row), at n = 256 to 4,096. "
+        "Each form runs three times at each size in a process of its own: about five seconds "
+        "on a quiet machine, up to forty on a busy one."
+    ),
+    "lab.cheaper.price.measuring": (
+        "Measuring the three forms at five sizes, the largest last: {seconds} s so far"
     ),
     "lab.cheaper.price.measure": "Measure the price",
     "lab.cheaper.price.n": "n (tokens)",
@@ -76,10 +81,10 @@ CHEAPER_WORDS: Mapping[str, str] = {
         "one pass, to compare the two (about ten seconds; longer on a busy machine): {seconds} s"
     ),
     "lab.cheaper.models.windows": (
-        "How much a sliding window costs in loss and perplexity on a long text (2,048 tokens, "
-        "windows of 64 to 1,024 keys, with and without sinks) is measured by `attnlab cheaper "
-        "windows` in the terminal: it runs SmolLM2 over the text once per window, minutes of "
-        "work this page does not start."
+        "What a sliding window costs in next-token loss and perplexity on a long text (the "
+        "README's table) is computed by `attnlab cheaper windows` in the terminal: it runs "
+        "SmolLM2 over the text once per window and sink count, minutes of work this page does "
+        "not start."
     ),
     "lab.cheaper.exact_row": "Softmax (exact)",
     "lab.cheaper.linear_row": "Linear",
