@@ -22,5 +22,5 @@ def test_the_real_models_card_points_at_the_commands_that_compute_it() -> None:
     assert "`attnlab cheaper cache`" in CHEAPER_WORDS["lab.cheaper.models.help"]
     windows = CHEAPER_WORDS["lab.cheaper.models.windows"]
     assert "`attnlab cheaper windows`" in windows
-    assert not any(ch.isdigit() for ch in windows)  # no number on the page that no run made
+    assert not any(ch.isdigit() for ch in windows.replace("SmolLM2", ""))  # no number no run made
     assert "{seconds}" in CHEAPER_WORDS["lab.cheaper.models.running"]
