@@ -2,7 +2,8 @@
 // token per layer in each form (`ask("models", {})`: /api/cheaper/models, the numbers `attnlab
 // cheaper cache` prints), a model whose package is absent greyed with its install command, and
 // a button that checks SmolLM2's cache (`ask("kv", {})`: decoding token by token against the
-// whole pass, in the models' worker) with its badge. Asked once, when the section first opens.
+// whole pass, in the models' worker) with its badge. Asked once, when the card first scrolls into
+// view: loading the models takes the worker seconds, which the other cards should not wait behind.
 
 import { h } from "./dom.js";
 import { card } from "./lab_dom.js";
@@ -67,10 +68,23 @@ export function modelsCard(id, words, ask) {
     body, button, badge, status,
     h("p", { class: "lab-help", "data-words": "lab.cheaper.models.windows" }),
   ], { region: true });
+  // load() is called when the section opens; the question waits until the card is on screen
+  let watching = null;
+  function whenSeen() {
+    if (asked || watching) return;
+    if (typeof IntersectionObserver !== "function") return void load();
+    watching = new IntersectionObserver((seen) => {
+      if (!seen.some((e) => e.isIntersecting)) return;
+      watching.disconnect();
+      load();
+    });
+    watching.observe(el);
+  }
   return {
-    el, load,
+    el, load: whenSeen,
     dispose() {
       clearInterval(timer);
+      watching?.disconnect();
       button.removeEventListener("click", check);
     },
   };
