@@ -44,7 +44,7 @@ export function modelsCard(id, words, ask) {
     body.textContent = say(words(), "lab.cheaper.waiting");
     const got = await ask("models", {});
     if (!got.ok) return (body.textContent = got.error.message);
-    body.replaceChildren(cacheTable(got.body.models, words()));
+    body.replaceChildren(h("div", { class: "cheaper-scroll" }, [cacheTable(got.body.models, words())]));
   }
 
   async function check() {
@@ -65,7 +65,7 @@ export function modelsCard(id, words, ask) {
 
   button.addEventListener("click", check);
   const el = card(`${id}-cheaper-models`, "lab.cheaper.models.title", "lab.cheaper.models.help", [
-    body, button, badge, status,
+    body, h("div", { class: "inline-row" }, [button]), badge, status,
     h("p", { class: "lab-help", "data-words": "lab.cheaper.models.windows" }),
   ], { region: true });
   // load() is called when the section opens; the question waits until the card is on screen

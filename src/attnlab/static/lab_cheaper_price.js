@@ -62,7 +62,7 @@ export function priceCard(id, words, ask) {
   }
 
   button.addEventListener("click", measure);
-  const el = card(`${id}-cheaper-price`, "lab.cheaper.price.title", "lab.cheaper.price.help", [button, status, plots], { region: true });
+  const el = card(`${id}-cheaper-price`, "lab.cheaper.price.title", "lab.cheaper.price.help", [h("div", { class: "inline-row" }, [button]), status, plots], { region: true });
   return {
     el,
     dispose() {

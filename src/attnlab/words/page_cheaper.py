@@ -72,7 +72,7 @@ CHEAPER_WORDS: Mapping[str, str] = {
     ),
     "lab.cheaper.models.model": "Model",
     "lab.cheaper.models.form": "Form",
-    "lab.cheaper.models.numbers": "Numbers per token per layer",
+    "lab.cheaper.models.numbers": "Numbers",
     "lab.cheaper.models.bytes": "Bytes",
     "lab.cheaper.models.layers": "layers",
     "lab.cheaper.models.check": "Check the KV cache on SmolLM2",
