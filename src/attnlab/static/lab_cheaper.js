@@ -126,8 +126,9 @@ export function cheaperPanel(id, { model, ask }) {
     stepText.textContent = end ? o.end_text : o.steps[step].text;
     canvas.setAttribute("aria-label", `${say(words, "lab.cheaper.canvas")}: ${end ? o.end_caption : o.steps[step].caption}`);
     // A button that disables under the focus drops it to <body>: hand it to the other one.
-    const lost = (prev.disabled = step === 0) && document.activeElement === prev;
-    const gone = (next.disabled = end) && document.activeElement === next;
+    const focused = (el.getRootNode?.() ?? document).activeElement; // a notebook's shadow root, or the page
+    const lost = (prev.disabled = step === 0) && focused === prev;
+    const gone = (next.disabled = end) && focused === next;
     if (lost && !next.disabled) next.focus();
     else if (gone && !prev.disabled) prev.focus();
   }
