@@ -148,3 +148,11 @@ def test_the_alpha_text_says_when_alpha_cannot_matter() -> None:
     assert "Uniform ignores the scores" in flat.linear.sharpen_text
     wrong = encode_cheaper(cheaper_lab("by the river bank", LessonOptions(axis="queries")))
     assert "over queries" in wrong.online.end_caption
+
+
+def test_a_repeated_word_is_named_by_its_place_in_the_windows_text() -> None:
+    """Issue 26: "keeps the, the, bank" did not say which "the" was which."""
+    a = encode_cheaper(cheaper_lab("the bank of the river bank", LessonOptions(causal=True),
+                                   focus=5))  # fmt: skip
+    full = a.windows[0].text
+    assert "the₁" in full and "the₂" in full and "bank₁" in full and "bank₂" in full

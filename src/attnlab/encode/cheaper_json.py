@@ -29,6 +29,7 @@ from attnlab.words.cheaper_words import (
     tile_caption,
     tile_text,
 )
+from attnlab.words.grammar import token_names
 
 __all__ = ["CheaperAnswer", "PriceAnswer", "encode_cheaper", "encode_price"]
 
@@ -169,7 +170,11 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
             dropped_mass=encode_number(k.dropped_mass),
             weights=encode_array(k.weights),
             text=kept_text(
-                k.scheme, k.window, k.sinks, [c.tokens[j] for j in k.kept], k.dropped_mass
+                k.scheme,
+                k.window,
+                k.sinks,
+                [token_names(c.tokens)[j] for j in k.kept],
+                k.dropped_mass,
             ),
         )
         for k in c.kept

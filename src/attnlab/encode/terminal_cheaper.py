@@ -28,6 +28,7 @@ from attnlab.words.cheaper_words import (
     sharpen_text,
     tile_text,
 )
+from attnlab.words.grammar import token_names
 from attnlab.words.numfmt import num
 from attnlab.words.window_words import TABLE_HEADER, ppl, table_note
 
@@ -53,8 +54,9 @@ def toy_text(c: CheaperLab) -> str:
     heads = [f"MQA: {exact_badge(c.mqa_diff)}",
              f"MLA: {exact_badge(max(c.mla_score_diff, c.mla_output_diff))}",
              *_wrap(forms_text(c.forms))]  # fmt: skip
+    names = token_names(c.tokens)
     windows = [line for k in c.kept for line in _wrap(kept_text(
-        k.scheme, k.window, k.sinks, [c.tokens[j] for j in k.kept], k.dropped_mass))]  # fmt: skip
+        k.scheme, k.window, k.sinks, [names[j] for j in k.kept], k.dropped_mass))]  # fmt: skip
     lin = c.linear
     rows = [[t, num(float(e)), num(float(w))]
             for t, e, w in zip(c.tokens, c.exact_weights, c.linear_focus, strict=True)]  # fmt: skip
