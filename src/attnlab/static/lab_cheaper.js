@@ -145,7 +145,6 @@ export function cheaperPanel(id, { model, ask }) {
       note.textContent = say(words, "lab.cheaper.no_host");
       return;
     }
-    if (el.open) models.load();
     const { trace } = state;
     const params = {
       sentence: trace.tokens.join(" "), focus: trace.focus, tile: Number(tileBox.value) || answer?.tile || 2,
@@ -167,6 +166,7 @@ export function cheaperPanel(id, { model, ask }) {
     step = 0;
     fillCards(parts, answer, words);
     showStep();
+    if (el.open) models.load(); // after the toy's cards: loading the models takes the machine seconds
   }
 
   let last = null;
@@ -187,7 +187,7 @@ export function cheaperPanel(id, { model, ask }) {
   next.addEventListener("click", onNext);
   tileBox.addEventListener("change", onTile);
   el.addEventListener("keydown", onKey);
-  const onToggle = () => el.open && !hiding && models.load(); // the models load when asked for
+  const onToggle = () => el.open && !hiding && answer && models.load(); // when asked for, after the cards
   el.addEventListener("toggle", onToggle);
   return {
     el,
