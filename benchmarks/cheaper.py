@@ -23,7 +23,9 @@ Run: `python benchmarks/cheaper.py [--max-exact 8192] [--sizes 1024,2048,...]`.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import multiprocessing as mp
+import queue
 import resource
 import sys
 import time
@@ -97,12 +99,31 @@ def _run(form: str, n: int, out: mp.Queue) -> None:  # type: ignore[type-arg]
     out.put((seconds, peak * 1024, traced, sample))
 
 
+NO_TORCH = (
+    "benchmarks/cheaper.py compares with PyTorch's scaled_dot_product_attention, and PyTorch "
+    "is not installed in this Python ({python}). `make test` installs it into .venv (the CPU "
+    "build, as the parity tests use); or run with --no-torch to leave that column out."
+)
+
+
 def measure(form: str, n: int) -> tuple[float, int, int, np.ndarray]:
+    """Run one (form, n) in a child; a child that dies (an import error, out of memory) ends the
+    run with its exit code instead of leaving this process waiting on the queue for ever."""
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
     p = ctx.Process(target=_run, args=(form, n, out))
     p.start()
-    result = out.get()
+    while True:
+        try:
+            result = out.get(timeout=0.5)
+            break
+        except queue.Empty:
+            if not p.is_alive() and out.empty():
+                p.join()
+                raise SystemExit(
+                    f"benchmarks/cheaper.py: the {form} run at n = {n:,} stopped with exit code "
+                    f"{p.exitcode} before it answered (its error is printed above)"
+                ) from None
     p.join()
     return result  # type: ignore[no-any-return]
 
@@ -115,7 +136,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--max-exact", type=int, default=8192)
     ap.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    ap.add_argument("--no-torch", action="store_true", help="leave PyTorch's SDPA out")
     args = ap.parse_args()
+    if not args.no_torch and importlib.util.find_spec("torch") is None:
+        raise SystemExit(NO_TORCH.format(python=sys.executable))
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"one head, float32, d = {D}; tiled = online softmax in NumPy, {TILE} × {TILE} tiles; "
           "peak = resident set growth during the call")  # fmt: skip
@@ -125,19 +149,22 @@ def main() -> None:
     print("  ".join(f"{h:>13}" for h in head))
     for n in sizes:
         tiled = measure("tiled", n)
-        torch_ = measure("torch", n)
+        torch_ = None if args.no_torch else measure("torch", n)
         lin = measure("linear", n)
         if n <= args.max_exact:
             exact = measure("exact", n)
             cells_exact = (f"{exact[0]:.3f} s", _mb(exact[1]))
             d_tiled = f"{np.abs(tiled[3] - exact[3]).max():.1e}"
-            d_torch = f"{np.abs(torch_[3] - exact[3]).max():.1e}"
+            d_torch = "-" if torch_ is None else f"{np.abs(torch_[3] - exact[3]).max():.1e}"
+        elif torch_ is None:
+            cells_exact, d_tiled, d_torch = ("not run", "not run"), "-", "-"
         else:
             cells_exact = ("not run", "not run")
             d_tiled = f"{np.abs(tiled[3] - torch_[3]).max():.1e}*"
             d_torch = "(ref)"
         cells = (str(n), *cells_exact, f"{tiled[0]:.3f} s", _mb(tiled[1]), _mb(tiled[2]),
-                 f"{torch_[0]:.3f} s", _mb(torch_[1]), _mb(n * n * 4), d_tiled,
+                 *(("-", "-") if torch_ is None else (f"{torch_[0]:.3f} s", _mb(torch_[1]))),
+                 _mb(n * n * 4), d_tiled,
                  d_torch, f"{lin[0]:.3f} s", _mb(lin[1]))  # fmt: skip
         print("  ".join(f"{c:>13}" for c in cells), flush=True)
     print("* beyond --max-exact, tiled is compared with torch")

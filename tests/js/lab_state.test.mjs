@@ -61,12 +61,18 @@ test("readEditNumber refuses non-numbers, NaN and values beyond ±100 with words
 });
 
 test("a lab question is the API's address on the page: the sweep with the lesson's lab options, the cost's sizes", () => {
-  assert.deepEqual(ASK_ROUTES, ["sweep", "cost", "cheaper", "price", "one_projection"]);
+  assert.deepEqual(ASK_ROUTES, ["sweep", "cost", "cheaper", "price", "one_projection", "models", "kv"]);
+  assert.equal(askURL("models", {}), "/api/cheaper/models");
+  assert.equal(askURL("kv", {}), "/api/cheaper/kv?model=smollm2");
   assert.equal(askURL("price", {}), "/api/cheaper/price");
   assert.equal(askURL("one_projection", { sentence: "at the savings bank" }), "/api/lesson?sentence=at+the+savings+bank");
   const cheaper = new URL(askURL("cheaper", { sentence: "at the savings bank", focus: 3, tile: 1, mode: "scaled", temperature: 0.5, causal: true }), "http://x");
   assert.equal(cheaper.pathname, "/api/cheaper");
   assert.deepEqual([...cheaper.searchParams], [["sentence", "at the savings bank"], ["focus", "3"], ["tile", "1"], ["temperature", "0.5"], ["causal", "1"]]);
+  // the lesson's softmax axis goes with it: over the queries the tiled card has no form to check
+  const wrong = new URL(askURL("cheaper", { sentence: "by the river bank", focus: 3, tile: 2, mode: "scaled", axis: "queries" }), "http://x");
+  assert.equal(wrong.searchParams.get("axis"), "queries");
+  assert.ok(!askURL("cheaper", { sentence: "the bank", focus: 1, tile: 2, axis: "keys" }).includes("axis"));
   const sweep = askURL("sweep", { sentence: "by the river bank", focus: 3, positions: "rope", causal: true, edits: { set: { bank: [1, 0, 0, 1] } } });
   const [path, query] = sweep.split("?");
   assert.equal(path, "/api/sweep");

@@ -26,6 +26,9 @@ GOOD_AND_BAD = [
     ("get", "/api/cost", {"max_n": "32", "per_octave": "1"}, {"d": "0"}),
     ("get", "/api/lab", {}, {"heads": "1"}),
     ("get", "/api/cheaper", {"focus": "bank", "tile": "1"}, {"tile": "0"}),
+    ("get", "/api/cheaper", {"mode": "uniform", "axis": "queries", "tile": "4"}, {"tile": "13"}),
+    ("get", "/api/cheaper/models", {}, {"model": "minilm"}),
+    ("get", "/api/cheaper/kv", {"model": "smollm2"}, {"model": "minilm"}),
     ("get", "/api/model/info", {}, {"model": "gpt5"}),
     ("get", "/api/model/trace", {"text": "at the savings bank", "grid": "full", "mode": "uniform"},
      {"layer": "-1"}),
@@ -100,6 +103,7 @@ def test_every_route_is_in_the_schema_and_nothing_else(client) -> None:
     assert {p for p, _ in declared} == {
         "/", "/static/{name}", "/api/presets", "/api/lesson", "/api/sweep", "/api/shuffle",
         "/api/cost", "/api/lab", "/api/cheaper", "/api/cheaper/price", "/api/model/info",
+        "/api/cheaper/models", "/api/cheaper/kv",
         "/api/model/trace", "/api/model/compare",
         "/api/model/heads", "/api/model/mask",
         "/api/model/matrix", "/api/model/row", "/api/export/lesson.html", "/api/export/model.html",

@@ -26,3 +26,20 @@ def test_the_kernels_answer_is_the_sections() -> None:
 def test_a_bad_tile_is_refused_with_its_field() -> None:
     out = ask({"tile": 9})
     assert not out["ok"] and out["error"]["field"] == "tile"
+
+
+def test_the_kernel_answers_the_real_model_card_as_the_route_does() -> None:
+    """The notebook's ask("models") is /api/cheaper/models's answer, from the same function."""
+    from attnlab.encode.cheaper_models_json import encode_model_caches
+    from attnlab.models.real_caches import real_caches
+    from attnlab.widget.cheaper_answer import models_answer
+
+    assert models_answer() == encode_model_caches(real_caches()).model_dump(mode="json")
+
+
+def test_the_kernel_passes_the_lessons_axis() -> None:
+    from attnlab import lesson
+    from attnlab.widget.cheaper_answer import cheaper_answer
+
+    got = cheaper_answer({"sentence": "by the river bank", "axis": "queries"}, lesson.Edits())
+    assert got["online"]["badge"]["kind"] == "unchecked"

@@ -133,7 +133,7 @@ def test_a_refused_question_is_answered_with_its_field() -> None:
     assert word["answer"] == 3 and word["ok"] is False and "zebra" in word["error"]["message"]
     [route] = _asked(w, {"ask": "weights", "id": 4, "params": {}})
     assert route["error"] == {"message": "unknown lab question 'weights': expected one of sweep, "
-                                         "cost, cheaper, price, one_projection",
+                                         "cost, cheaper, price, one_projection, models, kv",
                               "field": "route"}  # fmt: skip
 
 

@@ -23,7 +23,6 @@ from attnlab.errors import AttnlabError
 
 __all__ = ["add_cheaper_command"]
 
-KV_TEXT = "The river bank was muddy after the rain, so we walked"
 WINDOWS_TEXT = Path("/usr/share/common-licenses/GPL-3")
 """The default long text: the GNU GPL version 3, on every Debian machine (base-files)."""
 WINDOW_CACHE_AT = 2048
@@ -39,7 +38,8 @@ def add_cheaper_command(sub: Any) -> None:
     toy = which.add_parser("toy", help="the lab's four cards on the toy head")
     toy.add_argument("sentence", nargs="?", default="by the river bank")
     toy.add_argument("--focus", help="the token to follow (default: bank)")
-    toy.add_argument("--tile", type=int, default=2, help="keys per tile, 1 to 4")
+    toy.add_argument("--tile", type=int, default=2,
+                     help="keys per tile, 1 to the sentence's length")  # fmt: skip
     toy.add_argument("--causal", action="store_true", help="a decoder's mask")
     toy.add_argument("--json", action="store_true", help="print /api/cheaper's JSON")
     toy.set_defaults(run=_toy)
@@ -52,7 +52,7 @@ def add_cheaper_command(sub: Any) -> None:
     cache.add_argument("--model", action="append", help="minilm, smollm2 or a folder (repeat)")
     cache.set_defaults(run=_cache)
     kv = which.add_parser("kv", help="decoding token by token on a cache against the whole pass")
-    kv.add_argument("text", nargs="?", default=KV_TEXT)
+    kv.add_argument("text", nargs="?", help="default: the page's short text (KV_TEXT)")
     kv.add_argument("--model", default="smollm2", help="a decoder: smollm2 or a Llama folder")
     kv.add_argument("--float64", action="store_true", help="also in float64 (1 GB more)")
     kv.set_defaults(run=_kv)
@@ -70,8 +70,13 @@ def add_cheaper_command(sub: Any) -> None:
 
 def _counts(text: str) -> tuple[int, ...]:
     """ "64,128" -> (64, 128): whole numbers ≥ 0."""
+    items = text.split(",")
+    if any(not x.strip() for x in items):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} has an empty item between commas: write whole numbers like 64,128"
+        )
     try:
-        values = tuple(int(x) for x in text.split(",") if x.strip())
+        values = tuple(int(x) for x in items)
     except ValueError:
         message = f"expected whole numbers like 64,128, got {text!r}"
         raise argparse.ArgumentTypeError(message) from None
@@ -100,6 +105,9 @@ def _heads(args: argparse.Namespace) -> int:
     from attnlab.models import load_model
     from attnlab.models.cheaper_heads import check_heads
 
+    if args.tile < 1:
+        raise AttnlabError(f"--tile {args.tile}: a tile holds at least 1 key; give a whole "
+                           "number of keys, e.g. --tile 16")  # fmt: skip
     names = args.model or ["minilm", "smollm2"]
     checks = [check_heads(load_model(n).trace(args.text), tile=args.tile) for n in names]
     sys.stdout.write(heads_text(checks))
@@ -107,38 +115,29 @@ def _heads(args: argparse.Namespace) -> int:
 
 
 def _cache(args: argparse.Namespace) -> int:
-    from attnlab.core.kv_heads import DEEPSEEK_V2, cache_forms
     from attnlab.encode.terminal_cheaper import cache_text
-    from attnlab.errors import WeightsError
-    from attnlab.models import load_model
-    from attnlab.models.cheaper_heads import cache_of
-    from attnlab.models.summary import ModelSummary
-    from attnlab.models.window_cache import gemma3_270m_cache
+    from attnlab.models.real_caches import CACHE_MODELS, real_caches
     from attnlab.words.window_words import window_cache_text
 
-    rows = []
-    for name in args.model or ["minilm", "smollm2"]:
-        s = ModelSummary.of(load_model(name))
-        rows.append((s.name, s.n_layers, cache_of(s)))
-    notes = []
-    try:
-        g = gemma3_270m_cache()
-    except WeightsError as exc:
-        notes.append(str(exc))
-    else:
-        rows.append((f"{g.name} (GGUF header)", g.n_layers, g.forms()))
-        notes.append(window_cache_text(
-            g.name, n=WINDOW_CACHE_AT, window=g.window, local=sum(g.local), layers=g.n_layers,
-            full=g.bytes_at(WINDOW_CACHE_AT, windowed=False), windowed=g.bytes_at(WINDOW_CACHE_AT),
-        ))  # fmt: skip
-    ds = DEEPSEEK_V2
-    rows.append(("DeepSeek-V2 (published)", ds["n_layers"], cache_forms(
-        n_heads=ds["n_heads"], d_k=ds["d_k"], d_c=ds["d_c"], d_rope=ds["d_rope"])))  # fmt: skip
+    rows, notes = [], []
+    label = {"gguf": " (GGUF header)", "published": " (published)", "weights": ""}
+    for c in real_caches(args.model or CACHE_MODELS):
+        if c.missing is not None or c.n_layers is None:
+            notes.append(c.missing or c.name)
+            continue
+        rows.append((c.name + label[c.source], c.n_layers, c.forms))
+        if (g := c.window) is not None:
+            notes.append(window_cache_text(
+                g.name, n=WINDOW_CACHE_AT, window=g.window, local=sum(g.local), layers=g.n_layers,
+                full=g.bytes_at(WINDOW_CACHE_AT, windowed=False),
+                windowed=g.bytes_at(WINDOW_CACHE_AT),
+            ))  # fmt: skip
     sys.stdout.write(cache_text(rows, notes))
     return 0
 
 
 def _kv(args: argparse.Namespace) -> int:
+    from attnlab.encode.cheaper_models_json import KV_TEXT
     from attnlab.encode.terminal_cheaper import kv_text
     from attnlab.models import load_model
     from attnlab.models.kv_decode import check_cache, widened
@@ -147,8 +146,9 @@ def _kv(args: argparse.Namespace) -> int:
     model = load_model(args.model)
     if not isinstance(model, LlamaDecoder):
         raise AttnlabError(f"{args.model} is not a decoder: a key/value cache needs a causal mask")
-    c = check_cache(model, args.text)
-    c64 = check_cache(widened(model), args.text) if args.float64 else None
+    text = KV_TEXT if args.text is None else args.text
+    c = check_cache(model, text)
+    c64 = check_cache(widened(model), text) if args.float64 else None
     sys.stdout.write(kv_text(c, c64))
     return 0
 
@@ -160,10 +160,14 @@ def _windows(args: argparse.Namespace) -> int:
     from attnlab.models.decoder import Decoder
     from attnlab.models.default_ids import default_encoding
     from attnlab.models.sliding_windows import Scheme, window_table
-    from attnlab.words.window_words import TABLE_HEADER, progress_text
+    from attnlab.words.grammar import counted
+    from attnlab.words.window_words import TABLE_HEADER, full_window_notes, progress_text
 
     if 0 in args.windows:
         raise AttnlabError("a window holds at least 1 key: --windows takes numbers ≥ 1")
+    if args.tokens < 2:
+        raise AttnlabError(f"--tokens {args.tokens}: a next-token loss needs at least 2 tokens "
+                           "(the default is 2048)")  # fmt: skip
     try:
         text = args.text.read_text(encoding="utf-8")
     except OSError as exc:
@@ -173,13 +177,16 @@ def _windows(args: argparse.Namespace) -> int:
         raise AttnlabError(f"{args.model} is not a decoder: a next-token loss needs one")
     ids = default_encoding(model.tokenizer, text).ids[: args.tokens]
     if len(ids) < 2:
-        raise AttnlabError(f"{str(args.text)!r} holds {len(ids)} tokens: a loss needs at least 2")
+        raise AttnlabError(f"{str(args.text)!r} holds only {counted(len(ids), 'token')}: a "
+                           "next-token loss needs at least 2")  # fmt: skip
 
     def progress(index: int, count: int, scheme: Scheme) -> None:
         print(progress_text(index, count, scheme.name, len(ids)), file=sys.stderr, flush=True)
 
     rows = window_table(model, ids, args.windows, args.sinks, progress=progress)
     sys.stdout.write(windows_text(rows, model=model.name, source=args.text.name))
+    for line in full_window_notes(args.windows, len(ids)):
+        print(line)
     if args.csv is not None:
         with args.csv.open("w", newline="", encoding="utf-8") as f:
             out = csv.writer(f)

@@ -23,7 +23,9 @@ import numpy.typing as npt
 from attnlab.core.attention import attend
 from attnlab.core.checks import as_float
 from attnlab.core.softmax import entropy_bits
-from attnlab.types import FloatArray
+from attnlab.core.trace import Trace
+from attnlab.errors import ShapeError
+from attnlab.types import FloatArray, Mode
 
 __all__ = [
     "LinearComparison",
@@ -84,13 +86,25 @@ class LinearComparison:
 
 
 def compare_linear(
-    q: npt.ArrayLike, k: npt.ArrayLike, v: npt.ArrayLike, *, causal: bool = False
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    v: npt.ArrayLike,
+    *,
+    causal: bool = False,
+    exact: Trace | None = None,
 ) -> LinearComparison:
-    """The exact softmax(QKᵀ/√dₖ)V (attend) against linear attention on the same vectors."""
+    """The exact softmax(QKᵀ/√dₖ)V (attend) against linear attention on the same vectors;
+    `exact` is a run of attend on them to compare with instead (a lesson's temperature, mode or
+    mask), its rows (n, m) the same shape as the linear ones."""
     q_, k_ = as_float(q, "queries"), as_float(k, "keys")
     n, m = q_.shape[-2], k_.shape[-2]
     mask = np.tril(np.ones((n, m), bool)) if causal else None
-    exact = attend(q_, k_, v, mask=mask)
+    if exact is None:
+        exact = attend(q_, k_, v, mask=mask)
+    elif exact.weights.shape != (*q_.shape[:-1], m):
+        raise ShapeError(
+            f"the exact run's weights {exact.weights.shape} do not fit {n} queries × {m} keys"
+        )
     linear, out = linear_attend(q_, k_, v, causal=causal)
     d = np.abs(linear - exact.weights)
     return LinearComparison(
@@ -106,14 +120,21 @@ def compare_linear(
 
 
 def sharpening(
-    q: npt.ArrayLike, k: npt.ArrayLike, scales: Sequence[float]
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    scales: Sequence[float],
+    *,
+    mode: Mode = "scaled",
+    temperature: float | None = None,
 ) -> tuple[FloatArray, FloatArray]:
-    """One query row q (d_k,) scaled by each α: the top weight of the softmax row and of the
-    linear row, (len(scales),) each. The softmax's goes to 1; the linear one's levels off."""
+    """One query row q (d_k,) scaled by each α against the keys k (m, d_k) it may see: the top
+    weight of the softmax row (attend's `mode` and `temperature`) and of the linear row,
+    (len(scales),) each. The softmax's goes to 1; the linear one's levels off."""
     q_, k_ = as_float(q, "query"), as_float(k, "keys")
     soft, lin = [], []
     for alpha in scales:
         qa = alpha * q_[None, :]  # (1, d_k)
-        soft.append(float(attend(qa, k_, k_).weights.max()))
+        row = attend(qa, k_, k_, mode=mode, temperature=temperature).weights  # (1, m)
+        soft.append(float(row.max()))
         lin.append(float(linear_attend(qa, k_, k_)[0].max()))
     return np.array(soft), np.array(lin)

@@ -13,10 +13,12 @@ from typing import Literal
 from attnlab.core.cheaper_cost import FORMS, Price
 from attnlab.encode.answers_trace import Answer, JsonNumber, Vector
 from attnlab.encode.arrays import encode_array, encode_number
-from attnlab.lesson.cheaper_lab import TILES, CheaperLab
+from attnlab.lesson.cheaper_lab import CheaperLab
 from attnlab.words.cheaper_words import (
     END_CAPTION,
+    END_CAPTION_AXIS,
     EXACT_BELOW,
+    NO_TILED_AXIS,
     approximate_badge,
     exact_badge,
     forms_text,
@@ -27,6 +29,7 @@ from attnlab.words.cheaper_words import (
     tile_caption,
     tile_text,
 )
+from attnlab.words.grammar import token_names
 
 __all__ = ["CheaperAnswer", "PriceAnswer", "encode_cheaper", "encode_price"]
 
@@ -54,6 +57,7 @@ class TileAnswer(Answer):
 
 class OnlineAnswer(Answer):
     badge: Badge
+    note: str | None  # "axis": the lesson's softmax runs over queries, no tiled form
     steps: list[TileAnswer]
     weights: Vector  # exp(s − m) / ℓ at the end
     output: Vector  # O / ℓ
@@ -91,7 +95,8 @@ class LinearAnswer(Answer):
     badge: Badge
     exact_row: Vector
     linear_row: Vector
-    mean_abs: JsonNumber
+    mean_abs: JsonNumber  # over every row
+    focus_mean_abs: JsonNumber  # over the focus row, the table's
     max_abs: JsonNumber
     top1_kept: JsonNumber
     entropy_exact: JsonNumber
@@ -140,12 +145,15 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
         )
         for i, s in enumerate(o.steps)
     ]
+    badge = (Badge(kind="unchecked", text=NO_TILED_AXIS) if c.online_note == "axis"
+             else _exact(c.online_diff))  # fmt: skip
     online = OnlineAnswer(
-        badge=_exact(c.online_diff), steps=steps, weights=encode_array(o.weights()[0]),
+        badge=badge, note=c.online_note, steps=steps, weights=encode_array(o.weights()[0]),
         output=encode_array(o.outputs[0]), exact_weights=encode_array(c.exact_weights),
         exact_output=encode_array(c.exact_output),
-        end_caption=END_CAPTION,
-        end_text=online_end_text(o.outputs[0].tolist(), float(o.ell[0]), c.online_diff),
+        end_caption=END_CAPTION_AXIS if c.online_note == "axis" else END_CAPTION,
+        end_text=online_end_text(o.outputs[0].tolist(), float(o.ell[0]), c.online_diff,
+                                 note=c.online_note),
     )  # fmt: skip
     mla_diff = max(c.mla_score_diff, c.mla_output_diff)
     heads = HeadsAnswer(
@@ -162,23 +170,32 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
             dropped_mass=encode_number(k.dropped_mass),
             weights=encode_array(k.weights),
             text=kept_text(
-                k.scheme, k.window, k.sinks, [c.tokens[j] for j in k.kept], k.dropped_mass
+                k.scheme,
+                k.window,
+                k.sinks,
+                [token_names(c.tokens)[j] for j in k.kept],
+                k.dropped_mass,
             ),
         )
         for k in c.kept
     ]
     lin = c.linear
     linear = LinearAnswer(
-        badge=Badge(kind="approximate", text=approximate_badge(lin.mean_abs, lin.top1_kept)),
+        badge=Badge(kind="approximate", text=approximate_badge(
+            lin.mean_abs, lin.top1_kept, rows=len(c.tokens), token=c.tokens[c.focus],
+            focus_mean=c.linear_focus_mean)),
         exact_row=encode_array(c.exact_weights), linear_row=encode_array(c.linear_focus),
-        mean_abs=lin.mean_abs, max_abs=lin.max_abs, top1_kept=lin.top1_kept,
+        mean_abs=lin.mean_abs, focus_mean_abs=c.linear_focus_mean, max_abs=lin.max_abs,
+        top1_kept=lin.top1_kept,
         entropy_exact=lin.entropy_exact, entropy_linear=lin.entropy_linear,
         sharpen_scales=list(c.sharpen), sharpen_softmax=encode_array(c.sharpen_softmax),
         sharpen_linear=encode_array(c.sharpen_linear),
         sharpen_text=sharpen_text(c.sharpen, c.sharpen_softmax.tolist(),
-                                  c.sharpen_linear.tolist()),
+                                  c.sharpen_linear.tolist(), keys=c.sharpen_keys,
+                                  uniform=c.uniform),
     )  # fmt: skip
-    return CheaperAnswer(tokens=list(c.tokens), focus=c.focus, tile=c.tile, tiles=list(TILES),
+    return CheaperAnswer(tokens=list(c.tokens), focus=c.focus, tile=c.tile,
+                         tiles=list(range(1, len(c.tokens) + 1)),
                          online=online, heads=heads, windows=windows, linear=linear)  # fmt: skip
 
 

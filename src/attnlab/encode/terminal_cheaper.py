@@ -18,6 +18,7 @@ from attnlab.models.kv_decode import CacheCheck
 from attnlab.models.sliding_windows import Loss
 from attnlab.words.cheaper_words import (
     EXACT_BELOW,
+    NO_TILED_AXIS,
     approximate_badge,
     delta,
     exact_badge,
@@ -27,6 +28,7 @@ from attnlab.words.cheaper_words import (
     sharpen_text,
     tile_text,
 )
+from attnlab.words.grammar import token_names
 from attnlab.words.numfmt import num
 from attnlab.words.window_words import TABLE_HEADER, ppl, table_note
 
@@ -44,22 +46,26 @@ def _section(title: str, lines: Sequence[str]) -> list[str]:
 def toy_text(c: CheaperLab) -> str:
     """The four cards of the lab's Cheaper attention section, for the toy's focus row."""
     o = c.online
-    online = [exact_badge(c.online_diff)]
+    online = [NO_TILED_AXIS if c.online_note == "axis" else exact_badge(c.online_diff)]
     for i, s in enumerate(o.steps):
         online += _wrap(tile_text(s, c.tokens, i + 1))
-    online += _wrap(online_end_text(o.outputs[0].tolist(), float(o.ell[0]), c.online_diff))
+    online += _wrap(online_end_text(o.outputs[0].tolist(), float(o.ell[0]), c.online_diff,
+                                    note=c.online_note))  # fmt: skip
     heads = [f"MQA: {exact_badge(c.mqa_diff)}",
              f"MLA: {exact_badge(max(c.mla_score_diff, c.mla_output_diff))}",
              *_wrap(forms_text(c.forms))]  # fmt: skip
+    names = token_names(c.tokens)
     windows = [line for k in c.kept for line in _wrap(kept_text(
-        k.scheme, k.window, k.sinks, [c.tokens[j] for j in k.kept], k.dropped_mass))]  # fmt: skip
+        k.scheme, k.window, k.sinks, [names[j] for j in k.kept], k.dropped_mass))]  # fmt: skip
     lin = c.linear
     rows = [[t, num(float(e)), num(float(w))]
             for t, e, w in zip(c.tokens, c.exact_weights, c.linear_focus, strict=True)]  # fmt: skip
-    linear = [approximate_badge(lin.mean_abs, lin.top1_kept),
+    linear = [*_wrap(approximate_badge(lin.mean_abs, lin.top1_kept, rows=len(c.tokens),
+                                       token=c.tokens[c.focus], focus_mean=c.linear_focus_mean)),
               *table(["key", "softmax", "linear"], rows),
               *_wrap(sharpen_text(c.sharpen, c.sharpen_softmax.tolist(),
-                                  c.sharpen_linear.tolist()))]  # fmt: skip
+                                  c.sharpen_linear.tolist(), keys=c.sharpen_keys,
+                                  uniform=c.uniform))]  # fmt: skip
     out = [
         *_section(f"FlashAttention's online softmax, tiles of {c.tile}", online),
         *_section("Fewer keys and values to cache", heads),

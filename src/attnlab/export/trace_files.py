@@ -1,6 +1,7 @@
 """The traces as JSON files: a lesson as `/api/lesson` answers it, a real model's every head.
 
-A lesson's file is `encode_lesson` (encode/lesson_json.py), the same contract the page reads. A
+A lesson's file is `encode_lesson` (encode/lesson_json.py), the same contract the page reads,
+with the Cheaper section's answer under "cheaper" (encode/cheaper_json.py). A
 model's file names the model and its tokens, then holds each layer's heads as `encode_trace`
 (encode/trace_json.py: q, k, v, raw scores, scores, weights, outputs), without the layer input
 repeated in every head: `hidden_states` holds it once, (layers + 1, n, d_model).
@@ -24,8 +25,13 @@ __all__ = ["lesson_json", "maps_json", "model_trace_json"]
 
 
 def lesson_json(ex: LessonExplanation) -> dict[str, Any]:
-    """The lesson's JSON: every head, beat and lab option's numbers."""
-    return encode_lesson(ex)
+    """The lesson's JSON: every head, beat and lab option's numbers, and under "cheaper" the
+    Cheaper attention section's for the same lesson (`/api/cheaper`'s answer, tiles of 2)."""
+    from attnlab.encode.cheaper_json import encode_cheaper
+    from attnlab.lesson.cheaper_lab import cheaper_lab
+
+    cheaper = encode_cheaper(cheaper_lab(ex.sentence, ex.options, focus=ex.focus))
+    return {**encode_lesson(ex), "cheaper": cheaper.model_dump(mode="json")}
 
 
 def model_trace_json(mt: ModelTrace) -> dict[str, Any]:

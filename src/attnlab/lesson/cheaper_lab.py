@@ -41,10 +41,8 @@ from attnlab.lesson.options import LessonOptions
 from attnlab.lesson.toy import DEFAULT_SENTENCE, HEADS
 from attnlab.types import FloatArray
 
-__all__ = ["SHARPEN", "TILES", "CheaperLab", "KeptKeys", "cheaper_lab"]
+__all__ = ["SHARPEN", "CheaperLab", "KeptKeys", "cheaper_lab"]
 
-TILES = (1, 2, 3, 4)
-"""The tile sizes the lab offers: a toy row has at most 12 keys."""
 SHARPEN = (1.0, 2.0, 5.0, 10.0, 100.0)
 """The factors the focus query is scaled by to show the softmax becoming a lookup."""
 
@@ -66,7 +64,8 @@ class CheaperLab:
     tokens: tuple[str, ...]
     focus: int
     tile: int
-    online: OnlineAttention  # the focus row, (1, ·)
+    online: OnlineAttention  # the focus row, (1, ·), on the lesson's scores
+    online_note: str | None  # "axis": the lesson's softmax runs over queries, no tiled form
     exact_weights: FloatArray  # (n,) the lesson's Softmax beat
     exact_output: FloatArray  # (d_v,) the lesson's Blend beat
     online_diff: float  # max |Δ| over the weights and the output
@@ -78,9 +77,12 @@ class CheaperLab:
     kept: tuple[KeptKeys, ...]
     linear: LinearComparison
     linear_focus: FloatArray  # (n,) the focus row under linear attention
+    linear_focus_mean: float  # mean |Δ| on the focus row alone (linear.mean_abs: every row)
     sharpen: tuple[float, ...]
     sharpen_softmax: FloatArray  # (len(SHARPEN),) the softmax row's top weight
     sharpen_linear: FloatArray
+    sharpen_keys: int  # the keys the focus row may see (the causal mask's)
+    uniform: bool  # the lesson's mode is Uniform: the scores are ignored
 
 
 def cheaper_lab(
@@ -90,30 +92,65 @@ def cheaper_lab(
     focus: str | int | None = None,
     tile: int = 2,
 ) -> CheaperLab:
-    """The Cheaper attention section for the lesson on screen (head 1, its options; Uniform
-    ignores the scores, so the section then uses the Scaled scores)."""
-    if tile not in TILES:
-        raise ShapeError(f"a tile holds 1 to {TILES[-1]} keys here, got {tile!r}", field="tile")
-    opts = replace(options or LessonOptions(), axis="keys", heads=1, shuffle=None)
+    """The Cheaper attention section for the lesson on screen (head 1, its options).
+
+    The online softmax and linear attention run on the lesson's own scores and compare with its
+    own row: Uniform's equal scores, the temperature, the causal mask. Softmax over the queries
+    has no tiled form (the tiles run along a row of keys): `online_note` is then "axis" and the
+    badge says so instead of a check. The heads and windows cards use the keys axis, and the
+    Scaled scores under Uniform (which ignores them)."""
+    lesson_opts = replace(options or LessonOptions(), heads=1, shuffle=None)
+    opts = replace(lesson_opts, axis="keys")
     if opts.mode == "uniform":
         opts = replace(opts, mode="scaled", temperature=None)
+    lesson = explain_lesson(sentence, lesson_opts, focus=focus).trace  # what the lesson shows
     ex = explain_lesson(sentence, opts, focus=focus)
     t, f = ex.trace, ex.focus
-    row = online_attend(t.queries[f : f + 1], t.keys, t.values, tile=tile,
-                        mask=None if t.mask is None else t.mask[f : f + 1],
-                        temperature=t.divisor)  # fmt: skip
-    soft, lin = sharpening(t.queries[f], t.keys, SHARPEN)
-    online_diff = max(float(np.abs(row.weights()[0] - t.weights[f]).max()),
-                      float(np.abs(row.outputs[0] - t.outputs[f]).max()))  # fmt: skip
+    n = len(t.tokens)
+    if isinstance(tile, bool) or not isinstance(tile, int) or not 1 <= tile <= n:
+        raise ShapeError(
+            f"a tile holds 1 to {n} keys here (the sentence's {n} words), got {tile!r}",
+            field="tile",
+        )
+    row, online_diff, note = _online(lesson, f, tile)
+    mask_row = slice(None) if lesson.mask is None else lesson.mask[f]
+    temperature = lesson.divisor if lesson.mode == "scaled" else None
+    soft, lin = sharpening(lesson.queries[f], lesson.keys[mask_row], SHARPEN,
+                           mode=lesson.mode, temperature=temperature)  # fmt: skip
+    linear = compare_linear(lesson.queries, lesson.keys, lesson.values,
+                            causal=lesson_opts.causal, exact=lesson)  # fmt: skip
     return CheaperLab(
-        tokens=t.tokens, focus=f, tile=tile, online=row,
-        exact_weights=t.weights[f], exact_output=t.outputs[f], online_diff=online_diff,
+        tokens=t.tokens, focus=f, tile=tile, online=row, online_note=note,
+        exact_weights=lesson.weights[f], exact_output=lesson.outputs[f], online_diff=online_diff,
         mqa_diff=_mqa_diff(sentence, opts), **_mla(t),
         kept=_kept(t.queries, t.keys, t.values, f, t.divisor),
-        linear=compare_linear(t.queries, t.keys, t.values),
-        linear_focus=compare_linear(t.queries, t.keys, t.values).linear[f],
+        linear=linear, linear_focus=linear.linear[f],
+        linear_focus_mean=float(np.abs(linear.linear[f] - lesson.weights[f]).mean()),
         sharpen=SHARPEN, sharpen_softmax=soft, sharpen_linear=lin,
+        sharpen_keys=int(lesson.keys[mask_row].shape[0]), uniform=lesson.mode == "uniform",
     )  # fmt: skip
+
+
+def _online(lesson: Trace, f: int, tile: int) -> tuple[OnlineAttention, float, str | None]:
+    """The focus row in tiles on the lesson's scores, its max |Δ| from the lesson's row, and
+    why there is no check ("axis": the lesson normalises over queries) or None.
+
+    Uniform ignores the scores, the same as equal scores: the tiles then run on q = 0, every
+    score 0 (T = √dₖ; any T gives 0)."""
+    q = (
+        np.zeros_like(lesson.queries[f : f + 1])
+        if lesson.mode == "uniform"
+        else lesson.queries[f : f + 1]
+    )
+    temperature = None if lesson.mode == "uniform" else lesson.divisor
+    row = online_attend(q, lesson.keys, lesson.values, tile=tile,
+                        mask=None if lesson.mask is None else lesson.mask[f : f + 1],
+                        temperature=temperature)  # fmt: skip
+    if lesson.axis != "keys":
+        return row, float("nan"), "axis"
+    diff = max(float(np.abs(row.weights()[0] - lesson.weights[f]).max()),
+               float(np.abs(row.outputs[0] - lesson.outputs[f]).max()))  # fmt: skip
+    return row, diff, None
 
 
 def _mqa_diff(sentence: str, opts: LessonOptions) -> float:

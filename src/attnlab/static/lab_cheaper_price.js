@@ -34,15 +34,20 @@ export function priceSpec(price, what, labels) {
  * @param {((route: string, params: Record<string, any>) => Promise<any>) | undefined} ask
  */
 export function priceCard(id, words, ask) {
-  const button = h("button", { type: "button", "data-words": "lab.cheaper.price.measure" });
+  const button = h("button", { type: "button", class: "primary", "data-words": "lab.cheaper.price.measure" });
   const status = h("p", { class: "lab-note", role: "status" });
   const plots = h("div", { class: "plots" });
   button.disabled = !ask;
 
+  let timer = null;
   async function measure() {
     button.disabled = true;
-    status.textContent = say(words(), "lab.cheaper.waiting");
+    const started = Date.now();
+    const tick = () => (status.textContent = say(words(), "lab.cheaper.price.measuring", { seconds: Math.round((Date.now() - started) / 1000) }));
+    tick();
+    timer = setInterval(tick, 1000); // the route answers once, at the end: the seconds show it is at work
     const got = await ask("price", {});
+    clearInterval(timer);
     button.disabled = false;
     if (!got.ok) return (status.textContent = got.error.message);
     const w = (key) => say(words(), `lab.cheaper.price.${key}`);
@@ -57,6 +62,12 @@ export function priceCard(id, words, ask) {
   }
 
   button.addEventListener("click", measure);
-  const el = card(`${id}-cheaper-price`, "lab.cheaper.price.title", "lab.cheaper.price.help", [button, status, plots], { region: true });
-  return { el, dispose: () => button.removeEventListener("click", measure) };
+  const el = card(`${id}-cheaper-price`, "lab.cheaper.price.title", "lab.cheaper.price.help", [h("div", { class: "inline-row" }, [button]), status, plots], { region: true });
+  return {
+    el,
+    dispose() {
+      clearInterval(timer);
+      button.removeEventListener("click", measure);
+    },
+  };
 }

@@ -124,11 +124,13 @@ export function readEditNumber(text, limit, words) {
  * them to the kernel (widget/lab_answers.py), which computes with the same core functions.
  *   sweep  {sentence, focus, positions, causal, edits}: the focus row per temperature
  *   cost   {max_n, kv_cache}: attention's time and memory up to n (and the key/value cache)
- *   cheaper {sentence, focus, tile, mode, temperature, positions, causal, edits}: the Cheaper
+ *   cheaper {sentence, focus, tile, mode, axis, temperature, positions, causal, edits}: the Cheaper
  *          attention cards (lab_cheaper.js)
  *   price  {}: each cheaper form's time and memory against n (lab_cheaper_price.js)
+ *   models {}: each real model's key/value cache per token per layer (lab_cheaper_models.js)
+ *   kv     {}: SmolLM2 decoding a short text on a cache against the whole pass
  */
-export const ASK_ROUTES = Object.freeze(["sweep", "cost", "cheaper", "price", "one_projection"]);
+export const ASK_ROUTES = Object.freeze(["sweep", "cost", "cheaper", "price", "one_projection", "models", "kv"]);
 
 /**
  * The API address of a lab question (pure: the page's host fetches it).
@@ -145,10 +147,13 @@ export function askURL(route, params) {
   if (route === "cheaper") {
     const q = new URLSearchParams({ sentence: params.sentence, focus: String(params.focus), tile: String(params.tile) });
     if (params.mode && params.mode !== "scaled") q.append("mode", params.mode);
+    if (params.axis && params.axis !== "keys") q.append("axis", params.axis);
     for (const [k, v] of labParams({ mode: params.mode ?? "scaled", temperature: params.temperature, positions: params.positions, causal: params.causal, edits: params.edits })) q.append(k, v);
     return `/api/cheaper?${q}`;
   }
   if (route === "price") return "/api/cheaper/price";
+  if (route === "models") return "/api/cheaper/models";
+  if (route === "kv") return "/api/cheaper/kv?model=smollm2";
   if (route === "one_projection") return `/api/lesson?${new URLSearchParams({ sentence: params.sentence })}`; // its one_projection
   if (route === "cost") return `/api/cost?max_n=${Number(params.max_n)}${params.kv_cache ? "&kv_cache=true" : ""}`;
   throw new Error(`unknown lab question ${JSON.stringify(route)}: expected one of ${ASK_ROUTES.join(", ")}`);

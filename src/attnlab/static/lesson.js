@@ -37,6 +37,23 @@ import { stepView } from "./step_view.js";
 import { say } from "./words.js";
 
 const PLAY_STEP_MS = 3800;
+/**
+ * The lesson's JSON with the Cheaper section's numbers for it under "cheaper" (tiles of 2, as
+ * `attnlab export` writes them), asked of the host; without one (the offline file) the lesson.
+ * @param {any} lesson the lesson answer on screen
+ * @param {any} model the view's model: the lab options and `services.ask`
+ */
+async function withCheaper(lesson, model) {
+  const ask = model.services?.ask;
+  if (!ask || !lesson) return lesson;
+  const t = decodeLesson(lesson);
+  const got = await ask("cheaper", { // the Cheaper section's own question (lab_cheaper.js), tiles of 2
+    sentence: t.tokens.join(" "), focus: t.focus, tile: 2, mode: t.mode, axis: t.axis, temperature: model.get("temperature") ?? null,
+    positions: model.get("positions"), causal: model.get("causal"), edits: model.get("edits"),
+  });
+  return got.ok ? { ...lesson, cheaper: got.body } : lesson;
+}
+
 /** The model keys whose change the panels may read (each panel lists its own in `keys`). */
 const WATCHED = ["lesson", "error", "presets", "sentence", "choices", "words", "cell", "asking", "beat", "predict", "guess"];
 let instances = 0;
@@ -94,7 +111,7 @@ function render({ model, el }) {
     model, scope, id,
     picture: () => (trace && picture.size.width ? { ...picture.shapes(), size: { width: picture.size.width, height: picture.size.height }, title: say(words(), "canvas.lesson") } : null),
     frames: () => (trace && picture.size.width ? { size: { ...picture.size }, shapes: steps.beats().map((_, b) => layout(trace, picture.size, b, trace.focus, words() ?? {}).shapes) } : null),
-    numbers: () => (trace ? { matrix: model.get("lesson"), heads: lessonHeads(model.get("lesson")), json: model.get("lesson") } : null),
+    numbers: () => (trace ? { matrix: model.get("lesson"), heads: lessonHeads(model.get("lesson")), json: () => withCheaper(model.get("lesson"), model) } : null),
     name: () => [trace?.tokens.join(" "), trace?.tokens[trace.focus], trace?.mode, steps.beats()[steps.beat()]?.key],
     offline: { url: () => model.get("export_html"), beat: () => steps.beat(), note: "export.html_note_lesson" },
   });

@@ -59,6 +59,7 @@ from starlette.types import ASGIApp
 import attnlab
 from attnlab.web import (
     atlas_routes,
+    cheaper_model_routes,
     cheaper_routes,
     error_replies,
     export_routes,
@@ -161,6 +162,7 @@ def create_app(
     error_replies.install(app)
     app.include_router(lesson_routes.router)
     app.include_router(cheaper_routes.router)
+    app.include_router(cheaper_model_routes.router)
     app.include_router(model_routes.router)
     app.include_router(model_views_routes.router)
     app.include_router(export_routes.router)

@@ -19,7 +19,8 @@ from pydantic import Field
 
 from attnlab.core.cheaper_cost import measure_price
 from attnlab.encode.cheaper_json import CheaperAnswer, PriceAnswer, encode_cheaper, encode_price
-from attnlab.lesson.cheaper_lab import TILES, cheaper_lab
+from attnlab.lesson.cheaper_lab import cheaper_lab
+from attnlab.lesson.toy import MAX_TOKENS
 from attnlab.web.error_replies import BUSY_RESPONSES, ERROR_RESPONSES
 from attnlab.web.executors import json_answer
 from attnlab.web.offload import on_measure, on_toy
@@ -34,8 +35,8 @@ router = APIRouter(prefix="/api", tags=["lesson"], responses=ERROR_RESPONSES)
 class CheaperQuery(LessonQuery):
     """`GET /api/cheaper`: the lesson's parameters and the online softmax's tile."""
 
-    tile: Blank[Annotated[int, Between(TILES[0], TILES[-1])]] = Field(
-        2, description="keys per tile of the online softmax"
+    tile: Blank[Annotated[int, Between(1, MAX_TOKENS)]] = Field(
+        2, description="keys per tile of the online softmax: 1 to the sentence's length"
     )
 
 

@@ -39,7 +39,7 @@ __all__ = [
     "measure_cost", "one_projection_answer", "sweep_answer",
 ]  # fmt: skip
 
-ROUTES = ("sweep", "cost", "cheaper", "price", "one_projection")
+ROUTES = ("sweep", "cost", "cheaper", "price", "one_projection", "models", "kv")
 """The questions the lab asks (static/lab_state.js ASK_ROUTES)."""
 
 Reply = Callable[[dict[str, Any]], None]
@@ -167,11 +167,14 @@ def answer(message: object, reply: Reply) -> bool:
             from attnlab.widget.cheaper_answer import cheaper_answer
 
             send({"ok": True, "body": cheaper_answer(params, edits_of(params.get("edits")))})
-        elif route in ("cost", "price"):  # measured in a process of its own
-            from attnlab.widget.cheaper_answer import price_answer
+        elif route in ("cost", "price", "models", "kv"):  # in a process of its own
+            from attnlab.widget.cheaper_answer import kv_answer, models_answer, price_answer
 
-            job = (_measurer().submit(measure_cost, _max_n(params), bool(params.get("kv_cache")))
-                   if route == "cost" else _measurer().submit(price_answer))  # fmt: skip
+            if route == "cost":
+                job = _measurer().submit(measure_cost, _max_n(params), bool(params.get("kv_cache")))
+            else:  # the real-model card's sizes and cache check load models: not in the kernel
+                job = _measurer().submit({"price": price_answer, "models": models_answer,
+                                          "kv": kv_answer}[route])  # fmt: skip
 
             def done(f: Future[dict[str, Any]]) -> None:
                 exc = f.exception()

@@ -18,12 +18,17 @@ from attnlab.words.numfmt import num, vec
 
 __all__ = [
     "END_CAPTION",
+    "END_CAPTION_AXIS",
     "EXACT_BELOW",
+    "NO_TILED_AXIS",
     "approximate_badge",
+    "cache_row_text",
     "delta",
     "exact_badge",
     "forms_text",
     "kept_text",
+    "kv_badge",
+    "kv_text",
     "online_end_text",
     "price_text",
     "sharpen_text",
@@ -53,12 +58,22 @@ def exact_badge(max_abs: float) -> str:
     return f"not exact: max |Δ| = {delta(max_abs)}"
 
 
-def approximate_badge(mean_abs: float, top1_kept: float) -> str:
-    """'approximate: mean |Δ| = 0.093, top-1 key kept in 75 % of rows'."""
+def approximate_badge(
+    mean_abs: float, top1_kept: float, *, rows: int, token: str, focus_mean: float
+) -> str:
+    """'approximate: mean |Δ| = 0.093 over all 4 rows (0.18 on bank's row, the table's), top-1
+    key kept in 75 % of rows'."""
     return (
-        f"approximate: mean |Δ| = {delta(mean_abs)}, top-1 key kept in "
-        f"{round(100 * top1_kept)} % of rows"
+        f"approximate: mean |Δ| = {delta(mean_abs)} over all {rows} rows ({delta(focus_mean)} "
+        f"on {token}'s row, the table's), top-1 key kept in {round(100 * top1_kept)} % of rows"
     )
+
+
+NO_TILED_AXIS = (
+    "no tiled form: the lesson's softmax runs over the queries (down a column), and "
+    "FlashAttention's tiles run along a row of keys"
+)
+"""The online badge when the lesson normalises the wrong axis: nothing to check against."""
 
 
 def _m(x: float) -> str:
@@ -96,10 +111,24 @@ def tile_caption(step: TileStep, number: int, total: int) -> str:
 
 END_CAPTION = "the end: exp(s − m) / ℓ, the Softmax weights"
 """What the canvas writes over the finished row."""
+END_CAPTION_AXIS = (
+    "the end: exp(s − m) / ℓ over the keys; outlined, the lesson's weights over queries"
+)
+"""The same when the lesson's softmax runs over the queries: the outlines are not these bars."""
 
 
-def online_end_text(output: Sequence[float], ell: float, diff: float) -> str:
-    """The last step: O / ℓ is the Blend beat's output."""
+def online_end_text(
+    output: Sequence[float], ell: float, diff: float, *, note: str | None = None
+) -> str:
+    """The last step: O / ℓ is the Blend beat's output (unless the lesson's softmax runs over
+    the queries, `note` "axis": then the tiles' row is not the lesson's, and this says so)."""
+    if note == "axis":
+        return (
+            f"At the end, O / ℓ = {vec(output)} with ℓ = {num(ell, places=3)}: softmax over the "
+            "keys of this row. The lesson's Softmax step normalises over the queries instead (the "
+            "wrong axis), which has no tiled form: its weights in a row are not these, and "
+            "nothing here is checked against them. Set the axis back to keys to compare."
+        )
     return (
         f"At the end, O / ℓ = {vec(output)}: the Blend step's output, and exp(s − m) / ℓ are "
         f"the Softmax step's weights (max |Δ| = {delta(diff)}, with ℓ = {num(ell, places=3)}). "
@@ -133,10 +162,30 @@ def kept_text(
     )
 
 
-def sharpen_text(scales: Sequence[float], softmax: Sequence[float], linear: Sequence[float]) -> str:
-    """The focus query scaled by α: the softmax becomes a lookup, the linear row does not."""
+def sharpen_text(
+    scales: Sequence[float],
+    softmax: Sequence[float],
+    linear: Sequence[float],
+    *,
+    keys: int = 2,
+    uniform: bool = False,
+) -> str:
+    """The focus query scaled by α: the softmax becomes a lookup, the linear row does not
+    (`keys` the row may see: with one, both are 1; `uniform`: the lesson ignores the scores)."""
     pairs = "; ".join(f"α = {num(a)}: {num(s, places=4)} against {num(w, places=3)}"
                       for a, s, w in zip(scales, softmax, linear, strict=True))  # fmt: skip
+    if keys == 1:
+        return (
+            f"Scale the query by α and read the top weight, softmax against linear: {pairs}. "
+            "Under the causal mask this row sees one key, so both give it the whole budget "
+            "whatever α is; pick a later word as the focus to see them part."
+        )
+    if uniform:
+        return (
+            f"Scale the query by α and read the top weight, softmax against linear: {pairs}. "
+            "Uniform ignores the scores, so α changes nothing on the softmax side; set the mode "
+            "back to Scaled to watch the softmax become a lookup while linear attention cannot."
+        )
     return (
         f"Scale the query by α and read the top weight, softmax against linear: {pairs}. The "
         "softmax's weights are exp(α s) ratios, so one key takes the whole budget; the linear "
@@ -167,4 +216,34 @@ def price_text(
         f"At n = {n[-1]:,} the n × n form peaked at {_mb(e)}, FlashAttention's tiles at {_mb(t)} "
         f"({e / t:.0f}× less, and the same outputs), linear attention at {_mb(li)} (a different, "
         f"approximate row).{grew}"
+    )
+
+
+def _bytes(b: int) -> str:
+    return f"{b:,} B"
+
+
+def cache_row_text(name: str, source: str, n_layers: int, forms: Sequence[CacheForm]) -> str:
+    """One real model's cache per token per layer in each form, and where its sizes come from."""
+    where = {"weights": "its config", "gguf": "its GGUF header",
+             "published": "its paper's published sizes"}[source]  # fmt: skip
+    parts = ", ".join(f"{f.name} {_bytes(f.bytes)}" for f in forms)
+    return f"{name} ({n_layers} layers, from {where}): per token per layer {parts}."
+
+
+def kv_badge(max_row_diff: float, max_logit_diff: float, same_next: bool, dtype: str) -> str:
+    """'exact: max |Δ| = 3.9e-06 (rows), 1.1e-04 (logits), float32 rounding; same next token'."""
+    same = "the same next token everywhere" if same_next else "a different next token somewhere"
+    return (
+        f"exact: max |Δ| = {delta(max_row_diff)} on the attention rows, {delta(max_logit_diff)} "
+        f"on the logits ({dtype} rounding); {same}"
+    )
+
+
+def kv_text(tokens: int, layers: int, numbers: int, model: str) -> str:
+    """What the cache check ran."""
+    return (
+        f"{model} read {tokens} tokens one at a time, each step appending its key and value to "
+        f"the cache ({numbers} numbers per token per layer, {layers} layers) and scoring only its "
+        "own query; then the whole text in one pass. Every row and every logit was compared."
     )

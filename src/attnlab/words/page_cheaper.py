@@ -49,7 +49,12 @@ CHEAPER_WORDS: Mapping[str, str] = {
     "lab.cheaper.price.title": "The price against n",
     "lab.cheaper.price.help": (
         "One head, d = 64: the peak memory and the time of the n × n form, of FlashAttention's "
-        "tiles (the same outputs) and of linear attention (another row), at n = 256 to 4,096."
+        "tiles (the same outputs) and of linear attention (another row), at n = 256 to 4,096. "
+        "Each form runs three times at each size in a process of its own: about five seconds "
+        "on a quiet machine, up to forty on a busy one."
+    ),
+    "lab.cheaper.price.measuring": (
+        "Measuring the three forms at five sizes, the largest last: {seconds} s so far"
     ),
     "lab.cheaper.price.measure": "Measure the price",
     "lab.cheaper.price.n": "n (tokens)",
@@ -58,6 +63,29 @@ CHEAPER_WORDS: Mapping[str, str] = {
     "lab.cheaper.price.exact": "n × n matrix",
     "lab.cheaper.price.tiled": "tiles (FlashAttention)",
     "lab.cheaper.price.linear": "linear attention",
+    "lab.cheaper.models.title": "Real models: the key/value cache",
+    "lab.cheaper.models.help": (
+        "What each real model caches per token per layer while it writes, in each form, computed "
+        "from its own sizes (16-bit numbers): SmolLM2 and MiniLM from their configs, Gemma 3 270M "
+        "from its GGUF file's header, DeepSeek-V2 from its paper. The same numbers as "
+        "`attnlab cheaper cache`."
+    ),
+    "lab.cheaper.models.model": "Model",
+    "lab.cheaper.models.form": "Form",
+    "lab.cheaper.models.numbers": "Numbers",
+    "lab.cheaper.models.bytes": "Bytes",
+    "lab.cheaper.models.layers": "layers",
+    "lab.cheaper.models.check": "Check the KV cache on SmolLM2",
+    "lab.cheaper.models.running": (
+        "SmolLM2 is decoding a short text one token at a time on its cache, then reading it in "
+        "one pass, to compare the two (about ten seconds; longer on a busy machine): {seconds} s"
+    ),
+    "lab.cheaper.models.windows": (
+        "What a sliding window costs in next-token loss and perplexity on a long text (the "
+        "README's table) is computed by `attnlab cheaper windows` in the terminal: it runs "
+        "SmolLM2 over the text once per window and sink count, minutes of work this page does "
+        "not start."
+    ),
     "lab.cheaper.exact_row": "Softmax (exact)",
     "lab.cheaper.linear_row": "Linear",
     "lab.cheaper.waiting": "Computing…",

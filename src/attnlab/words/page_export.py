@@ -51,7 +51,9 @@ EXPORT_WORDS: Mapping[str, str] = {
     ),
     "standalone.lesson_note": (
         "Saved from attnlab: every number below was computed when the file was written. "
-        "Step, change the token followed or the normalization; no server is needed."
+        "Step, change the token followed or the normalization; no server is needed. The lab and "
+        "its Cheaper attention section are live only: they run in attnlab itself (the JSON "
+        "export saved from there carries the Cheaper section's numbers)."
     ),
     "standalone.model_note": (
         "Saved from attnlab: {model}, every layer and head, following {token}. Step, pick a "

@@ -7,6 +7,8 @@ w, one line per s, with full attention as a dashed line. Numbers follow numfmt.p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from attnlab.words.numfmt import num
 
 __all__ = [
@@ -15,6 +17,7 @@ __all__ = [
     "TABLE_HEADER",
     "X_LABEL",
     "Y_LABEL",
+    "full_window_notes",
     "ppl",
     "progress_text",
     "sinks_label",
@@ -69,3 +72,14 @@ def window_cache_text(
         f"holds the cache to {_mib(windowed)} instead of {_mib(full)} with every layer global "
         f"({num(100 * saved, places=1)} % less; 16-bit numbers)."
     )
+
+
+def full_window_notes(windows: Sequence[int], n_tokens: int) -> list[str]:
+    """A line for each window that holds the whole text: it drops no key, so its row is full
+    attention's (its loss the full row's, not a saving)."""
+    return [
+        f"window {w:,} ≥ the text's {n_tokens:,} tokens: every query keeps every key before "
+        "it, so this row is full attention."
+        for w in sorted(set(windows))
+        if w >= n_tokens
+    ]
