@@ -98,6 +98,23 @@ function sectionDom(id, price, models) {
 }
 
 /**
+ * ←/→ inside the section are the section's: on the online card they step the tiles, elsewhere
+ * in it they do nothing, and never step the lesson above (its stepper skips handled keys).
+ * @param {{online: HTMLElement, prev: HTMLButtonElement, next: HTMLButtonElement}} parts
+ * @param {() => boolean} answered whether the tiles have an answer to step through
+ */
+function tileKeys({ online, prev, next }, answered) {
+  return (e) => {
+    if ((e.key !== "ArrowLeft" && e.key !== "ArrowRight") || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target?.closest?.(TYPING)) return; // a select or a text field moves with its arrows
+    e.preventDefault();
+    if (!answered() || !online.contains(e.target)) return;
+    const button = e.key === "ArrowRight" ? next : prev;
+    if (!button.disabled) button.click();
+  };
+}
+
+/**
  * @param {string} id a prefix for element ids
  * @param {{model: any, ask?: (route: string, params: Record<string, any>) => Promise<any>}} host
  */
@@ -173,16 +190,7 @@ export function cheaperPanel(id, { model, ask }) {
   const onPrev = () => { step -= 1; showStep(); };
   const onNext = () => { step += 1; showStep(); };
   const onTile = () => last && refresh(last);
-  // ←/→ inside the section are the section's: on the online card they step the tiles, elsewhere
-  // in it they do nothing, and never step the lesson above (its stepper skips handled keys).
-  const onKey = (e) => {
-    if ((e.key !== "ArrowLeft" && e.key !== "ArrowRight") || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.target?.closest?.(TYPING)) return; // a select or a text field moves with its arrows
-    e.preventDefault();
-    if (!answer || !online.contains(e.target)) return;
-    const button = e.key === "ArrowRight" ? next : prev;
-    if (!button.disabled) button.click();
-  };
+  const onKey = tileKeys({ online, prev, next }, () => answer !== null);
   prev.addEventListener("click", onPrev);
   next.addEventListener("click", onNext);
   tileBox.addEventListener("change", onTile);
