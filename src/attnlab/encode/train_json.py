@@ -17,6 +17,7 @@ from attnlab.encode.answers_trace import Answer, JsonNumber, Matrix
 from attnlab.encode.arrays import encode_array, encode_number
 from attnlab.train import narrate
 from attnlab.train.catalog import EXPERIMENTS, Run
+from attnlab.train.sqrt_dk import SqrtDkOptions, variant_divisors
 from attnlab.train.steps import Checkpoint, Step
 from attnlab.words import training as words
 
@@ -99,11 +100,23 @@ class TrainStopAnswer(Answer):
     at_step: int | None = Field(description="the last step computed, None if none was")
 
 
+def _watch(name: str) -> str:
+    """What to watch for in experiment `name`; for √dₖ, each divisor beside Scaled's."""
+    if name != "sqrt-dk":
+        return words.WATCH[name]
+    opts = SqrtDkOptions()
+    return (
+        words.sqrt_dk_divisors(d_k=opts.d_k, divisors=variant_divisors(opts))
+        + " "
+        + words.WATCH[name]
+    )
+
+
 def encode_catalog() -> TrainCatalogAnswer:
     return TrainCatalogAnswer(
         experiments=[
             ExperimentAnswer(
-                name=e.name, title=words.TITLES[e.name], watch=words.WATCH[e.name],
+                name=e.name, title=words.TITLES[e.name], watch=_watch(e.name),
                 default_steps=e.default_steps, max_steps=e.max_steps, variants=list(e.variants),
                 measures=list(e.measures),
             )

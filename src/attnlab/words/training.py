@@ -3,12 +3,16 @@ written from the numbers a run measured (train/outcomes.py), never from what it 
 
 from __future__ import annotations
 
+import math
+
+from attnlab.words.grammar import and_list, counted
 from attnlab.words.numfmt import num
 
 __all__ = [
     "MEASURES", "PAGE", "TITLES", "VARIANTS", "WATCH", "checkpoint_scores_line", "gif_saved",
     "induction_lines",
-    "induction_phase", "lookup_lines", "lookup_phase", "sqrt_dk_line", "sqrt_dk_phase",
+    "induction_phase", "lookup_lines", "lookup_phase", "sqrt_dk_line", "sqrt_dk_phase", "g2",
+    "SATURATED_BITS", "sqrt_dk_divisors", "sqrt_dk_verdict",
     "variant_name",
 ]  # fmt: skip
 
@@ -20,8 +24,9 @@ TITLES = {
 WATCH = {
     "lookup": "Watch bank's weight on river (and on savings in the other sentence) as W_Q and "
     "W_K learn; Uniform ignores the scores, so its loss cannot move.",
-    "sqrt-dk": "Watch each divisor's loss, its mean row entropy and its gradient's norm: a "
-    "saturated row (entropy near 0) passes almost no gradient back.",
+    "sqrt-dk": "Watch each divisor's loss, its mean row entropy and its gradient's norm; the "
+    "norm is drawn on a log scale, since a saturated row's can be many powers of ten below the "
+    "others'. The summary gives each divisor's median and largest late gradient.",
     "induction": "Watch the two-layer model's loss on the repeated half: it falls to a plateau, "
     "then look for a sudden drop, the sign that its heads have learned to use the first copy; "
     "the one-layer control runs beside it.",
@@ -47,16 +52,74 @@ def lookup_lines(
     ]
 
 
+def g2(x: float) -> str:
+    """A number that may span many powers of ten, to two significant digits: 8e-05, 0.88, 19."""
+    return f"{x:.2g}"
+
+
 def sqrt_dk_line(
     *, name: str, loss_start: float, loss_end: float, entropy_start: float, entropy_end: float,
-    grad_start: float, grad_late: float, hit_end: float,
+    grad_start: float, grad_late: float, grad_late_max: float, hit_end: float, late_steps: int,
 ) -> str:  # fmt: skip
     return (
-        f"{name}: loss {num(loss_start, places=3)} → {num(loss_end, places=3)}, row entropy "
-        f"{num(entropy_start)} → {num(entropy_end)} bits, gradient norm {grad_start:.2g} at the "
-        f"start and {grad_late:.2g} late (median), {round(100 * hit_end)}% of queries find "
-        "their key at the end."
+        f"{variant_name(name)}: loss {num(loss_start, places=3)} → {num(loss_end, places=3)}, "
+        f"row entropy {num(entropy_start)} → {num(entropy_end)} bits, gradient norm "
+        f"{g2(grad_start)} at the start; over the last {counted(late_steps, 'step')} its median "
+        f"was {g2(grad_late)} and its largest {g2(grad_late_max)}; "
+        f"{round(100 * hit_end)}% of queries find their key at the end."
     )
+
+
+SATURATED_BITS = 0.5
+"""A divisor whose mean row entropy ends below this many bits, with most queries' top key the
+wrong one, counts as saturated (Scaled's rows end sharp too, but on the right key)."""
+
+
+def sqrt_dk_verdict(
+    *, late_steps: int, scaled: tuple[float, float], saturated: dict[str, tuple[float, float]]
+) -> str:
+    """What the run showed about saturation: the saturated divisors' median and largest late
+    gradient norms beside Scaled's, and only the conclusion those numbers support."""
+    if not saturated:
+        return (
+            "No divisor saturated on the wrong keys: each either ended with a mean row entropy "
+            f"above {num(SATURATED_BITS)} bits or with most queries finding their key."
+        )
+    names = and_list([variant_name(k) for k in saturated])
+    medians = and_list([g2(m) for m, _ in saturated.values()])
+    largest = and_list([g2(x) for _, x in saturated.values()])
+    quiet = all(m < scaled[0] / 100 for m, _ in saturated.values())
+    spikes = any(x > scaled[1] for _, x in saturated.values())
+    below = all(m < scaled[0] for m, _ in saturated.values())
+    cmp = "far below" if quiet else ("below" if below else "not below")
+    if quiet and spikes:
+        end = "a saturated row passes back almost nothing on most steps, yet on a few steps more "
+        end += "than Scaled's largest."
+    elif quiet:
+        end = "a saturated row passes back almost nothing."
+    else:
+        end = "in this run saturation did not silence the gradient."
+    return (
+        f"Over the last {counted(late_steps, 'step')}, the saturated divisors ({names}: row "
+        f"entropy below {num(SATURATED_BITS)} bits, mostly on the wrong key) had a median gradient norm of {medians}, "
+        f"{cmp} Scaled's {g2(scaled[0])}; their largest were {largest}, against Scaled's "
+        f"{g2(scaled[1])}: {end}"
+    )
+
+
+def sqrt_dk_divisors(*, d_k: int, divisors: dict[str, float]) -> str:
+    """Each divisor beside Scaled's √dₖ: how much larger or smaller it makes the scores."""
+    root = math.sqrt(d_k)
+    parts = []
+    for name, tau in divisors.items():
+        if name == "scaled":
+            continue
+        ratio = root / tau
+        size = (
+            f"scores {num(ratio)} times Scaled's" if ratio >= 1 else f"scores 1/{num(1 / ratio)} of Scaled's"
+        )
+        parts.append(f"{variant_name(name)} divides by {num(tau)} ({size})")
+    return f"Scaled divides the scores by √dₖ = √{d_k} = {num(root)}; " + "; ".join(parts) + "."
 
 
 def induction_lines(
@@ -124,7 +187,7 @@ PAGE = {
 }
 MEASURES = {
     "loss": "loss",
-    "grad_norm": "gradient norm",
+    "grad_norm": "gradient norm (log scale)",
     "weight_river": "bank's weight on river",
     "weight_savings": "bank's weight on savings",
     "entropy": "mean row entropy (bits)",
@@ -167,7 +230,7 @@ def sqrt_dk_phase(*, step: int, losses: dict[str, float], entropies: dict[str, f
                   grads: dict[str, float], max_entropy: float) -> str:  # fmt: skip
     each = ", ".join(f"{variant_name(k)} {num(v, places=3)}" for k, v in losses.items())
     ent = ", ".join(f"{variant_name(k)} {num(v)}" for k, v in entropies.items())
-    grad = ", ".join(f"{variant_name(k)} {v:.2g}" for k, v in grads.items())
+    grad = ", ".join(f"{variant_name(k)} {g2(v)}" for k, v in grads.items())
     where = (
         "Step 0, before any update (the same W_Q, W_K under every divisor)"
         if step == 0
