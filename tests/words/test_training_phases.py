@@ -103,3 +103,36 @@ def test_t2_and_t32_are_related_to_scaleds_divisor() -> None:
     assert "√dₖ = √64 = 8" in line
     assert "T=2 divides by 2 (scores 4 times Scaled's)" in line
     assert "T=32 divides by 32 (scores 1/4 of Scaled's)" in line
+
+
+@pytest.mark.slow
+def test_the_induction_words_name_what_the_run_formed() -> None:
+    """Issue 25, item 4: seed 0 forms a duplicate-token head in layer 0, not a previous-token
+    one; the words say so from the run's own scores, never the textbook circuit."""
+    from attnlab.train.narrate import best_scores
+
+    steps = _steps("induction", 500)
+    ck = [s.checkpoint for s in steps if s.checkpoint is not None][-1]
+    best = best_scores(ck)
+    text = summary_lines("induction", steps)[-1]
+    (dh, dv), (ph, pv) = best["duplicate"], best["previous"]
+    if dv > pv:
+        assert f"duplicate-token head ({dh}, {num(dv)}), not a previous-token head" in text
+        assert f"{ph}'s, {num(pv)}" in text
+    if pv < words.PREVIOUS_BAR:
+        assert "did not form the usual previous-token + induction pair" in text
+        assert "Olsson" not in text
+    assert checkpoint_line(ck).endswith(words.heads_formed(best)[-1])
+
+
+def test_a_formed_pair_is_named_only_when_its_scores_say_so() -> None:
+    pair = {"previous": ("L0H1", 0.9), "duplicate": ("L0H0", 0.1), "induction": ("L1H0", 0.8)}
+    said = " ".join(words.heads_formed(pair))
+    assert "previous-token head (L0H1, 0.9)" in said and "Olsson" in said
+
+
+def test_counts_and_bars_read_as_english() -> None:
+    lines = summary_lines("lookup", _steps("lookup", 1))
+    assert "in 1 step " in lines[0] and "1 steps" not in lines[0]
+    assert "never passed 0.6" in lines[0] and "passed 0.6 never" not in lines[0]
+    assert "ended at" not in lines[0]  # the summary shows mid-run too

@@ -12,7 +12,7 @@ __all__ = [
     "MEASURES", "PAGE", "TITLES", "VARIANTS", "WATCH", "checkpoint_scores_line", "gif_saved",
     "induction_lines",
     "induction_phase", "lookup_lines", "lookup_phase", "sqrt_dk_line", "sqrt_dk_phase", "g2",
-    "SATURATED_BITS", "sqrt_dk_divisors", "sqrt_dk_verdict",
+    "SATURATED_BITS", "PREVIOUS_BAR", "heads_formed", "sqrt_dk_divisors", "sqrt_dk_verdict",
     "variant_name",
 ]  # fmt: skip
 
@@ -33,8 +33,8 @@ WATCH = {
 }
 
 
-def _step(at: int | None) -> str:
-    return "never" if at is None else f"at step {at}"
+def _passed(what: str, at: int | None) -> str:
+    return f"{what} at step {at}" if at is not None else f"never {what}"
 
 
 def lookup_lines(
@@ -44,8 +44,8 @@ def lookup_lines(
 ) -> list[str]:  # fmt: skip
     return [
         f"Scaled: bank's weight on river went from {num(weight_start)} to {num(weight_end)} in "
-        f"{steps} steps (it passed 0.6 {_step(crossed_at)}); on savings, in the other sentence, "
-        f"it ended at {num(savings_end)}.",
+        f"{counted(steps, 'step')} (it {_passed('passed 0.6', crossed_at)}); on savings, in the "
+        f"other sentence, it was {num(savings_end)} at step {steps}.",
         f"Scaled: the loss went from {num(loss_start, places=3)} to {num(loss_end, places=3)}.",
         f"Uniform: the loss went from {num(uniform_start, places=3)} to "
         f"{num(uniform_end, places=3)}.",
@@ -122,22 +122,61 @@ def sqrt_dk_divisors(*, d_k: int, divisors: dict[str, float]) -> str:
     return f"Scaled divides the scores by √dₖ = √{d_k} = {num(root)}; " + "; ".join(parts) + "."
 
 
+PREVIOUS_BAR = 0.5
+"""The previous-token score a layer-0 head needs before the words call it one (a perfect one
+puts all its weight one token back: 1)."""
+
+
+def heads_formed(heads: dict[str, tuple[str, float]]) -> list[str]:
+    """What the run's heads became, from its own scores: layer 0's strongest kind, and whether
+    this is the textbook previous-token + induction pair or not."""
+    prev, dup, ind = heads.get("previous"), heads.get("duplicate"), heads.get("induction")
+    out = []
+    if prev and dup:
+        if dup[1] > prev[1]:
+            out.append(
+                f"Layer 0's strongest head is a duplicate-token head ({dup[0]}, {num(dup[1])}), "
+                f"not a previous-token head (the best previous-token score is {prev[0]}'s, "
+                f"{num(prev[1])})."
+            )
+        else:
+            out.append(
+                f"Layer 0's strongest head is a previous-token head ({prev[0]}, {num(prev[1])}); "
+                f"the best duplicate-token score is {dup[0]}'s, {num(dup[1])}."
+            )
+    if ind:
+        out.append(f"Layer 1's best induction score is {ind[0]}'s, {num(ind[1])}.")
+    if prev and ind:
+        if prev[1] >= PREVIOUS_BAR:
+            out.append(
+                "A previous-token head in layer 0 beside an induction head in layer 1: the pair "
+                "described for induction heads (Olsson et al., 2022)."
+            )
+        else:
+            out.append(
+                f"So this run did not form the usual previous-token + induction pair: no layer-0 "
+                f"head looks one token back (none scores {num(PREVIOUS_BAR)} or more)."
+            )
+    return out
+
+
 def induction_lines(
     *, steps: int, log_vocab: float, two_start: float, two_end: float, drop_at: int | None,
     one_min: float, one_end: float, heads: dict[str, tuple[str, float]],
 ) -> list[str]:  # fmt: skip
-    lines = [
+    lowest = (
+        f"its lowest loss on the repeated half was {num(one_min)} and it is {num(one_end)} at "
+        f"step {steps}"
+        if num(one_min) != num(one_end)
+        else f"its loss on the repeated half is at its lowest, {num(one_end)}, at step {steps}"
+    )
+    return [
         f"Two layers: the loss on the repeated half went from {num(two_start)} to {num(two_end)} "
-        f"in {steps} steps (log V = {num(log_vocab)}); it fell below log V / 2 {_step(drop_at)}.",
-        f"One layer (the control): its lowest loss on the repeated half was {num(one_min)}, "
-        f"{num(one_end)} at the end.",
+        f"in {counted(steps, 'step')} (log V = {num(log_vocab)}); it "
+        f"{_passed('fell below log V / 2', drop_at)}.",
+        f"One layer (the control): {lowest}.",
+        *(["At the last checkpoint: " + " ".join(heads_formed(heads))] if heads else []),
     ]
-    named = {"previous": "previous-token", "duplicate": "duplicate-token", "induction": "induction"}
-    for score, (head, value) in heads.items():
-        lines.append(
-            f"At the last checkpoint the best {named[score]} score is {head}'s, {num(value)}."
-        )
-    return lines
 
 
 # The Train view (static/train_view.js): its labels, and the line under the curves saying what
@@ -264,7 +303,9 @@ def checkpoint_scores_line(best: dict[str, tuple[str, float]]) -> str:
     """The induction checkpoint's best head per score, as read off its maps."""
     named = {"previous": "previous-token", "duplicate": "duplicate-token", "induction": "induction"}
     parts = [f"{named[k]} {head} {num(v)}" for k, (head, v) in best.items()]
-    return "Best scores at this checkpoint: " + "; ".join(parts) + "." if parts else ""
+    if not parts:
+        return ""
+    return " ".join(["Best scores at this checkpoint: " + "; ".join(parts) + ".", *heads_formed(best)])
 
 
 def gif_saved(*, path: str, frames: int, width: int, height: int) -> str:
