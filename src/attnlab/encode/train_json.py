@@ -74,6 +74,7 @@ class TrainCheckpointAnswer(Answer):
     maps: list[TrainMapAnswer]
     scores: dict[str, JsonNumber]
     line: str
+    phase: str = Field(description="what to watch for at this checkpoint's step, as phase says it")
 
 
 class TrainPointAnswer(Answer):
@@ -130,7 +131,9 @@ def encode_catalog() -> TrainCatalogAnswer:
     )  # fmt: skip
 
 
-def _checkpoint(name: str, step: int, ck: Checkpoint) -> TrainCheckpointAnswer:
+def _checkpoint(
+    name: str, step: int, ck: Checkpoint, so_far: Sequence[Step]
+) -> TrainCheckpointAnswer:
     word = FOCUS_WORD.get(name)
     return TrainCheckpointAnswer(
         step=step,
@@ -143,6 +146,7 @@ def _checkpoint(name: str, step: int, ck: Checkpoint) -> TrainCheckpointAnswer:
         ],
         scores={k: encode_number(v) for k, v in ck.scores.items()},
         line=narrate.checkpoint_line(ck),
+        phase=narrate.phase_line(name, [s for s in so_far if s.step <= step]) if so_far else "",
     )  # fmt: skip
 
 
@@ -157,7 +161,9 @@ def encode_chunk(
             TrainPointAnswer(step=s.step, values={k: encode_number(v) for k, v in s.values.items()})
             for s in chunk
         ],
-        checkpoints=[_checkpoint(run.name, s.step, s.checkpoint) for s in chunk if s.checkpoint],
+        checkpoints=[
+            _checkpoint(run.name, s.step, s.checkpoint, so_far) for s in chunk if s.checkpoint
+        ],
         phase=narrate.phase_line(run.name, so_far) if so_far else "",
         summary=narrate.summary_lines(run.name, so_far) if so_far else [],
     )  # fmt: skip

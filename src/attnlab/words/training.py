@@ -12,7 +12,7 @@ __all__ = [
     "MEASURES", "PAGE", "TITLES", "VARIANTS", "WATCH", "checkpoint_scores_line", "gif_saved",
     "induction_lines",
     "induction_phase", "lookup_lines", "lookup_phase", "sqrt_dk_line", "sqrt_dk_phase", "g2",
-    "SATURATED_BITS", "PREVIOUS_BAR", "heads_formed", "sqrt_dk_divisors", "sqrt_dk_verdict",
+    "SATURATED_BITS", "SEED_RANGE", "STEPS_RANGE", "PREVIOUS_BAR", "heads_formed", "sqrt_dk_divisors", "sqrt_dk_verdict",
     "variant_name",
 ]  # fmt: skip
 
@@ -31,6 +31,12 @@ WATCH = {
     "then look for a sudden drop, the sign that its heads have learned to use the first copy; "
     "the one-layer control runs beside it.",
 }
+
+
+STEPS_RANGE = "steps must be a whole number from 1 to {max}, got {got}"
+SEED_RANGE = "a seed is a whole number from 0 to 2³² - 1, got {got}"
+"""The one message for a step count or a seed out of range: train/catalog.py raises it for the
+CLI and the routes, and the page says it (PAGE's steps_bad, seed_bad) before it asks."""
 
 
 def _passed(what: str, at: int | None) -> str:
@@ -184,6 +190,7 @@ def induction_lines(
 # run on screen (train/narrate.py), and each line states only those numbers.
 
 PAGE = {
+    "tab": "Watch it learn",  # index.html's tab (tests/browser/test_view_tabs.py checks they agree)
     "heading": "Watch a head learn",
     "intro": "Train a head from random weights, in NumPy, in the server's worker: the curves "
     "grow as each chunk of steps arrives, and the scrubber shows the attention maps saved "
@@ -213,7 +220,11 @@ PAGE = {
     "starting": "Starting the run in the server's worker…",
     "running": "Training: step {step} of {steps}.",
     "paused": "Paused at step {step} of {steps}.",
-    "stopped": "Stopped at step {step}: the worker is free for the next run.",
+    "stopped": "Stopped at step {step}: the worker is free for the next run. Press Play or "
+    "Step to start a new one.",
+    "steps_bad": STEPS_RANGE,
+    "seed_bad": SEED_RANGE,
+    "seed_used": "Seed {seed}.",
     "finished": "Finished: {steps} steps.",
     "watch": "What to watch for",
     "summary": "So far",
