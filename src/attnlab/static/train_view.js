@@ -251,8 +251,11 @@ function drawCheckpoint(parts, L, catalog, run, follow, latestPhase = "") {
  */
 function controller(parts, trainer, L, catalog, locked = false) {
   const st = { run: null, playing: false, asking: false, ticket: 0, alive: true, follow: true, phase: "" };
-  const say = (key, fields) => (parts.status.textContent = L(key, fields));
-  const seeded = () => st.run && (parts.status.textContent += ` ${L("seed_used", { seed: st.run.seed })}`); // the seed the run used
+  const RUN_STATES = new Set(["running", "paused", "stopped", "finished"]); // said with the run's seed
+  const say = (key, fields) => {
+    const seed = st.run && RUN_STATES.has(key) ? ` ${L("seed_used", { seed: st.run.seed })}` : "";
+    parts.status.textContent = L(key, fields) + seed;
+  };
   const lastStep = () => st.run?.points.at(-1)?.step ?? 0;
   function buttons() {
     parts.play.textContent = st.playing ? L("pause") : L("play");
@@ -295,7 +298,8 @@ function controller(parts, trainer, L, catalog, locked = false) {
   async function begin() {
     const mine = ++st.ticket;
     const wanted = checked();
-    if (wanted.error) return showError(wanted.error), say("no_run"), false;
+    showError(wanted.error ?? null);
+    if (wanted.error) return say("no_run"), false;
     say("starting");
     const answer = await trainer.start(wanted);
     if (!st.alive || mine !== st.ticket) return false;
@@ -316,7 +320,6 @@ function controller(parts, trainer, L, catalog, locked = false) {
     take(answer.body);
     if (st.run.done) (st.playing = false), say("finished", { steps: st.run.steps });
     else say(st.playing ? "running" : "paused", { step: lastStep(), steps: st.run.steps });
-    seeded();
     buttons();
   }
   async function loop() {
@@ -338,7 +341,6 @@ function controller(parts, trainer, L, catalog, locked = false) {
       st.playing = true;
       buttons();
       say("running", { step: lastStep(), steps: st.run.steps });
-      seeded();
       loop();
     },
     async step() {
@@ -353,7 +355,6 @@ function controller(parts, trainer, L, catalog, locked = false) {
       Object.assign(st, { playing: false, asking: false, ticket: st.ticket + 1 }); // a chunk on its way is dropped
       st.run = { ...st.run, done: true, job: null };
       say("stopped", { step: at });
-      seeded();
       const focused = globalThis.document?.activeElement === parts.stop;
       buttons();
       if (focused) parts.play.focus(); // Stop disables itself: the key goes to Play, not the page
