@@ -49,7 +49,7 @@ def test_sqrt_dk_quotes_every_divisors_numbers() -> None:
 def test_a_checkpoint_line_is_its_best_scores_or_nothing() -> None:
     _, got = advance(begin("induction", steps=2), 1)
     ck = got[0].checkpoint
-    assert ck is not None and checkpoint_line(ck).startswith("Best scores at this checkpoint: ")
+    assert ck is not None and checkpoint_line(ck).startswith("At this checkpoint: ")
     toy = _steps("lookup", 1)[0].checkpoint
     assert toy is not None and checkpoint_line(toy) == ""
 
@@ -120,7 +120,7 @@ def test_the_induction_words_name_what_the_run_formed() -> None:
         assert f"duplicate-token head ({dh}, {num(dv)}), not a previous-token head" in text
         assert f"{ph}'s, {num(pv)}" in text
     if pv < words.PREVIOUS_BAR:
-        assert "did not form the usual previous-token + induction pair" in text
+        assert "this is not the usual previous-token + induction pair" in text
         assert "Olsson" not in text
     assert checkpoint_line(ck).endswith(words.heads_formed(best)[-1])
 
@@ -129,6 +129,9 @@ def test_a_formed_pair_is_named_only_when_its_scores_say_so() -> None:
     pair = {"previous": ("L0H1", 0.9), "duplicate": ("L0H0", 0.1), "induction": ("L1H0", 0.8)}
     said = " ".join(words.heads_formed(pair))
     assert "previous-token head (L0H1, 0.9)" in said and "Olsson" in said
+    early = {"previous": ("L0H1", 0.14), "duplicate": ("L0H1", 0.09), "induction": ("L1H0", 0.08)}
+    said = " ".join(words.heads_formed(early))  # step 0: 0.14 is no previous-token head yet
+    assert "No layer-0 head has specialised" in said and "strongest head" not in said
 
 
 def test_counts_and_bars_read_as_english() -> None:

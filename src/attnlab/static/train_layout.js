@@ -23,6 +23,7 @@ export function yRange(series, { log = false, top = null } = {}) {
   let hi = -Infinity;
   for (const s of series) for (const v of s.values) if (Number.isFinite(v)) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
   if (!Number.isFinite(lo)) return [0, 1];
+  if (log) return [Math.floor(lo), Math.max(Math.ceil(hi), Math.floor(lo) + 1)]; // whole powers of ten
   const floor = (v) => (log || lo < 0 ? v : Math.max(0, v)); // a norm or a weight never below 0
   const ceil = (v) => (top === null ? v : Math.min(top, v)); // a weight or a share never above 1
   if (hi - lo < 1e-9) return [floor(lo - 0.5), Math.max(ceil(hi + 0.5), hi)];

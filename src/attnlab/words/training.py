@@ -134,34 +134,38 @@ puts all its weight one token back: 1)."""
 
 
 def heads_formed(heads: dict[str, tuple[str, float]]) -> list[str]:
-    """What the run's heads became, from its own scores: layer 0's strongest kind, and whether
-    this is the textbook previous-token + induction pair or not."""
+    """What the run's heads became, from its own scores: layer 0's strongest kind (named a head
+    of that kind only once it scores PREVIOUS_BAR or more), and whether this is the textbook
+    previous-token + induction pair or not."""
     prev, dup, ind = heads.get("previous"), heads.get("duplicate"), heads.get("induction")
     out = []
     if prev and dup:
-        if dup[1] > prev[1]:
+        top, other = ("duplicate-token", dup), ("previous-token", prev)
+        if prev[1] >= dup[1]:
+            top, other = other, top
+        if top[1][1] >= PREVIOUS_BAR:
             out.append(
-                f"Layer 0's strongest head is a duplicate-token head ({dup[0]}, {num(dup[1])}), "
-                f"not a previous-token head (the best previous-token score is {prev[0]}'s, "
-                f"{num(prev[1])})."
+                f"Layer 0's strongest head is a {top[0]} head ({top[1][0]}, {num(top[1][1])}), "
+                f"not a {other[0]} head (the best {other[0]} score is {other[1][0]}'s, "
+                f"{num(other[1][1])})."
             )
         else:
             out.append(
-                f"Layer 0's strongest head is a previous-token head ({prev[0]}, {num(prev[1])}); "
-                f"the best duplicate-token score is {dup[0]}'s, {num(dup[1])}."
+                f"No layer-0 head has specialised: the best previous-token score is {prev[0]}'s, "
+                f"{num(prev[1])}, the best duplicate-token score {dup[0]}'s, {num(dup[1])}."
             )
     if ind:
         out.append(f"Layer 1's best induction score is {ind[0]}'s, {num(ind[1])}.")
     if prev and ind:
-        if prev[1] >= PREVIOUS_BAR:
+        if prev[1] >= PREVIOUS_BAR and ind[1] >= PREVIOUS_BAR:
             out.append(
                 "A previous-token head in layer 0 beside an induction head in layer 1: the pair "
                 "described for induction heads (Olsson et al., 2022)."
             )
-        else:
+        elif prev[1] < PREVIOUS_BAR:
             out.append(
-                f"So this run did not form the usual previous-token + induction pair: no layer-0 "
-                f"head looks one token back (none scores {num(PREVIOUS_BAR)} or more)."
+                "So far this is not the usual previous-token + induction pair: no layer-0 head "
+                f"looks one token back (none scores {num(PREVIOUS_BAR)} or more)."
             )
     return out
 
@@ -311,12 +315,9 @@ def induction_phase(*, step: int, two: float, one: float, log_vocab: float,
 
 
 def checkpoint_scores_line(best: dict[str, tuple[str, float]]) -> str:
-    """The induction checkpoint's best head per score, as read off its maps."""
-    named = {"previous": "previous-token", "duplicate": "duplicate-token", "induction": "induction"}
-    parts = [f"{named[k]} {head} {num(v)}" for k, (head, v) in best.items()]
-    if not parts:
-        return ""
-    return " ".join(["Best scores at this checkpoint: " + "; ".join(parts) + ".", *heads_formed(best)])
+    """The induction checkpoint's best head per score, and what they make, as read off its maps."""
+    said = heads_formed(best)
+    return "At this checkpoint: " + " ".join(said) if said else ""
 
 
 def gif_saved(*, path: str, frames: int, width: int, height: int) -> str:
