@@ -77,6 +77,12 @@ def test_play_pause_step_scrub_stop(
     core = list(start("lookup", steps=400, seed=0))
     shown = loss.locator("[data-value='scaled.loss']").inner_text()
     assert shown == num(core[paused + 1].values["scaled.loss"], places=3)
+    # issue 25, item 3: bank's output moves too, a panel per dimension, the core's numbers
+    for dim in ("river_geographic", "river_financial", "savings_geographic", "savings_financial"):
+        panel = view.locator(f"figure[data-measure='{dim}']")
+        expect()(panel.locator("figcaption")).to_have_text(words.MEASURES[dim])
+        value = panel.locator(f"[data-value='scaled.{dim}']").inner_text()
+        assert value == num(core[paused + 1].values[f"scaled.{dim}"], places=3)
     view.locator("[data-train='scrub']").fill("0")
     expect()(view.locator("[data-train='scrub-at']")).to_have_text("step 0 of 400")
     first_ck = core[0].checkpoint

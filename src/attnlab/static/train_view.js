@@ -234,7 +234,9 @@ function drawCheckpoint(parts, L, catalog, run, follow, latestPhase = "") {
       const weights = m.weights.map((r) => r.map(decodeNumber));
       const canvas = h("canvas", { role: "img", "aria-label": L("map_aria", { name: m.name }) });
       drawMap(canvas, mapShapes(weights, m.tokens, { ...MAP, row: m.row }));
-      const figure = [h("figcaption", {}, [catalog.variant_names?.[m.name] ?? m.name]), canvas];
+      const [variant, ...rest] = m.name.split(": "); // "scaled: by the river bank" → "Scaled: …"
+      const title = [catalog.variant_names?.[variant] ?? variant, ...rest].join(": ");
+      const figure = [h("figcaption", {}, [title]), canvas];
       if (m.row !== null && m.row !== undefined) {
         const cells = m.tokens.flatMap((t, j) => [h("span", { class: "train-cell", "data-key": t }, [`${t} ${num(weights[m.row][j])}`]), j < m.tokens.length - 1 ? " · " : ""]);
         figure.push(h("p", { class: "train-row", "data-row-of": m.name }, [`${L("row_of", { word: m.tokens[m.row] })}: `, ...cells]));

@@ -70,7 +70,8 @@ EXPERIMENTS: dict[str, Experiment] = {
     for e in (
         Experiment(
             "lookup", LookupOptions().steps, 2_000, ("scaled", "uniform"),
-            ("loss", "grad_norm", "weight_river", "weight_savings"), _lookup,
+            ("loss", "grad_norm", "weight_river", "weight_savings", "river_geographic",
+             "river_financial", "savings_geographic", "savings_financial"), _lookup,
             lambda n, s: replace(LookupOptions(), steps=n, seed=s),
             lookup.lookup_begin, lookup.lookup_step,
         ),

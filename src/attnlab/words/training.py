@@ -23,7 +23,8 @@ TITLES = {
 }
 WATCH = {
     "lookup": "Watch bank's weight on river (and on savings in the other sentence) as W_Q and "
-    "W_K learn; Uniform ignores the scores, so its loss cannot move.",
+    "W_K learn, and bank's output, its geographic and financial dimensions, move with it; "
+    "Uniform ignores the scores, so its loss cannot move.",
     "sqrt-dk": "Watch each divisor's loss, its mean row entropy and its gradient's norm; the "
     "norm is drawn on a log scale, since a saturated row's can be many powers of ten below the "
     "others'. The summary gives each divisor's median and largest late gradient.",
@@ -244,6 +245,10 @@ MEASURES = {
     "grad_norm": "gradient norm (log scale)",
     "weight_river": "bank's weight on river",
     "weight_savings": "bank's weight on savings",
+    "river_geographic": "bank's output, geographic dimension (by the river bank)",
+    "river_financial": "bank's output, financial dimension (by the river bank)",
+    "savings_geographic": "bank's output, geographic dimension (at the savings bank)",
+    "savings_financial": "bank's output, financial dimension (at the savings bank)",
     "entropy": "mean row entropy (bits)",
     "hit": "share of queries that find their key",
     "loss_repeated": "loss on the repeated half",
