@@ -46,7 +46,9 @@ def test_arrows_walk_every_tab_and_wrap(new_page, tab_to, console) -> None:
     expect()(page.locator("#lesson")).to_be_visible()
     expect()(page.locator("#atlas")).to_be_hidden()
     page.keyboard.press("End")
-    expect()(page.get_by_role("tab", name="Watch it learn")).to_have_attribute("aria-selected", "true")
+    expect()(page.get_by_role("tab", name="Watch it learn")).to_have_attribute(
+        "aria-selected", "true"
+    )
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])

@@ -9,12 +9,30 @@ from attnlab.words.grammar import and_list, counted
 from attnlab.words.numfmt import num
 
 __all__ = [
-    "MEASURES", "PAGE", "TITLES", "VARIANTS", "WATCH", "checkpoint_scores_line", "gif_saved",
+    "MEASURES",
+    "PAGE",
+    "PREVIOUS_BAR",
+    "SATURATED_BITS",
+    "SEED_RANGE",
+    "STEPS_RANGE",
+    "TITLES",
+    "VARIANTS",
+    "WATCH",
+    "checkpoint_scores_line",
+    "g2",
+    "gif_caption",
+    "gif_saved",
+    "heads_formed",
     "induction_lines",
-    "induction_phase", "lookup_lines", "lookup_phase", "sqrt_dk_line", "sqrt_dk_phase", "g2",
-    "SATURATED_BITS", "SEED_RANGE", "STEPS_RANGE", "PREVIOUS_BAR", "heads_formed", "sqrt_dk_divisors", "sqrt_dk_verdict",
+    "induction_phase",
+    "lookup_lines",
+    "lookup_phase",
+    "sqrt_dk_divisors",
+    "sqrt_dk_line",
+    "sqrt_dk_phase",
+    "sqrt_dk_verdict",
     "variant_name",
-]  # fmt: skip
+]
 
 TITLES = {
     "lookup": "Learn the lookup: bank finds river",
@@ -108,7 +126,8 @@ def sqrt_dk_verdict(
         end = "in this run saturation did not silence the gradient."
     return (
         f"Over the last {counted(late_steps, 'step')}, the saturated divisors ({names}: row "
-        f"entropy below {num(SATURATED_BITS)} bits, mostly on the wrong key) had a median gradient norm of {medians}, "
+        f"entropy below {num(SATURATED_BITS)} bits, mostly on the wrong key) had a median "
+        f"gradient norm of {medians}, "
         f"{cmp} Scaled's {g2(scaled[0])}; their largest were {largest}, against Scaled's "
         f"{g2(scaled[1])}: {end}"
     )
@@ -123,7 +142,9 @@ def sqrt_dk_divisors(*, d_k: int, divisors: dict[str, float]) -> str:
             continue
         ratio = root / tau
         size = (
-            f"scores {num(ratio)} times Scaled's" if ratio >= 1 else f"scores 1/{num(1 / ratio)} of Scaled's"
+            f"scores {num(ratio)} times Scaled's"
+            if ratio >= 1
+            else f"scores 1/{num(1 / ratio)} of Scaled's"
         )
         parts.append(f"{variant_name(name)} divides by {num(tau)} ({size})")
     return f"Scaled divides the scores by √dₖ = √{d_k} = {num(root)}; " + "; ".join(parts) + "."
@@ -323,6 +344,13 @@ def checkpoint_scores_line(best: dict[str, tuple[str, float]]) -> str:
     """The induction checkpoint's best head per score, and what they make, as read off its maps."""
     said = heads_formed(best)
     return "At this checkpoint: " + " ".join(said) if said else ""
+
+
+def gif_caption(*, step: int, steps: int) -> str:
+    """A GIF frame's caption: which step, and how to read the maps."""
+    return (
+        f"Step {step} of {steps}: a row for each query, a column for each key; darker = more weight"
+    )
 
 
 def gif_saved(*, path: str, frames: int, width: int, height: int) -> str:
