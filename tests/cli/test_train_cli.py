@@ -17,7 +17,7 @@ def test_lookup_prints_its_summary_and_saves_its_curves(
     rows, doc = tmp_path / "c.csv", tmp_path / "c.json"
     assert main(["train", "lookup", "--steps", "60", "--csv", str(rows), "--json", str(doc)]) == 0
     out = capsys.readouterr()
-    assert "bank's weight on river went from 0.25 to" in out.out
+    assert "bank's weight on river went from 0.251 to" in out.out
     assert "Uniform: the loss went from 0.474 to 0.474." in out.out
     assert "60/60 steps" in out.err
     table = list(csv.reader(rows.read_text().splitlines()))

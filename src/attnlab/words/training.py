@@ -68,9 +68,10 @@ def lookup_lines(
     uniform_end: float,
 ) -> list[str]:  # fmt: skip
     return [
-        f"Scaled: bank's weight on river went from {num(weight_start)} to {num(weight_end)} in "
-        f"{counted(steps, 'step')} (it {_passed('passed 0.6', crossed_at)}); on savings, in the "
-        f"other sentence, it was {num(savings_end)} at step {steps}.",
+        f"Scaled: bank's weight on river went from {num(weight_start, places=3)} to "
+        f"{num(weight_end, places=3)} in {counted(steps, 'step')} (it "
+        f"{_passed('passed 0.6', crossed_at)}); on savings, in the other sentence, it was "
+        f"{num(savings_end, places=3)} at step {steps}.",  # as many places as the legend
         f"Scaled: the loss went from {num(loss_start, places=3)} to {num(loss_end, places=3)}.",
         f"Uniform: the loss went from {num(uniform_start, places=3)} to "
         f"{num(uniform_end, places=3)}.",
