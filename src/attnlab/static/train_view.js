@@ -246,6 +246,31 @@ function drawCheckpoint(parts, L, catalog, run, follow, latestPhase = "") {
   );
 }
 
+/** The run the fields ask for, or the error naming the field that is not a whole number in
+ * range: the catalog's limits and words/training.py's message, as the server would refuse. */
+function checked(parts, catalog, L) {
+  const e = catalog.experiments.find((x) => x.name === parts.pick.value);
+  const max = e?.max_steps ?? 1;
+  const seedText = parts.seed.value.trim();
+  const stepsText = parts.steps.value.trim();
+  const whole = (t) => /^\d+$/.test(t);
+  const quoted = (t) => (t === "" ? "nothing" : JSON.stringify(t));
+  if (!whole(stepsText) || Number(stepsText) < 1 || Number(stepsText) > max) return { error: { message: L("steps_bad", { max, got: quoted(stepsText) }), field: "steps" } };
+  if (!whole(seedText) || Number(seedText) > 2 ** 32 - 1) return { error: { message: L("seed_bad", { got: quoted(seedText) }), field: "seed" } };
+  return { experiment: parts.pick.value, steps: Number(stepsText), seed: Number(seedText) };
+}
+/** The buttons and fields as the run `st` allows them. */
+function setButtons(parts, st, L, locked) {
+  parts.play.textContent = st.playing ? L("pause") : L("play");
+  parts.play.dataset.train = st.playing ? "pause" : "play";
+  parts.play.setAttribute("aria-label", L(st.playing ? "pause_aria" : "play_aria"));
+  parts.play.setAttribute("aria-pressed", String(st.playing));
+  parts.stop.disabled = !st.run?.job || Boolean(st.run?.done);
+  parts.step.disabled = st.playing; // after a stop or the end, Step starts a new run
+  // while a run plays its settings are fixed (an edit would not reach it); paused, an edit
+  // starts afresh (reset). The notebook's one run keeps them fixed always.
+  if (!locked) for (const control of [parts.pick, parts.seed, parts.steps]) control.disabled = st.playing;
+}
 /**
  * The run on screen and what the buttons do: start, ask for the next chunk while playing,
  * pause, step, stop, reset. `st` holds the run ({job, experiment, steps, points, checkpoints,
@@ -259,17 +284,7 @@ function controller(parts, trainer, L, catalog, locked = false) {
     parts.status.textContent = L(key, fields) + seed;
   };
   const lastStep = () => st.run?.points.at(-1)?.step ?? 0;
-  function buttons() {
-    parts.play.textContent = st.playing ? L("pause") : L("play");
-    parts.play.dataset.train = st.playing ? "pause" : "play";
-    parts.play.setAttribute("aria-label", L(st.playing ? "pause_aria" : "play_aria"));
-    parts.play.setAttribute("aria-pressed", String(st.playing));
-    parts.stop.disabled = !st.run?.job || Boolean(st.run?.done);
-    parts.step.disabled = st.playing; // after a stop or the end, Step starts a new run
-    // while a run plays its settings are fixed (an edit would not reach it); paused, an edit
-    // starts afresh (reset). The notebook's one run keeps them fixed always.
-    if (!locked) for (const control of [parts.pick, parts.seed, parts.steps]) control.disabled = st.playing;
-  }
+  const buttons = () => setButtons(parts, st, L, locked);
   function showError(e) {
     parts.error.hidden = !e;
     parts.error.textContent = e ? e.message : "";
@@ -284,22 +299,9 @@ function controller(parts, trainer, L, catalog, locked = false) {
     parts.atStep.textContent = st.run.points.length ? String(lastStep()) : "–";
     drawCheckpoint(parts, L, catalog, st.run, st.follow, st.phase); // the curves too
   }
-  /** The run the fields ask for, or the error naming the field that is not a whole number in
-   * range: the catalog's limits and words/training.py's message, as the server would refuse. */
-  function checked() {
-    const e = catalog.experiments.find((x) => x.name === parts.pick.value);
-    const max = e?.max_steps ?? 1;
-    const seedText = parts.seed.value.trim();
-    const stepsText = parts.steps.value.trim();
-    const whole = (t) => /^\d+$/.test(t);
-    const quoted = (t) => (t === "" ? "nothing" : JSON.stringify(t));
-    if (!whole(stepsText) || Number(stepsText) < 1 || Number(stepsText) > max) return { error: { message: L("steps_bad", { max, got: quoted(stepsText) }), field: "steps" } };
-    if (!whole(seedText) || Number(seedText) > 2 ** 32 - 1) return { error: { message: L("seed_bad", { got: quoted(seedText) }), field: "seed" } };
-    return { experiment: parts.pick.value, steps: Number(stepsText), seed: Number(seedText) };
-  }
   async function begin() {
     const mine = ++st.ticket;
-    const wanted = checked();
+    const wanted = checked(parts, catalog, L);
     showError(wanted.error ?? null);
     if (wanted.error) return say("no_run"), false;
     say("starting");
