@@ -410,7 +410,7 @@ def test_the_train_view_in_a_notebook_plays_the_kernels_run(
         view.get_by_role("button", name="Play the training run").click()
         status = view.locator("[data-train='status']")
         page.wait_for_function(
-            "(el) => el.textContent === 'Finished: 60 steps.'", arg=status.element_handle()
+            "(el) => el.textContent.startsWith('Finished: 60 steps.')", arg=status.element_handle()
         )
         last = view.locator("figure[data-measure='loss'] [data-value='scaled.loss']")
         assert last.inner_text() == num(core[-1].values["scaled.loss"], places=3)

@@ -44,3 +44,29 @@ test("a map has a cell per weight, coloured by it, and writes weights only in la
   assert.equal(many.cells.length, n * n);
   assert.ok(many.cells.every((c) => c.text === null) && many.labels.length === 0 && many.outline === null);
 });
+
+test("g2 writes numbers as Python's :.2g does (the words' g2)", async () => {
+  const { g2 } = await import("../../src/attnlab/static/format.js");
+  const cases = [[8.047e-5, "8e-05"], [2.0278e-106, "2e-106"], [0.8783, "0.88"], [19.22, "19"], [5.99, "6"], [0.10315, "0.1"], [99.6, "1e+02"], [0.0049146, "0.0049"], [0, "0"], [123, "1.2e+02"]];
+  for (const [x, want] of cases) assert.equal(g2(x), want, String(x));
+});
+
+test("a log panel spans the powers of ten a gradient norm crosses, and its labels say them", () => {
+  // issue 25: on a linear axis a median of 2e-106 and a spike of 19 drew as 0 and a spike
+  const series = [{ key: "unscaled.grad_norm", color: "#000", steps: [0, 1, 2], values: [6, 2e-106, 19] }];
+  const s = curveShapes(series, { steps: 2, width: 300, height: 100, log: true });
+  const [a, b, c] = s.lines[0].points.map(([, y]) => y);
+  assert.ok(b > a && b > c); // the tiny one is far down, not on top of 0 with the others
+  assert.ok(b - c > 0.8 * s.frame.height); // it spans most of the frame
+  assert.match(s.labels[1].text, /e-1\d\d$/);
+  const zero = curveShapes([{ key: "k", color: "#000", steps: [0, 1], values: [0, 1] }], { steps: 1, width: 300, height: 100, log: true });
+  assert.equal(zero.lines[0].points.length, 1); // log of 0 is left out, not drawn at -∞
+});
+
+test("a weight's axis stops at 1, and the scrubbed step is marked", () => {
+  const series = [{ key: "scaled.weight_river", color: "#000", steps: [0, 5, 10], values: [0.25, 0.9, 1] }];
+  const s = curveShapes(series, { steps: 10, width: 300, height: 100, top: 1, mark: 5 });
+  assert.equal(s.labels[0].text, "1");
+  assert.equal(s.mark.x, s.lines[0].points[1][0]);
+  assert.equal(curveShapes(series, { steps: 10, width: 300, height: 100 }).mark, null);
+});

@@ -91,3 +91,15 @@ def test_the_two_layer_loss_drops_below_what_the_one_layer_control_ever_reaches(
 
 def test_options_replace_keeps_the_rest() -> None:
     assert replace(InductionOptions(), steps=5).vocab == InductionOptions().vocab
+
+
+def test_sqrt_dk_checkpoints_catch_scaled_while_it_learns() -> None:
+    """Issue 25, item 5: checkpoints every 50 steps missed the learning (Scaled's loss is near 0
+    by step 18); now every step of the first 30 is kept, then log-spaced ones to the end."""
+    from attnlab.train.catalog import start
+
+    steps = list(start("sqrt-dk", seed=0))
+    saved = {s.step for s in steps if s.checkpoint is not None}
+    learnt = next(s.step for s in steps if s.values["scaled.loss"] < 0.05)
+    assert set(range(learnt + 1)) <= saved  # every step on the way down has its maps
+    assert steps[-1].step in saved and len(saved) < 60

@@ -49,7 +49,7 @@ def test_sqrt_dk_quotes_every_divisors_numbers() -> None:
 def test_a_checkpoint_line_is_its_best_scores_or_nothing() -> None:
     _, got = advance(begin("induction", steps=2), 1)
     ck = got[0].checkpoint
-    assert ck is not None and checkpoint_line(ck).startswith("Best scores at this checkpoint: ")
+    assert ck is not None and checkpoint_line(ck).startswith("At this checkpoint: ")
     toy = _steps("lookup", 1)[0].checkpoint
     assert toy is not None and checkpoint_line(toy) == ""
 
@@ -67,3 +67,75 @@ def test_every_label_the_view_fills_has_its_fields() -> None:
     assert "{step}" in words.PAGE["running"] and "{steps}" in words.PAGE["at_step"]
     assert words.PAGE["stopped"].format(step=7).startswith("Stopped at step 7")
     assert words.variant_name("unscaled") == "No √dₖ" and words.variant_name("T=2") == "T=2"
+
+
+def test_the_sqrt_dk_summary_quotes_the_runs_own_late_gradients() -> None:
+    """Issue 25, item 1: the words said a saturated row passes almost no gradient back while the
+    curve showed its spikes; now each divisor's median and largest late gradient are quoted, as
+    the run measured them, and the verdict follows from those numbers."""
+    import numpy as np
+
+    steps = _steps("sqrt-dk", 300)
+    lines = summary_lines("sqrt-dk", steps)
+    late = steps[-30:]
+    for name, line in zip(("scaled", "unscaled", "T=2", "T=32"), lines, strict=False):
+        g = [s.values[f"{name}.grad_norm"] for s in late]
+        assert line.startswith(words.variant_name(name) + ":")
+        assert f"its median was {np.median(g):.2g} and its largest {max(g):.2g}" in line
+    verdict = lines[-1]
+    assert "No √dₖ and T=2" in verdict  # the two that end one-hot on the wrong key
+    big = max(s.values["unscaled.grad_norm"] for s in late)
+    scaled_big = max(s.values["scaled.grad_norm"] for s in late)
+    assert f"{big:.2g}" in verdict and f"{scaled_big:.2g}" in verdict
+    assert ("yet on a few steps more than Scaled's largest" in verdict) == (big > scaled_big)
+
+
+def test_the_verdict_claims_only_what_its_numbers_show() -> None:
+    quiet = words.sqrt_dk_verdict(late_steps=3, scaled=(1e-3, 0.5), saturated={"T=2": (1e-9, 0.1)})
+    assert "almost nothing." in quiet and "yet" not in quiet
+    loud = words.sqrt_dk_verdict(late_steps=3, scaled=(1e-3, 0.5), saturated={"T=2": (0.1, 9.0)})
+    assert "did not silence" in loud and "not below" in loud
+    assert words.sqrt_dk_verdict(late_steps=3, scaled=(1, 1), saturated={}).startswith("No divisor")
+
+
+def test_t2_and_t32_are_related_to_scaleds_divisor() -> None:
+    line = words.sqrt_dk_divisors(d_k=64, divisors={"scaled": 8.0, "T=2": 2.0, "T=32": 32.0})
+    assert "√dₖ = √64 = 8" in line
+    assert "T=2 divides by 2 (scores 4 times Scaled's)" in line
+    assert "T=32 divides by 32 (scores 1/4 of Scaled's)" in line
+
+
+@pytest.mark.slow
+def test_the_induction_words_name_what_the_run_formed() -> None:
+    """Issue 25, item 4: seed 0 forms a duplicate-token head in layer 0, not a previous-token
+    one; the words say so from the run's own scores, never the textbook circuit."""
+    from attnlab.train.narrate import best_scores
+
+    steps = _steps("induction", 500)
+    ck = [s.checkpoint for s in steps if s.checkpoint is not None][-1]
+    best = best_scores(ck)
+    text = summary_lines("induction", steps)[-1]
+    (dh, dv), (ph, pv) = best["duplicate"], best["previous"]
+    if dv > pv:
+        assert f"duplicate-token head ({dh}, {num(dv)}), not a previous-token head" in text
+        assert f"{ph}'s, {num(pv)}" in text
+    if pv < words.PREVIOUS_BAR:
+        assert "this is not the usual previous-token + induction pair" in text
+        assert "Olsson" not in text
+    assert checkpoint_line(ck).endswith(words.heads_formed(best)[-1])
+
+
+def test_a_formed_pair_is_named_only_when_its_scores_say_so() -> None:
+    pair = {"previous": ("L0H1", 0.9), "duplicate": ("L0H0", 0.1), "induction": ("L1H0", 0.8)}
+    said = " ".join(words.heads_formed(pair))
+    assert "previous-token head (L0H1, 0.9)" in said and "Olsson" in said
+    early = {"previous": ("L0H1", 0.14), "duplicate": ("L0H1", 0.09), "induction": ("L1H0", 0.08)}
+    said = " ".join(words.heads_formed(early))  # step 0: 0.14 is no previous-token head yet
+    assert "No layer-0 head has specialised" in said and "strongest head" not in said
+
+
+def test_counts_and_bars_read_as_english() -> None:
+    lines = summary_lines("lookup", _steps("lookup", 1))
+    assert "in 1 step " in lines[0] and "1 steps" not in lines[0]
+    assert "never passed 0.6" in lines[0] and "passed 0.6 never" not in lines[0]
+    assert "ended at" not in lines[0]  # the summary shows mid-run too

@@ -17,6 +17,7 @@ from attnlab.encode.answers_trace import Answer, JsonNumber, Matrix
 from attnlab.encode.arrays import encode_array, encode_number
 from attnlab.train import narrate
 from attnlab.train.catalog import EXPERIMENTS, Run
+from attnlab.train.sqrt_dk import SqrtDkOptions, variant_divisors
 from attnlab.train.steps import Checkpoint, Step
 from attnlab.words import training as words
 
@@ -73,6 +74,7 @@ class TrainCheckpointAnswer(Answer):
     maps: list[TrainMapAnswer]
     scores: dict[str, JsonNumber]
     line: str
+    phase: str = Field(description="what to watch for at this checkpoint's step, as phase says it")
 
 
 class TrainPointAnswer(Answer):
@@ -99,11 +101,23 @@ class TrainStopAnswer(Answer):
     at_step: int | None = Field(description="the last step computed, None if none was")
 
 
+def _watch(name: str) -> str:
+    """What to watch for in experiment `name`; for √dₖ, each divisor beside Scaled's."""
+    if name != "sqrt-dk":
+        return words.WATCH[name]
+    opts = SqrtDkOptions()
+    return (
+        words.sqrt_dk_divisors(d_k=opts.d_k, divisors=variant_divisors(opts))
+        + " "
+        + words.WATCH[name]
+    )
+
+
 def encode_catalog() -> TrainCatalogAnswer:
     return TrainCatalogAnswer(
         experiments=[
             ExperimentAnswer(
-                name=e.name, title=words.TITLES[e.name], watch=words.WATCH[e.name],
+                name=e.name, title=words.TITLES[e.name], watch=_watch(e.name),
                 default_steps=e.default_steps, max_steps=e.max_steps, variants=list(e.variants),
                 measures=list(e.measures),
             )
@@ -117,7 +131,9 @@ def encode_catalog() -> TrainCatalogAnswer:
     )  # fmt: skip
 
 
-def _checkpoint(name: str, step: int, ck: Checkpoint) -> TrainCheckpointAnswer:
+def _checkpoint(
+    name: str, step: int, ck: Checkpoint, so_far: Sequence[Step]
+) -> TrainCheckpointAnswer:
     word = FOCUS_WORD.get(name)
     return TrainCheckpointAnswer(
         step=step,
@@ -130,6 +146,7 @@ def _checkpoint(name: str, step: int, ck: Checkpoint) -> TrainCheckpointAnswer:
         ],
         scores={k: encode_number(v) for k, v in ck.scores.items()},
         line=narrate.checkpoint_line(ck),
+        phase=narrate.phase_line(name, [s for s in so_far if s.step <= step]) if so_far else "",
     )  # fmt: skip
 
 
@@ -144,7 +161,9 @@ def encode_chunk(
             TrainPointAnswer(step=s.step, values={k: encode_number(v) for k, v in s.values.items()})
             for s in chunk
         ],
-        checkpoints=[_checkpoint(run.name, s.step, s.checkpoint) for s in chunk if s.checkpoint],
+        checkpoints=[
+            _checkpoint(run.name, s.step, s.checkpoint, so_far) for s in chunk if s.checkpoint
+        ],
         phase=narrate.phase_line(run.name, so_far) if so_far else "",
         summary=narrate.summary_lines(run.name, so_far) if so_far else [],
     )  # fmt: skip

@@ -1,5 +1,6 @@
 """A training run's attention maps over its checkpoints as an animated GIF: one frame a
-checkpoint, its maps side by side as heat grids (rows = queries), each named, the step above.
+checkpoint, its maps side by side as heat grids (rows = queries), each named, its keys' tokens
+above the columns and its queries' at the left of the rows, a caption with the step above.
 
 The colours are the page's heat scale (static/colors.js: ColorBrewer's YlGnBu, pale for a weight
 near 0, deep blue near 1), interpolated the same way. Pillow writes the file (GIF89a, looping);
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -18,7 +20,7 @@ from attnlab.train.steps import Step
 from attnlab.types import FloatArray
 from attnlab.words import training as words
 
-__all__ = ["FRAME_MS", "cell_size", "heat_rgb", "save_train_gif"]
+__all__ = ["FRAME_MS", "cell_size", "frame_layout", "heat_rgb", "save_train_gif"]
 
 YLGNBU = (
     "#ffffd9", "#edf8b1", "#c7e9b4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8", "#253494",
@@ -32,7 +34,6 @@ FRAME_MS = 600
 MAX_CELL = 40  # pixels a weight, at most (a 4 × 4 map is 160 px a side)
 MAX_MAP = 240  # pixels a map's side, at most (a 20 × 20 map has 12 px a weight)
 GAP = 12
-TOP = 38  # room for the step's line and the maps' names
 
 
 def heat_rgb(weights: FloatArray) -> np.ndarray:
@@ -50,23 +51,68 @@ def cell_size(n: int) -> int:
     return max(1, min(MAX_CELL, MAX_MAP // n))
 
 
-def _frame(step: Step, total: int, cell: int) -> object:
+CAPTION_PX = 20  # the step's line, in Pillow's own font scaled up
+NAME_PX = 15  # each map's name
+TOP = 8 + CAPTION_PX + 8 + NAME_PX + 6  # above the token labels: the caption, then the names
+
+
+def _font(px: int) -> Any:  # a Pillow font, imported only when a GIF is asked for
+    from PIL import ImageFont
+
+    return ImageFont.load_default(size=px)
+
+
+def _token_labels(tokens: Sequence[str], cell: int, font: Any, draw: Any) -> list[str]:
+    """Each token as its label: whole when it fits its cell, else its last word ("item 3" → "3")."""
+    fits = all(draw.textlength(t, font=font) <= cell for t in tokens)
+    return list(tokens) if fits else [t.split()[-1] for t in tokens]
+
+
+def frame_layout(steps: Sequence[Step], cell: int) -> tuple[int, int]:
+    """Where a frame's first map starts, (left, top): after the row labels' column and below
+    the caption, the maps' names and the column labels (the tests read the cells from here)."""
+    from PIL import Image, ImageDraw
+
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    font = _font(_label_px(cell))
+    widest = 0.0
+    for s in steps:
+        for m in s.checkpoint.maps if s.checkpoint else ():
+            for t in _token_labels(m.tokens, cell, font, draw):
+                widest = max(widest, draw.textlength(t, font=font))
+    return int(widest) + 6, TOP + _label_px(cell) + 4
+
+
+def _label_px(cell: int) -> int:
+    return max(9, min(14, int(cell * 0.6)))
+
+
+def _frame(step: Step, total: int, cell: int, left: int, top: int) -> object:
     from PIL import Image, ImageDraw
 
     assert step.checkpoint is not None
     maps = step.checkpoint.maps
     side = max(m.weights.shape[0] for m in maps) * cell
-    width = GAP + len(maps) * (side + GAP)
-    img = Image.new("RGB", (width, TOP + side + GAP), (255, 255, 255))
+    block = left + side + GAP
+    width = GAP + len(maps) * block
+    img = Image.new("RGB", (width, top + side + GAP), (255, 255, 255))
     draw = ImageDraw.Draw(img)
-    draw.text(
-        (GAP, 5), words.PAGE["at_step"].format(step=step.step, steps=total), fill=(29, 29, 43)
-    )
+    ink, muted = (29, 29, 43), (91, 91, 112)
+    caption = words.gif_caption(step=step.step, steps=total)
+    draw.text((GAP, 8), caption, fill=ink, font=_font(CAPTION_PX))
+    small = _font(_label_px(cell))
     for k, m in enumerate(maps):
+        x0 = GAP + k * block + left
         grid = heat_rgb(m.weights)  # (n, m, 3)
         tile = Image.fromarray(np.repeat(np.repeat(grid, cell, axis=0), cell, axis=1), "RGB")
-        img.paste(tile, (GAP + k * (side + GAP), TOP))
-        draw.text((GAP + k * (side + GAP), 21), m.name[: side // 5], fill=(91, 91, 112))
+        img.paste(tile, (x0, top))
+        variant, _, rest = m.name.partition(": ")  # "scaled: by the river bank", as the page
+        name = words.variant_name(variant) + (f": {rest}" if rest else "")
+        draw.text((GAP + k * block, 8 + CAPTION_PX + 8), name, fill=ink, font=_font(NAME_PX))
+        for j, t in enumerate(_token_labels(m.tokens, cell, small, draw)):
+            # keys above their columns, queries left of their rows
+            draw.text((x0 + j * cell + cell / 2, top - 3), t, fill=muted, font=small, anchor="mb")
+            draw.text((x0 - 4, top + j * cell + cell / 2), t, fill=muted, font=small, anchor="rm")
     return img
 
 
@@ -84,7 +130,8 @@ def save_train_gif(steps: Sequence[Step], path: str | Path) -> tuple[int, tuple[
     n = max(m.weights.shape[0] for s in saved for m in s.checkpoint.maps)  # type: ignore[union-attr]
     cell = cell_size(n)
     total = steps[-1].step
-    frames = [_frame(s, total, cell) for s in saved]
+    left, top = frame_layout(saved, cell)
+    frames = [_frame(s, total, cell, left, top) for s in saved]
     first = frames[0]
     assert isinstance(first, Image.Image)
     first.save(

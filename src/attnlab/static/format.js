@@ -75,6 +75,24 @@ export function num(x, places = 2) {
 }
 
 /**
+ * A number that may span many powers of ten, to two significant digits, as Python's
+ * f"{x:.2g}" writes it (words/training.py g2): 8e-05, 0.0049, 0.88, 19, 1.2e+02.
+ * @param {number} x
+ */
+export function g2(x) {
+  if (!Number.isFinite(x)) return num(x);
+  if (x === 0) return "0";
+  const [mant, e] = x.toExponential(1).split("e");
+  const exp = Number(e);
+  if (exp < -4 || exp >= 2) {
+    const digits = String(Math.abs(exp)).padStart(2, "0");
+    return `${mant.replace(/\.0$/, "")}e${exp < 0 ? "-" : "+"}${digits}`;
+  }
+  const text = x.toFixed(Math.max(0, 1 - exp));
+  return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
+}
+
+/**
  * A vector as the seed writes it: [2.3, 2.3, 0, 0].
  * @param {number[]} xs
  * @param {number} [places]

@@ -17,13 +17,15 @@
 import { COLORS, SERIES } from "./colors.js";
 import { SANS } from "./draw.js";
 import { h } from "./dom.js";
-import { decodeNumber, num } from "./format.js";
+import { decodeNumber, g2, num } from "./format.js";
 import { curveShapes, mapShapes } from "./train_layout.js";
 
 const CURVE = { width: 360, height: 150 };
 const MAP = { width: 240, height: 240 };
 const SCALE = 2; // canvas pixels per CSS pixel
 const PAUSE_MS = { 1: 120, 5: 60, 20: 0 }; // between requests at each speed, so growth is seen
+const LOG_MEASURES = new Set(["grad_norm"]); // spans many powers of ten: a log axis, values as 8e-05
+const SHARE_MEASURES = new Set(["weight_river", "weight_savings", "hit"]); // never above 1
 
 /** The catalog's label `key` with {name} fields filled. */
 function label(catalog, key, fields = {}) {
@@ -90,6 +92,15 @@ function drawCurves(canvas, shapes) {
     ctx.beginPath();
     line.points.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
     ctx.stroke();
+  }
+  if (shapes.mark) {
+    ctx.strokeStyle = COLORS.violet;
+    ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    ctx.moveTo(shapes.mark.x, shapes.mark.y0);
+    ctx.lineTo(shapes.mark.x, shapes.mark.y1);
+    ctx.stroke();
+    ctx.setLineDash([]);
   }
 }
 
@@ -167,8 +178,9 @@ function buildParts(L, experiments, speeds, intro) {
   return p;
 }
 
-/** One panel a measure: the run's curve of each variant, and its latest value in the legend. */
-function drawCurvePanels(parts, catalog, L, run) {
+/** One panel a measure: the run's curve of each variant, and its latest value in the legend;
+ * `mark` is the step of the checkpoint the scrubber shows when it is not the latest, or null. */
+function drawCurvePanels(parts, catalog, L, run, mark = null) {
   const e = catalog.experiments.find((x) => x.name === run.experiment);
   const stepsAxis = run.points.map((p) => p.step);
   const last = run.points.at(-1);
@@ -180,20 +192,24 @@ function drawCurvePanels(parts, catalog, L, run) {
       const name = catalog.measure_names?.[measure] ?? measure;
       const canvas = h("canvas", { width: CURVE.width * SCALE, height: CURVE.height * SCALE, role: "img", "aria-label": L("curve_aria", { measure: name }) });
       canvas.style.width = `${CURVE.width}px`; // the CSSOM: the page's CSP refuses style attributes
-      const shapes = curveShapes(series, { steps: run.steps, width: CURVE.width, height: CURVE.height });
+      const log = LOG_MEASURES.has(measure);
+      const shapes = curveShapes(series, { steps: run.steps, width: CURVE.width, height: CURVE.height, log, top: SHARE_MEASURES.has(measure) ? 1 : null, mark });
       drawCurves(canvas, shapes);
       canvas.dataset.drawn = String(shapes.lines[0]?.points.length ?? 0); // the points on the canvas
+      canvas.dataset.mark = mark === null ? "" : String(mark);
+      const write = (v) => (log ? g2(v) : num(v, 3));
       const legend = series.map((s) => h("li", {}, [
         swatch(s.color), `${catalog.variant_names?.[s.variant] ?? s.variant}: `,
-        h("span", { "data-value": s.key }, [last ? num(decodeNumber(last.values[s.key]), 3) : ""]),
+        h("span", { "data-value": s.key }, [last ? write(decodeNumber(last.values[s.key])) : ""]),
       ]));
       return h("figure", { class: "train-curve", "data-measure": measure }, [h("figcaption", {}, [name]), canvas, h("ul", { class: "train-legend" }, legend)]);
     }),
   );
 }
 
-/** The checkpoint the scrubber is on (the newest while `follow`): its maps, its words. */
-function drawCheckpoint(parts, L, catalog, run, follow) {
+/** The checkpoint the scrubber is on (the newest while `follow`): its maps, its words, the
+ * phase line at its step and a mark on the curves (none while following the latest step). */
+function drawCheckpoint(parts, L, catalog, run, follow, latestPhase = "") {
   const cks = run?.checkpoints ?? [];
   const { scrub, scrubAt, ckLine, maps } = parts;
   scrub.max = String(Math.max(0, cks.length - 1));
@@ -201,11 +217,15 @@ function drawCheckpoint(parts, L, catalog, run, follow) {
   if (follow) scrub.value = scrub.max;
   const ck = cks[Number(scrub.value)];
   if (!ck) {
+    if (run) drawCurvePanels(parts, catalog, L, run);
     maps.replaceChildren();
     scrubAt.textContent = "–";
     ckLine.textContent = "";
     return;
   }
+  const latest = follow || ck.step === run.points.at(-1)?.step;
+  parts.phase.textContent = latest ? latestPhase : ck.phase ?? latestPhase;
+  drawCurvePanels(parts, catalog, L, run, latest ? null : ck.step);
   scrubAt.textContent = L("at_step", { step: ck.step, steps: run.steps });
   scrub.setAttribute("aria-valuetext", scrubAt.textContent);
   ckLine.textContent = ck.line;
@@ -214,7 +234,9 @@ function drawCheckpoint(parts, L, catalog, run, follow) {
       const weights = m.weights.map((r) => r.map(decodeNumber));
       const canvas = h("canvas", { role: "img", "aria-label": L("map_aria", { name: m.name }) });
       drawMap(canvas, mapShapes(weights, m.tokens, { ...MAP, row: m.row }));
-      const figure = [h("figcaption", {}, [catalog.variant_names?.[m.name] ?? m.name]), canvas];
+      const [variant, ...rest] = m.name.split(": "); // "scaled: by the river bank" → "Scaled: …"
+      const title = [catalog.variant_names?.[variant] ?? variant, ...rest].join(": ");
+      const figure = [h("figcaption", {}, [title]), canvas];
       if (m.row !== null && m.row !== undefined) {
         const cells = m.tokens.flatMap((t, j) => [h("span", { class: "train-cell", "data-key": t }, [`${t} ${num(weights[m.row][j])}`]), j < m.tokens.length - 1 ? " · " : ""]);
         figure.push(h("p", { class: "train-row", "data-row-of": m.name }, [`${L("row_of", { word: m.tokens[m.row] })}: `, ...cells]));
@@ -224,23 +246,45 @@ function drawCheckpoint(parts, L, catalog, run, follow) {
   );
 }
 
+/** The run the fields ask for, or the error naming the field that is not a whole number in
+ * range: the catalog's limits and words/training.py's message, as the server would refuse. */
+function checked(parts, catalog, L) {
+  const e = catalog.experiments.find((x) => x.name === parts.pick.value);
+  const max = e?.max_steps ?? 1;
+  const seedText = parts.seed.value.trim();
+  const stepsText = parts.steps.value.trim();
+  const whole = (t) => /^\d+$/.test(t);
+  const quoted = (t) => (t === "" ? "nothing" : JSON.stringify(t));
+  if (!whole(stepsText) || Number(stepsText) < 1 || Number(stepsText) > max) return { error: { message: L("steps_bad", { max, got: quoted(stepsText) }), field: "steps" } };
+  if (!whole(seedText) || Number(seedText) > 2 ** 32 - 1) return { error: { message: L("seed_bad", { got: quoted(seedText) }), field: "seed" } };
+  return { experiment: parts.pick.value, steps: Number(stepsText), seed: Number(seedText) };
+}
+/** The buttons and fields as the run `st` allows them. */
+function setButtons(parts, st, L, locked) {
+  parts.play.textContent = st.playing ? L("pause") : L("play");
+  parts.play.dataset.train = st.playing ? "pause" : "play";
+  parts.play.setAttribute("aria-label", L(st.playing ? "pause_aria" : "play_aria"));
+  parts.play.setAttribute("aria-pressed", String(st.playing));
+  parts.stop.disabled = !st.run?.job || Boolean(st.run?.done);
+  parts.step.disabled = st.playing; // after a stop or the end, Step starts a new run
+  // while a run plays its settings are fixed (an edit would not reach it); paused, an edit
+  // starts afresh (reset). The notebook's one run keeps them fixed always.
+  if (!locked) for (const control of [parts.pick, parts.seed, parts.steps]) control.disabled = st.playing;
+}
 /**
  * The run on screen and what the buttons do: start, ask for the next chunk while playing,
  * pause, step, stop, reset. `st` holds the run ({job, experiment, steps, points, checkpoints,
  * done}) and whether it plays; a chunk answered after a stop or a reset is dropped (`ticket`).
  */
-function controller(parts, trainer, L, catalog) {
-  const st = { run: null, playing: false, asking: false, ticket: 0, alive: true, follow: true };
-  const say = (key, fields) => (parts.status.textContent = L(key, fields));
+function controller(parts, trainer, L, catalog, locked = false) {
+  const st = { run: null, playing: false, asking: false, ticket: 0, alive: true, follow: true, phase: "" };
+  const RUN_STATES = new Set(["running", "paused", "stopped", "finished"]); // said with the run's seed
+  const say = (key, fields) => {
+    const seed = st.run && RUN_STATES.has(key) ? ` ${L("seed_used", { seed: st.run.seed })}` : "";
+    parts.status.textContent = L(key, fields) + seed;
+  };
   const lastStep = () => st.run?.points.at(-1)?.step ?? 0;
-  function buttons() {
-    parts.play.textContent = st.playing ? L("pause") : L("play");
-    parts.play.dataset.train = st.playing ? "pause" : "play";
-    parts.play.setAttribute("aria-label", L(st.playing ? "pause_aria" : "play_aria"));
-    parts.play.setAttribute("aria-pressed", String(st.playing));
-    parts.stop.disabled = !st.run?.job || Boolean(st.run?.done);
-    parts.step.disabled = st.playing || Boolean(st.run?.done);
-  }
+  const buttons = () => setButtons(parts, st, L, locked);
   function showError(e) {
     parts.error.hidden = !e;
     parts.error.textContent = e ? e.message : "";
@@ -249,16 +293,19 @@ function controller(parts, trainer, L, catalog) {
     st.run.points.push(...body.points);
     st.run.checkpoints.push(...body.checkpoints);
     st.run.done = body.done;
+    st.phase = body.phase;
     parts.phase.textContent = body.phase;
     parts.summary.replaceChildren(...body.summary.map((line) => h("li", {}, [line])));
     parts.atStep.textContent = st.run.points.length ? String(lastStep()) : "–";
-    drawCurvePanels(parts, catalog, L, st.run);
-    drawCheckpoint(parts, L, catalog, st.run, st.follow);
+    drawCheckpoint(parts, L, catalog, st.run, st.follow, st.phase); // the curves too
   }
   async function begin() {
     const mine = ++st.ticket;
+    const wanted = checked(parts, catalog, L);
+    showError(wanted.error ?? null);
+    if (wanted.error) return say("no_run"), false;
     say("starting");
-    const answer = await trainer.start({ experiment: parts.pick.value, steps: Number(parts.steps.value), seed: Number(parts.seed.value) });
+    const answer = await trainer.start(wanted);
     if (!st.alive || mine !== st.ticket) return false;
     showError(answer.ok ? null : answer.error);
     if (!answer.ok) return say("no_run"), false;
@@ -312,7 +359,9 @@ function controller(parts, trainer, L, catalog) {
       Object.assign(st, { playing: false, asking: false, ticket: st.ticket + 1 }); // a chunk on its way is dropped
       st.run = { ...st.run, done: true, job: null };
       say("stopped", { step: at });
+      const focused = globalThis.document?.activeElement === parts.stop;
       buttons();
+      if (focused) parts.play.focus(); // Stop disables itself: the key goes to Play, not the page
     },
     reset() {
       if (st.run?.job && !st.run.done) trainer.stop(st.run.job);
@@ -350,7 +399,7 @@ function render({ model, el }) {
     parts.steps.value = String(given.steps);
     for (const control of [parts.pick, parts.seed, parts.steps]) control.disabled = true;
   }
-  const c = controller(parts, trainer ?? replayTrainer({ points: [], checkpoints: [] }), L, catalog);
+  const c = controller(parts, trainer ?? replayTrainer({ points: [], checkpoints: [] }), L, catalog, replay);
   const on = [
     [parts.pick, "change", () => (fresh(), c.reset())],
     [parts.seed, "change", () => c.reset()],
@@ -360,7 +409,7 @@ function render({ model, el }) {
     [parts.stop, "click", () => c.stop()],
     [parts.scrub, "input", () => {
       c.st.follow = Number(parts.scrub.value) === Number(parts.scrub.max);
-      drawCheckpoint(parts, L, catalog, c.st.run, c.st.follow);
+      drawCheckpoint(parts, L, catalog, c.st.run, c.st.follow, c.st.phase);
     }],
   ];
   for (const [target, event, fn] of on) target.addEventListener(event, fn);

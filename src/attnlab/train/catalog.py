@@ -23,6 +23,7 @@ from attnlab.train.induction import InductionOptions, run_induction
 from attnlab.train.lookup import LookupOptions, run_lookup
 from attnlab.train.sqrt_dk import SqrtDkOptions, run_sqrt_dk, variant_divisors
 from attnlab.train.steps import Step
+from attnlab.words import training as words
 
 __all__ = [
     "EXPERIMENTS", "MAX_CHUNK", "Experiment", "Run", "TrainError", "advance", "begin", "check",
@@ -69,7 +70,8 @@ EXPERIMENTS: dict[str, Experiment] = {
     for e in (
         Experiment(
             "lookup", LookupOptions().steps, 2_000, ("scaled", "uniform"),
-            ("loss", "grad_norm", "weight_river", "weight_savings"), _lookup,
+            ("loss", "grad_norm", "weight_river", "weight_savings", "river_geographic",
+             "river_financial", "savings_geographic", "savings_financial"), _lookup,
             lambda n, s: replace(LookupOptions(), steps=n, seed=s),
             lookup.lookup_begin, lookup.lookup_step,
         ),
@@ -102,11 +104,9 @@ def _checked(e: Experiment, steps: int | None, seed: int) -> int:
     """The step count asked for (the experiment's default when None), once checked with the seed."""
     n = e.default_steps if steps is None else steps
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= e.max_steps:
-        raise TrainError(
-            f"steps must be a whole number from 1 to {e.max_steps}, got {n!r}", field="steps"
-        )
+        raise TrainError(words.STEPS_RANGE.format(max=e.max_steps, got=repr(n)), field="steps")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
-        raise TrainError(f"a seed is a whole number from 0 to 2³² - 1, got {seed!r}", field="seed")
+        raise TrainError(words.SEED_RANGE.format(got=repr(seed)), field="seed")
     return n
 
 

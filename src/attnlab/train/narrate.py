@@ -23,7 +23,18 @@ def summary_lines(name: str, steps: Sequence[Step]) -> list[str]:
     if name == "induction":
         return words.induction_lines(**asdict(induction_outcome(steps)))
     out = sqrt_dk_outcome(steps, experiment(name).variants)
-    return [words.sqrt_dk_line(**asdict(v)) for v in out.variants]
+    lines = [words.sqrt_dk_line(**asdict(v), late_steps=out.late_steps) for v in out.variants]
+    scaled = next(v for v in out.variants if v.name == "scaled")
+    saturated = {
+        v.name: (v.grad_late, v.grad_late_max)
+        for v in out.variants
+        if v.name != "scaled" and v.entropy_end < words.SATURATED_BITS and v.hit_end < 0.5
+    }
+    verdict = words.sqrt_dk_verdict(
+        late_steps=out.late_steps, scaled=(scaled.grad_late, scaled.grad_late_max),
+        saturated=saturated,
+    )  # fmt: skip
+    return [*lines, verdict]
 
 
 def phase_line(name: str, steps: Sequence[Step]) -> str:

@@ -83,6 +83,7 @@ class VariantOutcome:
     entropy_end: float
     grad_start: float
     grad_late: float  # the median gradient norm over the last tenth of the run
+    grad_late_max: float  # the largest gradient norm over that same tenth
     hit_end: float  # the share of queries whose top key is their own, at the end
 
 
@@ -90,6 +91,7 @@ class VariantOutcome:
 class SqrtDkOutcome:
     steps: int
     max_entropy: float  # log₂ n: a uniform row's entropy
+    late_steps: int  # how many steps "late" spans: the last tenth of the run
     variants: tuple[VariantOutcome, ...]
 
 
@@ -107,10 +109,11 @@ def sqrt_dk_outcome(steps: Sequence[Step], variants: Sequence[str]) -> SqrtDkOut
                 entropy_end=last[f"{name}.entropy"],
                 grad_start=first[f"{name}.grad_norm"],
                 grad_late=float(np.median(_curve(late, f"{name}.grad_norm"))),
+                grad_late_max=float(np.max(_curve(late, f"{name}.grad_norm"))),
                 hit_end=last[f"{name}.hit"],
             )
         )
-    return SqrtDkOutcome(steps[-1].step, steps[0].values["max_entropy"], tuple(out))
+    return SqrtDkOutcome(steps[-1].step, steps[0].values["max_entropy"], len(late), tuple(out))
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from attnlab.core.attention import attend
 from attnlab.core.softmax import entropy_bits
 from attnlab.train.grad import attend_backward
 from attnlab.train.optim import SGD, OptimState, global_norm
-from attnlab.train.steps import AttentionMap, Checkpoint, Step, checkpoint_steps
+from attnlab.train.steps import AttentionMap, Checkpoint, Step, early_checkpoint_steps
 from attnlab.types import FloatArray
 
 __all__ = [
@@ -46,7 +46,8 @@ class SqrtDkOptions:
     init_scale: float = 1.0
     lr: float = 0.5
     temperatures: tuple[float, ...] = (2.0, 32.0)
-    checkpoints: int = 7
+    every_first: int = 30  # a checkpoint every step up to here (Scaled learns in ~20 steps)
+    checkpoints: int = 8  # then this many more, spaced in log(step), up to the last
 
 
 def variant_divisors(opts: SqrtDkOptions) -> dict[str, float]:
@@ -111,7 +112,9 @@ def sqrt_dk_step(opts: SqrtDkOptions, state: SqrtDkState, step: int) -> tuple[Sq
         maps.append(AttentionMap(name, weights, labels))
         if step < opts.steps:
             params[name], states[name] = sgd.step(params[name], grads, states[name])
-    saved = step in checkpoint_steps(opts.steps, opts.checkpoints)
+    saved = step in early_checkpoint_steps(
+        opts.steps, every_first=opts.every_first, later=opts.checkpoints
+    )
     return SqrtDkState(state.rng, params, states), Step(
         step, values, Checkpoint(tuple(maps)) if saved else None
     )

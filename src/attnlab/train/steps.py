@@ -9,12 +9,13 @@ their token labels, plus any scores read off them (induction and previous-token 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from attnlab.types import FloatArray
 
-__all__ = ["AttentionMap", "Checkpoint", "Step", "checkpoint_steps"]
+__all__ = ["AttentionMap", "Checkpoint", "Step", "checkpoint_steps", "early_checkpoint_steps"]
 
 
 @dataclass(frozen=True)
@@ -49,3 +50,14 @@ def checkpoint_steps(steps: int, count: int) -> frozenset[int]:
         return frozenset({0})
     count = max(2, min(count, steps + 1))
     return frozenset(round(i * steps / (count - 1)) for i in range(count))
+
+
+def early_checkpoint_steps(steps: int, *, every_first: int, later: int) -> frozenset[int]:
+    """Every step from 0 to `every_first`, then `later` more spaced evenly in log(step) up to
+    `steps` (included): for a run whose learning happens in its first few dozen steps."""
+    first = set(range(min(every_first, steps) + 1))
+    if steps <= every_first or later < 1:
+        return frozenset(first)
+    lo, hi = math.log(every_first + 1), math.log(steps)
+    spread = {round(math.exp(lo + (hi - lo) * (i + 1) / later)) for i in range(later)}
+    return frozenset(first | spread | {steps})

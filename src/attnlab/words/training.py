@@ -3,14 +3,36 @@ written from the numbers a run measured (train/outcomes.py), never from what it 
 
 from __future__ import annotations
 
+import math
+
+from attnlab.words.grammar import and_list, counted
 from attnlab.words.numfmt import num
 
 __all__ = [
-    "MEASURES", "PAGE", "TITLES", "VARIANTS", "WATCH", "checkpoint_scores_line", "gif_saved",
+    "MEASURES",
+    "PAGE",
+    "PREVIOUS_BAR",
+    "SATURATED_BITS",
+    "SEED_RANGE",
+    "STEPS_RANGE",
+    "TITLES",
+    "VARIANTS",
+    "WATCH",
+    "checkpoint_scores_line",
+    "g2",
+    "gif_caption",
+    "gif_saved",
+    "heads_formed",
     "induction_lines",
-    "induction_phase", "lookup_lines", "lookup_phase", "sqrt_dk_line", "sqrt_dk_phase",
+    "induction_phase",
+    "lookup_lines",
+    "lookup_phase",
+    "sqrt_dk_divisors",
+    "sqrt_dk_line",
+    "sqrt_dk_phase",
+    "sqrt_dk_verdict",
     "variant_name",
-]  # fmt: skip
+]
 
 TITLES = {
     "lookup": "Learn the lookup: bank finds river",
@@ -19,17 +41,25 @@ TITLES = {
 }
 WATCH = {
     "lookup": "Watch bank's weight on river (and on savings in the other sentence) as W_Q and "
-    "W_K learn; Uniform ignores the scores, so its loss cannot move.",
-    "sqrt-dk": "Watch each divisor's loss, its mean row entropy and its gradient's norm: a "
-    "saturated row (entropy near 0) passes almost no gradient back.",
+    "W_K learn, and bank's output, its geographic and financial dimensions, move with it; "
+    "Uniform ignores the scores, so its loss cannot move.",
+    "sqrt-dk": "Watch each divisor's loss, its mean row entropy and its gradient's norm; the "
+    "norm is drawn on a log scale, since a saturated row's can be many powers of ten below the "
+    "others'. The summary gives each divisor's median and largest late gradient.",
     "induction": "Watch the two-layer model's loss on the repeated half: it falls to a plateau, "
     "then look for a sudden drop, the sign that its heads have learned to use the first copy; "
     "the one-layer control runs beside it.",
 }
 
 
-def _step(at: int | None) -> str:
-    return "never" if at is None else f"at step {at}"
+STEPS_RANGE = "steps must be a whole number from 1 to {max}, got {got}"
+SEED_RANGE = "a seed is a whole number from 0 to 2³² - 1, got {got}"
+"""The one message for a step count or a seed out of range: train/catalog.py raises it for the
+CLI and the routes, and the page says it (PAGE's steps_bad, seed_bad) before it asks."""
+
+
+def _passed(what: str, at: int | None) -> str:
+    return f"{what} at step {at}" if at is not None else f"never {what}"
 
 
 def lookup_lines(
@@ -38,43 +68,148 @@ def lookup_lines(
     uniform_end: float,
 ) -> list[str]:  # fmt: skip
     return [
-        f"Scaled: bank's weight on river went from {num(weight_start)} to {num(weight_end)} in "
-        f"{steps} steps (it passed 0.6 {_step(crossed_at)}); on savings, in the other sentence, "
-        f"it ended at {num(savings_end)}.",
+        f"Scaled: bank's weight on river went from {num(weight_start, places=3)} to "
+        f"{num(weight_end, places=3)} in {counted(steps, 'step')} (it "
+        f"{_passed('passed 0.6', crossed_at)}); on savings, in the other sentence, it was "
+        f"{num(savings_end, places=3)} at step {steps}.",  # as many places as the legend
         f"Scaled: the loss went from {num(loss_start, places=3)} to {num(loss_end, places=3)}.",
         f"Uniform: the loss went from {num(uniform_start, places=3)} to "
         f"{num(uniform_end, places=3)}.",
     ]
 
 
+def g2(x: float) -> str:
+    """A number that may span many powers of ten, to two significant digits: 8e-05, 0.88, 19."""
+    return f"{x:.2g}"
+
+
 def sqrt_dk_line(
     *, name: str, loss_start: float, loss_end: float, entropy_start: float, entropy_end: float,
-    grad_start: float, grad_late: float, hit_end: float,
+    grad_start: float, grad_late: float, grad_late_max: float, hit_end: float, late_steps: int,
 ) -> str:  # fmt: skip
     return (
-        f"{name}: loss {num(loss_start, places=3)} → {num(loss_end, places=3)}, row entropy "
-        f"{num(entropy_start)} → {num(entropy_end)} bits, gradient norm {grad_start:.2g} at the "
-        f"start and {grad_late:.2g} late (median), {round(100 * hit_end)}% of queries find "
-        "their key at the end."
+        f"{variant_name(name)}: loss {num(loss_start, places=3)} → {num(loss_end, places=3)}, "
+        f"row entropy {num(entropy_start)} → {num(entropy_end)} bits, gradient norm "
+        f"{g2(grad_start)} at the start; over the last {counted(late_steps, 'step')} its median "
+        f"was {g2(grad_late)} and its largest {g2(grad_late_max)}; "
+        f"{round(100 * hit_end)}% of queries find their key at the end."
     )
+
+
+SATURATED_BITS = 0.5
+"""A divisor whose mean row entropy ends below this many bits, with most queries' top key the
+wrong one, counts as saturated (Scaled's rows end sharp too, but on the right key)."""
+
+
+def sqrt_dk_verdict(
+    *, late_steps: int, scaled: tuple[float, float], saturated: dict[str, tuple[float, float]]
+) -> str:
+    """What the run showed about saturation: the saturated divisors' median and largest late
+    gradient norms beside Scaled's, and only the conclusion those numbers support."""
+    if not saturated:
+        return (
+            "No divisor saturated on the wrong keys: each either ended with a mean row entropy "
+            f"above {num(SATURATED_BITS)} bits or with most queries finding their key."
+        )
+    names = and_list([variant_name(k) for k in saturated])
+    medians = and_list([g2(m) for m, _ in saturated.values()])
+    largest = and_list([g2(x) for _, x in saturated.values()])
+    quiet = all(m < scaled[0] / 100 for m, _ in saturated.values())
+    spikes = any(x > scaled[1] for _, x in saturated.values())
+    below = all(m < scaled[0] for m, _ in saturated.values())
+    cmp = "far below" if quiet else ("below" if below else "not below")
+    if quiet and spikes:
+        end = "a saturated row passes back almost nothing on most steps, yet on a few steps more "
+        end += "than Scaled's largest."
+    elif quiet:
+        end = "a saturated row passes back almost nothing."
+    else:
+        end = "in this run saturation did not silence the gradient."
+    return (
+        f"Over the last {counted(late_steps, 'step')}, the saturated divisors ({names}: row "
+        f"entropy below {num(SATURATED_BITS)} bits, mostly on the wrong key) had a median "
+        f"gradient norm of {medians}, "
+        f"{cmp} Scaled's {g2(scaled[0])}; their largest were {largest}, against Scaled's "
+        f"{g2(scaled[1])}: {end}"
+    )
+
+
+def sqrt_dk_divisors(*, d_k: int, divisors: dict[str, float]) -> str:
+    """Each divisor beside Scaled's √dₖ: how much larger or smaller it makes the scores."""
+    root = math.sqrt(d_k)
+    parts = []
+    for name, tau in divisors.items():
+        if name == "scaled":
+            continue
+        ratio = root / tau
+        size = (
+            f"scores {num(ratio)} times Scaled's"
+            if ratio >= 1
+            else f"scores 1/{num(1 / ratio)} of Scaled's"
+        )
+        parts.append(f"{variant_name(name)} divides by {num(tau)} ({size})")
+    return f"Scaled divides the scores by √dₖ = √{d_k} = {num(root)}; " + "; ".join(parts) + "."
+
+
+PREVIOUS_BAR = 0.5
+"""The previous-token score a layer-0 head needs before the words call it one (a perfect one
+puts all its weight one token back: 1)."""
+
+
+def heads_formed(heads: dict[str, tuple[str, float]]) -> list[str]:
+    """What the run's heads became, from its own scores: layer 0's strongest kind (named a head
+    of that kind only once it scores PREVIOUS_BAR or more), and whether this is the textbook
+    previous-token + induction pair or not."""
+    prev, dup, ind = heads.get("previous"), heads.get("duplicate"), heads.get("induction")
+    out = []
+    if prev and dup:
+        top, other = ("duplicate-token", dup), ("previous-token", prev)
+        if prev[1] >= dup[1]:
+            top, other = other, top
+        if top[1][1] >= PREVIOUS_BAR:
+            out.append(
+                f"Layer 0's strongest head is a {top[0]} head ({top[1][0]}, {num(top[1][1])}), "
+                f"not a {other[0]} head (the best {other[0]} score is {other[1][0]}'s, "
+                f"{num(other[1][1])})."
+            )
+        else:
+            out.append(
+                f"No layer-0 head has specialised: the best previous-token score is {prev[0]}'s, "
+                f"{num(prev[1])}, the best duplicate-token score {dup[0]}'s, {num(dup[1])}."
+            )
+    if ind:
+        out.append(f"Layer 1's best induction score is {ind[0]}'s, {num(ind[1])}.")
+    if prev and ind:
+        if prev[1] >= PREVIOUS_BAR and ind[1] >= PREVIOUS_BAR:
+            out.append(
+                "A previous-token head in layer 0 beside an induction head in layer 1: the pair "
+                "described for induction heads (Olsson et al., 2022)."
+            )
+        elif prev[1] < PREVIOUS_BAR:
+            out.append(
+                "So far this is not the usual previous-token + induction pair: no layer-0 head "
+                f"looks one token back (none scores {num(PREVIOUS_BAR)} or more)."
+            )
+    return out
 
 
 def induction_lines(
     *, steps: int, log_vocab: float, two_start: float, two_end: float, drop_at: int | None,
     one_min: float, one_end: float, heads: dict[str, tuple[str, float]],
 ) -> list[str]:  # fmt: skip
-    lines = [
+    lowest = (
+        f"its lowest loss on the repeated half was {num(one_min)} and it is {num(one_end)} at "
+        f"step {steps}"
+        if num(one_min) != num(one_end)
+        else f"its loss on the repeated half is at its lowest, {num(one_end)}, at step {steps}"
+    )
+    return [
         f"Two layers: the loss on the repeated half went from {num(two_start)} to {num(two_end)} "
-        f"in {steps} steps (log V = {num(log_vocab)}); it fell below log V / 2 {_step(drop_at)}.",
-        f"One layer (the control): its lowest loss on the repeated half was {num(one_min)}, "
-        f"{num(one_end)} at the end.",
+        f"in {counted(steps, 'step')} (log V = {num(log_vocab)}); it "
+        f"{_passed('fell below log V / 2', drop_at)}.",
+        f"One layer (the control): {lowest}.",
+        *(["At the last checkpoint: " + " ".join(heads_formed(heads))] if heads else []),
     ]
-    named = {"previous": "previous-token", "duplicate": "duplicate-token", "induction": "induction"}
-    for score, (head, value) in heads.items():
-        lines.append(
-            f"At the last checkpoint the best {named[score]} score is {head}'s, {num(value)}."
-        )
-    return lines
 
 
 # The Train view (static/train_view.js): its labels, and the line under the curves saying what
@@ -82,6 +217,7 @@ def induction_lines(
 # run on screen (train/narrate.py), and each line states only those numbers.
 
 PAGE = {
+    "tab": "Watch it learn",  # index.html's tab (tests/browser/test_view_tabs.py checks they agree)
     "heading": "Watch a head learn",
     "intro": "Train a head from random weights, in NumPy, in the server's worker: the curves "
     "grow as each chunk of steps arrives, and the scrubber shows the attention maps saved "
@@ -111,7 +247,11 @@ PAGE = {
     "starting": "Starting the run in the server's worker…",
     "running": "Training: step {step} of {steps}.",
     "paused": "Paused at step {step} of {steps}.",
-    "stopped": "Stopped at step {step}: the worker is free for the next run.",
+    "stopped": "Stopped at step {step}: the worker is free for the next run. Press Play or "
+    "Step to start a new one.",
+    "steps_bad": STEPS_RANGE,
+    "seed_bad": SEED_RANGE,
+    "seed_used": "Seed {seed}.",
     "finished": "Finished: {steps} steps.",
     "watch": "What to watch for",
     "summary": "So far",
@@ -124,9 +264,13 @@ PAGE = {
 }
 MEASURES = {
     "loss": "loss",
-    "grad_norm": "gradient norm",
+    "grad_norm": "gradient norm (log scale)",
     "weight_river": "bank's weight on river",
     "weight_savings": "bank's weight on savings",
+    "river_geographic": "bank's output, geographic dimension (by the river bank)",
+    "river_financial": "bank's output, financial dimension (by the river bank)",
+    "savings_geographic": "bank's output, geographic dimension (at the savings bank)",
+    "savings_financial": "bank's output, financial dimension (at the savings bank)",
     "entropy": "mean row entropy (bits)",
     "hit": "share of queries that find their key",
     "loss_repeated": "loss on the repeated half",
@@ -167,7 +311,7 @@ def sqrt_dk_phase(*, step: int, losses: dict[str, float], entropies: dict[str, f
                   grads: dict[str, float], max_entropy: float) -> str:  # fmt: skip
     each = ", ".join(f"{variant_name(k)} {num(v, places=3)}" for k, v in losses.items())
     ent = ", ".join(f"{variant_name(k)} {num(v)}" for k, v in entropies.items())
-    grad = ", ".join(f"{variant_name(k)} {v:.2g}" for k, v in grads.items())
+    grad = ", ".join(f"{variant_name(k)} {g2(v)}" for k, v in grads.items())
     where = (
         "Step 0, before any update (the same W_Q, W_K under every divisor)"
         if step == 0
@@ -198,10 +342,16 @@ def induction_phase(*, step: int, two: float, one: float, log_vocab: float,
 
 
 def checkpoint_scores_line(best: dict[str, tuple[str, float]]) -> str:
-    """The induction checkpoint's best head per score, as read off its maps."""
-    named = {"previous": "previous-token", "duplicate": "duplicate-token", "induction": "induction"}
-    parts = [f"{named[k]} {head} {num(v)}" for k, (head, v) in best.items()]
-    return "Best scores at this checkpoint: " + "; ".join(parts) + "." if parts else ""
+    """The induction checkpoint's best head per score, and what they make, as read off its maps."""
+    said = heads_formed(best)
+    return "At this checkpoint: " + " ".join(said) if said else ""
+
+
+def gif_caption(*, step: int, steps: int) -> str:
+    """A GIF frame's caption: which step, and how to read the maps."""
+    return (
+        f"Step {step} of {steps}: a row for each query, a column for each key; darker = more weight"
+    )
 
 
 def gif_saved(*, path: str, frames: int, width: int, height: int) -> str:
