@@ -6,6 +6,7 @@ a long real-model text cannot be made. Screenshots in test-artifacts/newcomer27b
 from __future__ import annotations
 
 import json
+import re
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -61,3 +62,45 @@ def test_smollm2_on_the_real_model_page_scrolls_no_sideways(new_page, artifacts,
     assert widths[0] <= widths[1], f"the page is {widths[0]} px wide in a {widths[1]} px window"
     rope = plot.bounding_box()
     assert rope is not None and rope["x"] >= 0 and rope["x"] + rope["width"] <= size["width"]
+
+
+def open_lesson(new_page: Any, query: str, size: dict[str, int]) -> Any:
+    page = new_page(**size)
+    page.goto(f"/{query}")
+    expect()(page.get_by_role("status", name="Narration").locator(".beat-text")).not_to_be_empty()
+    return page
+
+
+@SIZES
+def test_predict_first_gives_no_best_match_before_the_guess(new_page, base_url, artifacts, size):
+    # the bug: at the Score step, while the card asked which token bank attends to most, the
+    # canvas's accessible name said "the best match is river" and the read cell (bank→river)
+    # stood out bold with a thick border in the table beside the picture
+    lesson = api(base_url, "/api/lesson")
+    answer = lesson["predict"]["answer_token"]
+    page = open_lesson(new_page, "?predict=1&beat=score", size)
+    canvas = page.locator("canvas[data-beat]")
+    expect()(canvas).to_have_attribute("data-beat", "score")
+    label = canvas.get_attribute("aria-label") or ""
+    assert label and "best match" not in label and answer not in label, label
+    page.get_by_role("table", name="Attention weights").scroll_into_view_if_needed()
+    shot(page, artifacts, f"predict-score-{size['width']}")
+    assert marked_cells(page) == [], "a cell stands out before the guess"
+    # the guess given, the hints come back: the best match named, the answer's cell outlined
+    page.locator(".lesson-guess button.guess").first.click()
+    expect()(canvas).to_have_attribute("aria-label", re.compile(answer))
+    cell = f"{lesson['focus']},{lesson['predict']['answer']}"
+    assert any(f": {cell} " in m for m in marked_cells(page)), marked_cells(page)
+
+
+def marked_cells(page: Any) -> list[str]:
+    """The visible table cells that stand out: outlined, bold or with a thick border."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('td')].filter(c => {
+             const s = getComputedStyle(c);
+             return c.offsetParent !== null && (Number(s.fontWeight) >= 600
+               || s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0
+               || parseFloat(s.borderTopWidth) >= 2);
+           }).map(c => (c.closest('table')?.getAttribute('aria-label') ?? '') + ': '
+                       + c.dataset.i + ',' + c.dataset.j + ' ' + c.textContent)"""
+    )

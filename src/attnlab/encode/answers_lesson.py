@@ -98,6 +98,9 @@ class PredictAnswer(Answer):
     score_text: str = Field(
         description="the Score step's narration without its answer, shown until the guess"
     )
+    score_label: str = Field(
+        description="the Score step's picture name without its answer, used until the guess"
+    )
 
 
 class WrongAxisAnswer(Answer):
