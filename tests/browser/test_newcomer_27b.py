@@ -104,3 +104,62 @@ def marked_cells(page: Any) -> list[str]:
            }).map(c => (c.closest('table')?.getAttribute('aria-label') ?? '') + ': '
                        + c.dataset.i + ',' + c.dataset.j + ' ' + c.textContent)"""
     )
+
+
+@SIZES
+def test_the_one_projection_card_is_live_and_short(new_page, artifacts, size):
+    # the bugs: on a phone the card was a long wall of text nearly the same for both contexts,
+    # and "|q|²" broke between "|q|" and "²". Now a Sentence select shows one sentence's row,
+    # three matrices beside one, as bars with the core's numbers, and the finding once, short.
+    from attnlab.lesson.one_projection import one_projection
+    from attnlab.words.numfmt import num
+
+    page = open_lesson(new_page, "", size)
+    found = page.get_by_role("region", name="One matrix for Q, K and V")
+    found.scroll_into_view_if_needed()
+    pick = found.get_by_label("Sentence")
+    for sentence in ("at the savings bank", "by the river bank"):
+        pick.select_option(label=sentence)
+        core = one_projection(sentence)
+        f = core.focus
+        table = found.get_by_role("table", name=f"{sentence}: one matrix against three")
+        expect()(table).to_be_visible()
+        expect()(found.get_by_role("table")).to_have_count(1)
+        rows = table.locator("tbody tr")
+        expect()(rows).to_have_count(len(core.tokens) + 1)
+        for j in range(len(core.tokens)):
+            cells = rows.nth(j).locator("td").all_inner_texts()
+            assert cells == [
+                num(float(core.real.weights[f, j])),
+                num(float(core.one.weights[f, j])),
+            ]
+            widths = (
+                rows.nth(j)
+                .locator(".fill")
+                .evaluate_all("els => els.map(e => e.getBoundingClientRect().width)")
+            )
+            font = rows.nth(j).evaluate("r => parseFloat(getComputedStyle(r).fontSize)")
+            expected = [
+                5 * font * float(core.real.weights[f, j]),
+                5 * font * float(core.one.weights[f, j]),
+            ]
+            assert all(abs(a - b) <= 1.5 for a, b in zip(widths, expected, strict=True)), widths
+        real_self, one_self = core.self_scores
+        assert rows.nth(len(core.tokens)).locator("td").all_inner_texts() == [
+            num(float(real_self[f])),
+            num(float(one_self[f])),
+        ]
+        finding = found.locator("figcaption")
+        expect()(finding).to_have_text(core.finding)
+        assert len(core.finding) < len(core.note) / 2
+        # "|q|²" on one line wherever the finding wraps
+        lines = finding.evaluate(
+            """el => { const t = el.firstChild, r = document.createRange(), tops = [];
+                 const at = t.data.indexOf('|');
+                 for (let k = at; k < at + 5; k++) { r.setStart(t, k); r.setEnd(t, k + 1);
+                   const b = r.getClientRects()[0]; if (b && b.width > 0) tops.push(Math.round(b.top)); }
+                 return tops; }"""
+        )
+        assert len(set(lines)) == 1, lines
+    shot_el = found
+    shot_el.screenshot(path=str(artifacts / f"newcomer27b-one-projection-{size['width']}.png"))

@@ -127,6 +127,7 @@ class OneProjectionAnswer(Answer):
     real_self_first: list[bool] = Field(description="per row: the largest weight is on itself")
     one_self_first: list[bool]
     note: str
+    finding: str = Field(description="the note's finding, short: own score and largest weight")
 
 
 class LessonAnswer(ExplanationAnswer):

@@ -111,6 +111,7 @@ def one_projection_answer(r: OneProjection) -> OneProjectionAnswer:
         real_self_first=[bool(x) for x in real_first],
         one_self_first=[bool(x) for x in one_first],
         note=r.note,
+        finding=r.finding,
     )
 
 
