@@ -157,7 +157,8 @@ def test_the_one_projection_card_is_live_and_short(new_page, artifacts, size):
             """el => { const t = el.firstChild, r = document.createRange(), tops = [];
                  const at = t.data.indexOf('|');
                  for (let k = at; k < at + 5; k++) { r.setStart(t, k); r.setEnd(t, k + 1);
-                   const b = r.getClientRects()[0]; if (b && b.width > 0) tops.push(Math.round(b.top)); }
+                   const b = r.getClientRects()[0];
+                   if (b && b.width > 0) tops.push(Math.round(b.top)); }
                  return tops; }"""
         )
         assert len(set(lines)) == 1, lines

@@ -31,11 +31,9 @@ def test_arrows_walk_every_tab_and_wrap(new_page, tab_to, console) -> None:
         tab = page.get_by_role("tab", name=name)
         expect()(tab).to_be_focused()
         expect()(tab).to_have_attribute("aria-selected", "true")
-        others = [n for n in ORDER if n != name]
-        for other in others:
-            expect()(page.get_by_role("tab", name=other)).to_have_attribute(
-                "aria-selected", "false"
-            )
+        for other in (n for n in ORDER if n != name):
+            other_tab = page.get_by_role("tab", name=other)
+            expect()(other_tab).to_have_attribute("aria-selected", "false")
     page.keyboard.press("ArrowLeft")  # wraps backwards to the last tab
     expect()(page.get_by_role("tab", name="Head atlas")).to_be_focused()
     expect()(page.locator("#atlas")).to_be_visible()
