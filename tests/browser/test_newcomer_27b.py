@@ -18,6 +18,7 @@ pytestmark = pytest.mark.browser
 
 DESK = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+MENU = "Export this view: pictures, numbers, a file that works offline"
 SIZES = pytest.mark.parametrize("size", [DESK, PHONE], ids=["1280", "390"])
 
 
@@ -164,3 +165,42 @@ def test_the_one_projection_card_is_live_and_short(new_page, artifacts, size):
         assert len(set(lines)) == 1, lines
     shot_el = found
     shot_el.screenshot(path=str(artifacts / f"newcomer27b-one-projection-{size['width']}.png"))
+
+
+LONG = " ".join(["the farmers walked along the muddy river bank"] * 6)
+
+
+@SIZES
+def test_the_offline_page_item_says_before_the_click_that_the_text_is_too_long(
+    new_page, base_url, artifacts, size
+):
+    # the bug: for a 48-token Real model text "Offline page (HTML)" looked usable and failed
+    # only after the click ("holds up to 32 tokens")
+    from attnlab.export.standalone import MODEL_TOKENS_AT_MOST
+    from attnlab.words.page_export import EXPORT_WORDS
+
+    n = api(base_url, "/api/model/trace", text=LONG, grid="none")["window"]["n"]
+    assert n > MODEL_TOKENS_AT_MOST
+    page = open_model(new_page, size, **{"model.text": LONG})
+    page.locator("#real-model").get_by_role("button", name=MENU).click()
+    item = page.get_by_role("menuitem", name="Offline page (HTML)")
+    expect()(item).to_be_visible()
+    expect()(item).to_have_attribute("aria-disabled", "true")
+    reason = EXPORT_WORDS["export.html_too_long"].format(n=n, limit=MODEL_TOKENS_AT_MOST)
+    expect()(item).to_have_accessible_description(reason)
+    shot(page, artifacts, f"offline-refused-{size['width']}")
+    item.dispatch_event("click")  # a click anyway (Playwright refuses a disabled item)
+    status = page.locator("#real-model .export-status")
+    expect()(status).to_be_empty()  # nothing asked, nothing failed
+    # a short text: the item is usable again
+    page.keyboard.press("Escape")
+    box = page.get_by_label("Text", exact=True)
+    box.fill("The river bank")
+    box.press("Enter")
+    expect()(
+        page.get_by_role("table", name="Real attention weights").locator("tbody tr")
+    ).to_have_count(
+        api(base_url, "/api/model/trace", text="The river bank", grid="none")["window"]["n"]
+    )
+    page.locator("#real-model").get_by_role("button", name=MENU).click()
+    expect()(item).not_to_have_attribute("aria-disabled", "true")
