@@ -153,7 +153,8 @@ LONG_TEXT = " ".join(["the river bank"] * 12)  # 36 words: past what a model's o
 @SIZES
 def test_an_export_error_is_readable_and_covers_nothing(new_page, console, artifacts, size):
     # "holds up to 32 tokens" was once drawn over "Follow the token" and cut at the left edge
-    # (fixed in c718b8c at 1280 with a made-up error): the real error, at both sizes
+    # (fixed in c718b8c at 1280 with a made-up error): the real reason, at both sizes, now
+    # written under the disabled item while the menu is open
     console.allow("status of 400")
     page = new_page(**size)
     query = urllib.parse.urlencode({"view": "model", "model.text": LONG_TEXT})
@@ -161,19 +162,19 @@ def test_an_export_error_is_readable_and_covers_nothing(new_page, console, artif
     view = page.locator("#real-model")
     expect()(view.get_by_role("table", name="Real attention weights")).to_be_visible(timeout=60_000)
     view.get_by_role("button", name="Export this view").click()
-    view.get_by_role("menuitem", name="Offline page (HTML)", exact=True).click()
-    status = view.locator(".export-status")
-    expect()(status).to_contain_text("32 tokens", timeout=30_000)
+    # since issue 27's last items the reason is said before the click: the disabled item's
+    # description (test_newcomer_27b.py), read here for where it is drawn
+    item = view.get_by_role("menuitem", name="Offline page (HTML)", exact=True)
+    expect()(item).to_have_attribute("aria-disabled", "true")
+    status = view.locator(".export-why:not([hidden])")
+    expect()(status).to_contain_text("32", timeout=30_000)
     said = box(status)
     assert said["x"] >= 0 and said["x"] + said["width"] <= size["width"], said
-    covered = {
-        "Follow the token": view.get_by_role("group", name="Follow the token:"),
-        "the steps": view.locator(".stepper"),
-    }
-    for name, thing in covered.items():
-        assert not overlap(said, box(thing)), f"the error covers {name}"
+    # an open menu lies over the page as any menu does; closed, it and its reason cover nothing
     status.scroll_into_view_if_needed()
     shot(page, artifacts, f"export-error-{size['width']}")
+    page.keyboard.press("Escape")
+    expect()(view.get_by_role("menu")).to_be_hidden()
 
 
 @SIZES
