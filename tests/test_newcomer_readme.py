@@ -65,3 +65,25 @@ def test_masking_is_documented_on_the_page_and_in_the_terminal() -> None:
     text = _section("A real model: all-MiniLM-L6-v2 in NumPy")
     assert "**Mask a token**" in text and "**Mask and compare**" in text
     assert "attnlab mask" in text and "--how drop" in text
+
+
+def test_the_learner_sections_name_no_module_or_route() -> None:
+    # the browser and terminal sections say what you see and do; paths and /api routes are
+    # for developers
+    for title in ("The lesson in the browser", "The six beats in a terminal"):
+        text = _section(title)
+        assert "/api/" not in text and "src/attnlab" not in text, title
+        assert not re.search(r"`[\w/]+\.(py|js)`", text), title
+    developers = _section("For developers")
+    assert "/api/lesson" in developers and "src/attnlab/web/lesson_routes.py" in developers
+
+
+def test_the_layout_table_is_for_developers() -> None:
+    assert README.index("### Layout") > README.index("## For developers")
+    assert "\n## Layout\n" not in README
+    assert "| `src/attnlab/core/` |" in _section("For developers")
+
+
+def test_the_one_projection_command_and_mask_limit_are_named() -> None:
+    assert "attnlab lab one-projection" in _section("The six beats in a terminal")
+    assert "up to 128 tokens" in _section("A real model: all-MiniLM-L6-v2 in NumPy")

@@ -76,12 +76,14 @@ def test_cost_table_and_json(capsys) -> None:
 
 
 def test_cost_prints_the_kv_cache_beside_the_n_squared_table(capsys) -> None:
-    code, out, _ = run("cost", "--max-n", "16", capsys=capsys)
+    # the cache table stops at --max-n as the n² table does (test_cost_max_n.py)
+    code, out, _ = run("cost", "--max-n", "128", capsys=capsys)
     assert code == 0 and "one more token after n, d = 64" in out
-    rows = [ln.split() for ln in out.splitlines() if ln.split()[:1] in (["128"], ["2048"])]
+    cache = out.split("one more token after n", 1)[1]
+    rows = [ln.split() for ln in cache.splitlines() if ln.split()[:1] in (["128"], ["2048"])]
     # n, recompute (ms), cached row (µs), measured ratio, FLOP ratio, bytes n×n, bytes row
     assert rows[0][0] == "128" and rows[0][6] == "128×" and rows[0][7:9] == ["0.25", "MiB"], rows
-    _, out, _ = run("cost", "--max-n", "16", "--json", capsys=capsys)
+    _, out, _ = run("cost", "--max-n", "128", "--json", capsys=capsys)
     kv = json.loads(out)["kv_cache"]
     assert kv["points"][0]["n"] == 128 and kv["points"][0]["flop_ratio"] == pytest.approx(
         128, rel=0.02

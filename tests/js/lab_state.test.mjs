@@ -84,14 +84,17 @@ test("a lab question is the API's address on the page: the sweep with the lesson
   assert.throws(() => askURL("weights", {}), /unknown lab question "weights": expected one of sweep, cost/);
 });
 
-test("the lab's state: the cell read is the model's, or the focus row's answer; Predict first hides", () => {
+test("the lab's state: the cell read is the model's, or the focus row's answer; Predict first hides both", () => {
   const values = { lesson: LESSONS.river, predict: true, guess: null, cell: null, beat: "2" };
   const state = labViewState((k) => values[k]);
   assert.equal(state.trace.tokens.join(" "), "by the river bank");
   assert.equal(state.hiding, true);
   assert.equal(state.beat, 2);
   assert.equal(state.softmaxBeat, LESSONS.river.narration.findIndex((b) => b.key === "softmax"));
-  assert.deepEqual(state.reading, [LESSONS.river.focus, LESSONS.river.predict.answer]);
+  // while the guess is awaited no cell is read by default: the default cell is the answer
+  assert.equal(state.reading, null);
+  const guessed = labViewState((k) => ({ ...values, guess: 0 })[k]);
+  assert.deepEqual(guessed.reading, [LESSONS.river.focus, LESSONS.river.predict.answer]);
   const picked = labViewState((k) => ({ ...values, guess: 1, cell: [1, 2] })[k]);
   assert.equal(picked.hiding, false);
   assert.deepEqual(picked.reading, [1, 2]);

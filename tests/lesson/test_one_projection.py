@@ -78,3 +78,19 @@ def test_the_context_barely_moves_bank_with_one_matrix() -> None:
 def test_an_unknown_role_is_named() -> None:
     with pytest.raises(SharedRoleError, match="queries, keys, values, got 'both'"):
         one_projection(RIVER, shared="both")  # type: ignore[arg-type]
+
+
+def test_the_finding_is_short_and_reads_the_runs_numbers() -> None:
+    for sentence, real_to in (("by the river bank", "river"), ("at the savings bank", "savings")):
+        r = one_projection(sentence)
+        f = r.focus
+        real_self, one_self = r.self_scores
+        assert int(r.one.weights[f].argmax()) == f
+        said = r.finding.replace("\u2060", "")
+        assert said == (
+            f"bank's score against itself: {num(float(real_self[f]))} with three matrices, "
+            f"|q|² = {num(float(one_self[f]))} with one. Its largest weight moves from {real_to} "
+            f"({percent(float(r.real.weights[f].max()))}) to bank itself "
+            f"({percent(float(r.one.weights[f, f]))})."
+        )
+        assert "|\u2060q|\u2060²" in r.finding  # held together on the page

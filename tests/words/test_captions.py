@@ -4,7 +4,7 @@ import re
 
 from attnlab import lesson
 from attnlab.lesson.options import LessonOptions
-from attnlab.words.captions import captions, formula
+from attnlab.words.captions import captions, formula, score_withheld_description
 from attnlab.words.numfmt import num
 
 RIVER = "by the river bank"
@@ -69,3 +69,15 @@ def test_the_wrong_axis_softmax_heading_reads_the_row_sum_of_the_trace() -> None
     assert not re.search(r"sums to 1(?![.\d])", heading)
     assert f"sums to {num(total)}" in heading
     assert "a budget that sums to 1" in captions(lesson.run(RIVER), 3).softmax.heading
+
+
+def test_the_withheld_score_name_gives_no_best_match() -> None:
+    # Predict first: until the guess, the canvas's name must not say what the weights will
+    for sentence in ("by the river bank", "at the savings bank"):
+        ex = lesson.explain_lesson(sentence, LessonOptions())
+        shown = captions(ex.trace, ex.focus).score.description
+        withheld = score_withheld_description(ex.trace, ex.focus)
+        best = ex.trace.tokens[ex.answer]
+        assert best in shown and "best match" in shown
+        assert best not in withheld and "best match" not in withheld
+        assert f"q·k / {num(ex.trace.divisor)}" in withheld

@@ -139,14 +139,15 @@ def add_cost_command(sub: Any) -> None:
 
 
 def _cost(args: argparse.Namespace) -> int:
-    from attnlab.core.cost import measure, measure_kv_cache, sizes
+    from attnlab.core.cost import KV_SIZES, measure, measure_kv_cache, sizes
 
     if not MIN_N <= args.max_n <= MAX_N:
         raise AttnlabError(f"--max-n must be {MIN_N} to {MAX_N}, got {args.max_n}", field="max_n")
     if not 1 <= args.d <= MAX_D:
         raise AttnlabError(f"--d must be 1 to {MAX_D}, got {args.d}", field="d")
     cost = measure(sizes(args.max_n, min_n=MIN_N, per_octave=1), d=args.d)
-    kv = measure_kv_cache(d=args.d)
+    # the cache table honours --max-n too: its sizes up to it (below 128, --max-n alone)
+    kv = measure_kv_cache(tuple(n for n in KV_SIZES if n <= args.max_n) or (args.max_n,), d=args.d)
     if args.json:
         print(json.dumps(encode_cost(cost, kv)))
         return 0

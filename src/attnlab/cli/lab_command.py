@@ -83,4 +83,6 @@ def one_projection_text(r: OneProjection) -> str:
 
 
 def _wrap(text: str) -> list[str]:
-    return textwrap.wrap(text, WIDTH)
+    # the page's word joiners (U+2060, keeping "|q|²" on one line) are for a browser; textwrap
+    # breaks only at spaces, and some terminals draw a joiner as a box
+    return textwrap.wrap(text.replace("\u2060", ""), WIDTH)

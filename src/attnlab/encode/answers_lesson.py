@@ -98,6 +98,9 @@ class PredictAnswer(Answer):
     score_text: str = Field(
         description="the Score step's narration without its answer, shown until the guess"
     )
+    score_label: str = Field(
+        description="the Score step's picture name without its answer, used until the guess"
+    )
 
 
 class WrongAxisAnswer(Answer):
@@ -124,6 +127,7 @@ class OneProjectionAnswer(Answer):
     real_self_first: list[bool] = Field(description="per row: the largest weight is on itself")
     one_self_first: list[bool]
     note: str
+    finding: str = Field(description="the note's finding, short: own score and largest weight")
 
 
 class LessonAnswer(ExplanationAnswer):

@@ -149,6 +149,9 @@ class ModelInfoAnswer(Answer):
     d_k: int
     max_tokens: int
     max_text_chars: int | None = Field(description="the API's own limit; null: no text box")
+    html_max_tokens: int | None = Field(
+        default=None, description="the longest text the host's offline page takes; null: none"
+    )
     n_kv_heads: int
     causal: bool
     known_models: list[str]

@@ -190,6 +190,7 @@ def _word(v: HeadView) -> WordPieces | None:
 def encode_info(
     s: ModelSummary, *, known_models: Sequence[str], grids: Sequence[str],
     max_text_chars: int | None, compare_defaults: tuple[str, str, str] | None,
+    html_max_tokens: int | None = None,
 ) -> ModelInfoAnswer:  # fmt: skip
     """What /api/model/info answers (and a widget's or a file's "info"): the model's sizes and
     limits from its summary, and what the host offers (models, grids, Compare's defaults)."""
@@ -202,7 +203,7 @@ def encode_info(
         d_model=s.d_model, d_k=s.d_k, max_tokens=s.max_tokens, max_text_chars=max_text_chars,
         n_kv_heads=s.n_kv_heads, causal=s.causal, known_models=list(known_models),
         grids=list(grids), compare_defaults=defaults, special=list(s.special),
-        mask_token=s.mask_token, layer_windows=list(s.windows),
+        mask_token=s.mask_token, html_max_tokens=html_max_tokens, layer_windows=list(s.windows),
         layer_names=layer_labels(s.windows), kv_note=_kv_note(s),
     )  # fmt: skip
 

@@ -34,6 +34,7 @@ from attnlab.lesson.explain import LessonExplanation
 from attnlab.lesson.one_projection import OneProjection
 from attnlab.lesson.shuffle import ShuffleCheck
 from attnlab.lesson.toy import ROPE_SPEED, SINUSOIDAL_SCALE
+from attnlab.words.captions import score_withheld_description
 from attnlab.words.notes import HEAD_BLURBS
 
 __all__ = [
@@ -83,6 +84,7 @@ def lesson_answer(ex: LessonExplanation) -> LessonAnswer:
             answer_token=ex.trace.columns[ex.answer],
             notes=list(n.predictions),
             score_text=n.score_withheld,
+            score_label=score_withheld_description(ex.trace, ex.focus),
         ),
         wrong_axis=_wrong_axis(ex),
         one_projection=one_projection_answer(ex.one_projection),
@@ -109,6 +111,7 @@ def one_projection_answer(r: OneProjection) -> OneProjectionAnswer:
         real_self_first=[bool(x) for x in real_first],
         one_self_first=[bool(x) for x in one_first],
         note=r.note,
+        finding=r.finding,
     )
 
 

@@ -9,6 +9,7 @@ most, and say how many they leave out; vectors wider than 8 show their first two
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from collections.abc import Sequence
 
 import numpy as np
@@ -26,18 +27,30 @@ ROWS_AT_MOST = 12
 _BOLD, _VIOLET, _DIM, _RESET = "\x1b[1m", "\x1b[35m", "\x1b[2m", "\x1b[0m"
 
 
+def width(text: str) -> int:
+    """The columns `text` takes in a terminal: a wide character (本, 😀) two, a combining mark or
+    a zero-width joiner none, any other one (len() would count code points)."""
+    return sum(
+        0 if unicodedata.combining(c) or unicodedata.category(c) in ("Cf", "Mn", "Me")
+        else 2 if unicodedata.east_asian_width(c) in ("W", "F")
+        else 1
+        for c in text
+    )  # fmt: skip
+
+
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """Columns padded to their widest cell; the first column left-aligned, the rest right."""
+    """Columns padded to their widest cell (in terminal columns); the first column
+    left-aligned, the rest right. A column with no header (the ◀ focus marks) gets no rule."""
     cells = [list(header), *[list(r) for r in rows]]
-    widths = [max(len(row[c]) for row in cells) for c in range(len(header))]
+    widths = [max(width(row[c]) for row in cells) for c in range(len(header))]
 
     def line(row: Sequence[str]) -> str:
-        parts = [row[0].ljust(widths[0])] + [
-            x.rjust(w) for x, w in zip(row[1:], widths[1:], strict=True)
-        ]
+        pad = [" " * (w - width(x)) for x, w in zip(row, widths, strict=True)]
+        parts = [row[0] + pad[0]] + [p + x for x, p in zip(row[1:], pad[1:], strict=True)]
         return "  ".join(parts).rstrip()
 
-    return [line(header), line(["─" * w for w in widths]), *[line(r) for r in rows]]
+    rule = ["─" * w if h else "" for h, w in zip(header, widths, strict=True)]
+    return [line(header), line(rule), *[line(r) for r in rows]]
 
 
 def render(ex: Explanation, *, color: bool = False) -> str:

@@ -22,7 +22,11 @@ from attnlab.lesson.compute import run
 from attnlab.lesson.toy import DEFAULT_SENTENCE, DIM_NAMES, HEADS, embed, focus_index, tokenize
 from attnlab.types import BoolArray, FloatArray
 from attnlab.words.grammar import token_names
-from attnlab.words.one_projection_words import contexts_note, one_projection_note
+from attnlab.words.one_projection_words import (
+    contexts_note,
+    one_projection_finding,
+    one_projection_note,
+)
 
 __all__ = ["SHARED", "OneProjection", "Shared", "contexts", "one_projection"]
 
@@ -57,6 +61,20 @@ class OneProjection:
     def diagonal_wins(self) -> tuple[BoolArray, BoolArray]:
         """Per row, (real, one): True where the token's largest weight, alone, is on itself."""
         return _self_first(self.real.weights), _self_first(self.one.weights)
+
+    @property
+    def finding(self) -> str:
+        """The note's finding, short: the focus's own score and where its weight goes."""
+        f, names = self.focus, token_names(self.tokens)
+        real_self, one_self = self.self_scores
+        best = [int(np.argmax(t.weights[f])) for t in (self.real, self.one)]
+        return one_projection_finding(
+            names[f],
+            self_real=float(real_self[f]),
+            self_one=float(one_self[f]),
+            best_real=(names[best[0]], float(self.real.weights[f, best[0]])),
+            best_one=(names[best[1]], float(self.one.weights[f, best[1]])),
+        )
 
     @property
     def note(self) -> str:

@@ -52,12 +52,13 @@ async function run(el, status, words, label, make) {
  *   paint?: (ctx: CanvasRenderingContext2D, shapes: any[], box: {width: number, height: number, ratio: number}) => void,
  *   numbers: () => {matrix: Record<string, any>, heads: {layer: number, head: number, trace: Record<string, any>}[], json: any} | null,
  *   name: () => (string | number | null)[],
- *   offline?: {url: () => string | null | undefined, beat: () => number, note: string},
+ *   offline?: {url: () => string | null | undefined, beat: () => number, note: string, refused?: () => string | null},
  * }} options `picture`: the current beat laid out at the canvas's size; `frames`: every beat's
  *   shapes at one size; `paint`: how the view paints a finished beat (default draw.js's); `numbers`: the head shown, the heads of the long form, the JSON; `name`:
  *   the parts of the file name (the sentence, the token, the beat, ...); `offline`: where the
  *   host's server makes the offline page of this state (without the step, which it adds), and
- *   the words key of the item's note (what the file holds)
+ *   the words key of the item's note (what the file holds); `refused`: why the file cannot be
+ *   made of this state (the item is then disabled), or null
  */
 export function exportMenu({ model, scope, id, picture, frames, numbers, name, paint = undefined, offline = undefined }) {
   const words = () => model.get("words");
@@ -74,17 +75,33 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
 
   const entries = exportFiles({ picture, frames, numbers, name, paint, offline, getFile, need }).map(([key, values, make]) => {
     const item = h("button", { type: "button", role: "menuitem", tabindex: "-1", "data-export": key + (values.scale ? `-${values.scale}` : "") });
+    const why = h("span", { class: "export-why", id: `${id}-why-${list.children.length}`, hidden: true });
     scope.listen(item, "click", () => {
+      if (item.getAttribute("aria-disabled") === "true") return; // its description says why
       menu.close({ refocus: true });
       run(el, status, words, say(words(), key, values), make);
     });
-    const li = h("li", { role: "none" }, [item]);
+    const li = h("li", { role: "none" }, [item, why]);
     list.append(li);
-    return { item, li, key, values };
+    return { item, li, key, values, why };
   });
-  /** The offline page's item is there only while the host has a server to make it. */
+  /** The offline page's item is there only while the host has a server to make it, and is
+   * disabled, the reason its description, while the host says the file cannot hold this state. */
   function offer() {
-    for (const { li, key } of entries) if (key === "export.html") li.hidden = !(getFile && offline?.url());
+    for (const { li, key, item, why } of entries) {
+      if (key !== "export.html") continue;
+      li.hidden = !(getFile && offline?.url());
+      const reason = offline?.refused?.() ?? null;
+      why.textContent = reason ?? "";
+      why.hidden = !reason;
+      if (reason) {
+        item.setAttribute("aria-disabled", "true");
+        item.setAttribute("aria-describedby", why.id);
+      } else {
+        item.removeAttribute("aria-disabled");
+        item.removeAttribute("aria-describedby");
+      }
+    }
   }
 
   function label() {
@@ -99,6 +116,7 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
 
   scope.on(model, "change:words", label);
   scope.on(model, "change:export_html", offer);
+  if (offline?.refused) for (const key of ["trace", "info", "words"]) scope.on(model, `change:${key}`, offer);
   label();
   offer();
   return { el, close: menu.close, label };

@@ -81,7 +81,7 @@ export function nowPanel(id, { model, commit }) {
       ready = state.trace !== null;
       if (!ready) return;
       if (key !== "cell") show(state);
-      outline(state.reading);
+      outline(state.hiding ? null : state.reading); // the default cell is the answer
     },
     dispose() {
       toSoftmax.removeEventListener("click", onSoftmax);

@@ -26,8 +26,8 @@ export function readingPanel(id, { model, commit }) {
 
   function show(state) {
     const cell = state.reading;
-    if (model.get("cell") !== cell) commit({ cell }); // the lesson view outlines it too
-    const r = state.hiding ? null : state.raw.readings?.[cell[0]]?.[cell[1]];
+    if (cell && model.get("cell") !== cell) commit({ cell }); // the lesson view outlines it too
+    const r = state.hiding || !cell ? null : state.raw.readings?.[cell[0]]?.[cell[1]];
     reading.textContent = r ? r.text : state.hiding ? say(state.words, "lab.reading.hidden") : "";
     transpose.disabled = state.hiding;
     transpose.setAttribute("aria-pressed", String(transposed));

@@ -175,7 +175,7 @@ export function labViewState(get) {
     hiding: predict && guess === null,
     cell: get("cell") ?? null, beat: Number(get("beat")) || 0,
     positions: get("positions"), causal: get("causal"), edits: get("edits"), error: get("error"),
-    /** The cell being read: the model's "cell" (picked in either view), else the focus row's answer. */
+    /** The cell being read: the model's "cell" (picked in either view), else the focus row's answer (none while hiding). */
     reading: /** @type {[number, number] | null} */ (null),
     /** The beat whose weights a guess must come before: the trace's softmax step. */
     softmaxBeat: Math.max(0, (trace?.narration ?? []).findIndex((b) => b.key === "softmax")),
@@ -183,7 +183,9 @@ export function labViewState(get) {
   if (trace) {
     const c = state.cell;
     const cols = (trace.key_tokens ?? trace.tokens).length;
-    state.reading = c && c[0] < trace.tokens.length && c[1] < cols ? c : [trace.focus, Math.max(0, raw.predict?.answer ?? 0)];
+    // none picked: the focus row's answer, once there is no guess to give away
+    const picked = c && c[0] < trace.tokens.length && c[1] < cols ? c : null;
+    state.reading = picked ?? (state.hiding ? null : [trace.focus, Math.max(0, raw.predict?.answer ?? 0)]);
   }
   return state;
 }

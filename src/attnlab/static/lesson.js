@@ -148,7 +148,7 @@ function render({ model, el }) {
 
   const showAsking = () => {
     root.classList.toggle("asking", Boolean(model.get("asking")));
-    if (trace) for (const name of ["weights", "guess"]) panels[name].update(state(), "asking");
+    if (trace) for (const name of ["weights", "guess", "picture"]) panels[name].update(state(), "asking");
     steps.show();
   };
   const handlers = {

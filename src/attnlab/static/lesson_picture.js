@@ -27,9 +27,13 @@ function beatHeight(trace, width, height, beat, words) {
   }
 }
 
-/** The canvas says what it shows: its description, and its beat, focus and ray as data. */
-function annotate(canvas, out, focus) {
-  canvas.setAttribute("aria-label", out.description);
+/**
+ * The canvas says what it shows: its description, and its beat, focus and ray as data. While
+ * Predict first waits for a guess (`withheld`, the lesson's predict.score_label), the Score
+ * beat's name keeps its best match back.
+ */
+function annotate(canvas, out, focus, withheld) {
+  canvas.setAttribute("aria-label", (out.beat === "score" && withheld) || out.description);
   canvas.dataset.beat = out.beat;
   canvas.dataset.focus = String(focus);
   if (out.ray) {
@@ -111,7 +115,7 @@ function beatCanvas({ beat, presenting }) {
       }
       const out = shapes();
       draw(ctx, out.shapes, motion.t, size);
-      annotate(canvas, out, trace.focus);
+      annotate(canvas, out, trace.focus, state.asking ? trace.predict?.score_label : null);
     } catch (err) {
       drawMessage(ctx, say(state.words, "canvas.failed", { error: err instanceof Error ? err.message : String(err) }), size);
     }

@@ -43,9 +43,10 @@ export function weightsPanel({ commit, beat }) {
     readout.textContent = tableReadout(trace, stageNow(), reading[0], reading[1], words);
   }
 
-  /** Outline the cell being read (model "cell"), wherever it was picked. */
+  /** Outline the cell being read (model "cell"), wherever it was picked; none while a guess is
+   * awaited (the cell read by default is the answer). */
   function showCell() {
-    const [ci, cj] = state.cell ?? [-1, -1];
+    const [ci, cj] = (!state.asking && state.cell) || [-1, -1];
     for (const td of table.querySelectorAll("td[data-i]")) {
       td.classList.toggle("reading", Number(td.dataset.i) === ci && Number(td.dataset.j) === cj);
     }

@@ -102,7 +102,15 @@ function exporter(model, scope, picture, steps, read) {
       const { name, layer, head, trace } = read();
       return [name, trace && `layer ${layer} head ${head}`, trace?.tokens[trace.focus], steps.beats()[steps.beat()]?.key];
     },
-    offline: { url: () => model.get("export_html"), beat: steps.beat, note: "export.html_note_model" },
+    offline: {
+      url: () => model.get("export_html"), beat: steps.beat, note: "export.html_note_model",
+      // the host's limit (/api/model/info's html_max_tokens): said before the click, not after
+      refused: () => {
+        const limit = model.get("info")?.html_max_tokens;
+        const n = model.get("trace")?.window?.n;
+        return limit != null && n > limit ? say(model.get("words"), "export.html_too_long", { n, limit }) : null;
+      },
+    },
   });
 }
 

@@ -42,6 +42,7 @@ from attnlab.errors import (
     TooLongError,
     UnknownHeadError,
 )
+from attnlab.export.standalone import MODEL_TOKENS_AT_MOST
 from attnlab.models import ModelTrace
 from attnlab.models.compare import DEFAULT_A, DEFAULT_B, DEFAULT_WORD, compare
 from attnlab.models.head_view import head_view, model_summary
@@ -118,6 +119,7 @@ def _info(params: ModelQuery) -> Response:
     return json_answer(encode_info(
         summary, known_models=model_names(), grids=GRIDS, max_text_chars=MAX_TEXT_CHARS,
         compare_defaults=(DEFAULT_WORD, DEFAULT_A, DEFAULT_B),
+        html_max_tokens=MODEL_TOKENS_AT_MOST,  # the Export menu says so before the click
     ))  # fmt: skip
 
 

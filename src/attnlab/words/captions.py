@@ -19,7 +19,7 @@ from attnlab.words.grammar import and_list, token_names
 from attnlab.words.narration import asymmetric_pair
 from attnlab.words.numfmt import num, vec
 
-__all__ = ["BeatCaption", "Captions", "captions", "formula"]
+__all__ = ["BeatCaption", "Captions", "captions", "formula", "score_withheld_description"]
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,16 @@ def _score(trace: Trace, focus: int, who: str) -> BeatCaption:
         head,
         f"Score: the row of {who} fills left to right with q·k / {div}; the best match is {best}.",
         (line,),
+    )
+
+
+def score_withheld_description(trace: Trace, focus: int) -> str:
+    """The Score beat's accessible name without its answer, for a page that waits for the
+    learner's guess (Predict first): what fills in, and the question in place of the best match."""
+    who = f"“{token_names(trace.tokens)[focus]}”"
+    return (
+        f"Score: the row of {who} fills left to right with q·k / {num(trace.divisor)}; "
+        f"which key will {who} attend to most? Guess before the weights show."
     )
 
 

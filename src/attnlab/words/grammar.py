@@ -71,11 +71,30 @@ def _names(tokens: tuple[str, ...]) -> tuple[str, ...]:
 def spoken(name: str) -> str:
     """A token's name as a sentence writes it: a plain word as it is (bank, [CLS], ##s), and
     one that carries its space or is no word at all quoted, the space kept, as the page writes
-    it: “ bank”, “.”, “ ” (a byte-level tokenizer's " bank" would otherwise read as a double
-    space in a list, and "." as the end of the sentence)."""
-    if name and name == name.strip() and any(c.isalnum() for c in name):
+    it: “ bank”, “.”, “ ”, “'s”, a newline as “\\n” (a byte-level tokenizer's " bank" would
+    otherwise read as a double space in a list, "." as the end of the sentence, and a newline
+    would split the line)."""
+    if _plain(name):
         return name
-    return f"“{name}”"
+    return f"“{_visible(name)}”"
+
+
+_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _visible(name: str) -> str:
+    """`name` with its control characters written out (a newline token as \\n, as the page's
+    JSON writes it), so a token never breaks the line or the table row it is named in."""
+    return "".join(_ESCAPES.get(c, f"\\x{ord(c):02x}" if not c.isprintable() else c) for c in name)
+
+
+def _plain(name: str) -> bool:
+    """A word as it is: letters and digits (bank, bank₂), a WordPiece continuation (##s) or a
+    special token ([CLS]). A piece such as 's, a space or punctuation is quoted."""
+    core = name[2:] if name.startswith("##") else name
+    if len(core) > 2 and core[0] == "[" and core[-1] == "]":
+        core = core[1:-1]
+    return bool(core) and all(c.isalnum() or c in "₀₁₂₃₄₅₆₇₈₉" for c in core)
 
 
 def spoken_names(tokens: Sequence[str]) -> tuple[str, ...]:

@@ -13,10 +13,21 @@ from collections.abc import Sequence
 from attnlab.words.grammar import and_list, possessive
 from attnlab.words.numfmt import num, percent, vec
 
-__all__ = ["MATRIX", "contexts_note", "one_projection_note", "rows_on_themselves"]
+__all__ = [
+    "MATRIX",
+    "Q_SQUARED",
+    "contexts_note",
+    "one_projection_finding",
+    "one_projection_note",
+    "rows_on_themselves",
+]
 
 MATRIX = {"queries": "W_Q", "keys": "W_K", "values": "W_V"}
 """The name of the matrix that serves as the one W, by the role it came from."""
+
+Q_SQUARED = "|\u2060q|\u2060²"
+"""|q|² held together by word joiners (U+2060): a line never breaks after a bar, so "|q|" and
+"²" stay on one line."""
 
 
 def rows_on_themselves(names: Sequence[str]) -> str:
@@ -44,7 +55,7 @@ def one_projection_note(
     text = (
         f"With three matrices, {whose} query dotted with its own key is {num(self_real)}; "
         f"with one matrix ({w}) for all three roles it is {whose} query dotted with itself, "
-        f"|q|² = {num(self_one)}. "
+        f"{Q_SQUARED} = {num(self_one)}. "
     )
     (real_to, real_w), (one_to, one_w) = best_real, best_one
     text += f"The real head gives {percent(real_w)} of {whose} attention to {real_to}; "
@@ -64,6 +75,25 @@ def one_projection_note(
         "looks for can no longer differ from what it offers."
     )
     return text
+
+
+def one_projection_finding(
+    who: str,
+    *,
+    self_real: float,
+    self_one: float,
+    best_real: tuple[str, float],
+    best_one: tuple[str, float],
+) -> str:
+    """The finding in two short sentences, for a card with its numbers beside it: the focus's
+    score against itself and where its largest weight goes, three matrices → one."""
+    (real_to, real_w), (one_to, one_w) = best_real, best_one
+    one_to = f"{who} itself" if one_to == who else one_to
+    return (
+        f"{possessive(who)} score against itself: {num(self_real)} with three matrices, "
+        f"{Q_SQUARED} = {num(self_one)} with one. Its largest weight moves from {real_to} "
+        f"({percent(real_w)}) to {one_to} ({percent(one_w)})."
+    )
 
 
 def contexts_note(

@@ -34,6 +34,10 @@ EXPORT_WORDS: Mapping[str, str] = {
         "head, opening on this head and step (scaled scores over keys; texts of up to 32 "
         "tokens)."
     ),
+    "export.html_too_long": (
+        "Not for this text: it has {n} tokens, and the offline page holds texts of up to "
+        "{limit}. Shorten the text to export it."
+    ),
     "export.saved": "Saved {file}.",
     "export.working": "Drawing {file}…",
     "export.failed": "Could not export: {error}",

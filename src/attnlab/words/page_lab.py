@@ -20,13 +20,16 @@ _LABELS = {
     "lab.one.help": (
         "A common mistake: treating a token's query, key and value as one vector. Here one "
         "matrix (the real head's W_Q) makes all three, Q = K = V = X·W_Q, beside the real head's "
-        "three matrices, in both contexts. With Q = K a token's score against itself is |q|²."
+        "three matrices. With Q = K a token's score against itself is |\u2060q|\u2060², so the "
+        "diagonal tends to win."
     ),
     "lab.one.table": "{sentence}: one matrix against three",
     "lab.one.caption": "{sentence}: the weights of {token}'s row",
     "lab.one.real": "real head (3 matrices)",
     "lab.one.one": "Q = K = V (1 matrix)",
     "lab.one.self": "{token}'s own score",
+    "lab.one.key": "key",
+    "lab.one.sentence": "Sentence",
     "lab.one.waiting": "Computing…",
     "lab.one.hidden": "Make your guess first: this card shows the weights.",
     "lab.one.no_host": "This card is computed by the server or the notebook's kernel.",
