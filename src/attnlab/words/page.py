@@ -406,6 +406,7 @@ TEMPLATE_VALUES: Mapping[str, str] = {
     "error": "a message, the API's or the browser's",
     "number": "a step's number, from 1",
     "count": "how many steps (or heads)",
+    "seconds": "whole seconds a measurement has run so far",
     "title": "a beat's title (narration.py)",
     "row": "a row's number, from 1",
     "col": "a column's number, from 1",
