@@ -111,27 +111,27 @@ def sqrt_dk_verdict(
             "No divisor saturated on the wrong keys: each either ended with a mean row entropy "
             f"above {num(SATURATED_BITS)} bits or with most queries finding their key."
         )
-    names = and_list([variant_name(k) for k in saturated])
-    medians = and_list([g2(m) for m, _ in saturated.values()])
-    largest = and_list([g2(x) for _, x in saturated.values()])
-    quiet = all(m < scaled[0] / 100 for m, _ in saturated.values())
-    spikes = any(x > scaled[1] for _, x in saturated.values())
-    below = all(m < scaled[0] for m, _ in saturated.values())
-    cmp = "far below" if quiet else ("below" if below else "not below")
-    if quiet and spikes:
-        end = "a saturated row passes back almost nothing on most steps, yet on a few steps more "
-        end += "than Scaled's largest."
-    elif quiet:
-        end = "a saturated row passes back almost nothing."
-    else:
-        end = "in this run saturation did not silence the gradient."
+    clauses = [
+        f"{variant_name(k)} median {g2(m)}, largest {g2(x)}: {_saturated_verdict(m, x, scaled)}"
+        for k, (m, x) in saturated.items()
+    ]
     return (
-        f"Over the last {counted(late_steps, 'step')}, the saturated divisors ({names}: row "
-        f"entropy below {num(SATURATED_BITS)} bits, mostly on the wrong key) had a median "
-        f"gradient norm of {medians}, "
-        f"{cmp} Scaled's {g2(scaled[0])}; their largest were {largest}, against Scaled's "
-        f"{g2(scaled[1])}: {end}"
+        f"Over the last {counted(late_steps, 'step')}, Scaled's gradient norm had a median of "
+        f"{g2(scaled[0])} and a largest of {g2(scaled[1])}. The saturated divisors (row entropy "
+        f"below {num(SATURATED_BITS)} bits, mostly on the wrong key): {'; '.join(clauses)}."
     )
+
+
+def _saturated_verdict(median: float, largest: float, scaled: tuple[float, float]) -> str:
+    """One saturated divisor's late gradient against Scaled's (median, largest): only what
+    these two numbers show."""
+    if median < scaled[0] / 100:
+        if largest > scaled[1]:
+            return "almost nothing on most steps, yet more than Scaled's largest on a few"
+        return "almost nothing passes back"
+    if median < scaled[0]:
+        return "below Scaled's, but not silenced"
+    return "not silenced: saturation did not stop the gradient in this run"
 
 
 def sqrt_dk_divisors(*, d_k: int, divisors: dict[str, float]) -> str:
