@@ -288,6 +288,13 @@ _MODEL = {
         "instead of rotating queries and keys, and it does not predict a next token. Choose "
         "SmolLM2 to see RoPE and next-token predictions."
     ),
+    "model.rope.title_learned": "Learned positions and what the model predicts",
+    "model.rope.learned": (
+        "This model is a decoder that predicts the next token, but it has no RoPE: it adds a "
+        "learned position vector to each token's embedding once, before the first layer, so "
+        "its queries and keys are never rotated and there is no distance curve to draw."
+    ),
+    "model.rope.loading": "Reading the new model's text …",
     "model.rope.query": (
         "The query of “{token}” (position {position}) before RoPE: {before}; after rotating "
         "each pair of its numbers by an angle proportional to {position}: {after}."
