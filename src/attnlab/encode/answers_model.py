@@ -187,9 +187,7 @@ class DecoderAnswer(Answer):
     query_after: list[FiniteFloat] | None = Field(
         description="the same query rotated by its position"
     )
-    scores: PackedArray | None = Field(
-        description="(D,) q·k/√d_k with the query δ = 0..D−1 after"
-    )
+    scores: PackedArray | None = Field(description="(D,) q·k/√d_k with the query δ = 0..D−1 after")
     score_used: FiniteFloat | None = Field(description="the score at the text's own distance")
     next_after_focus: list[NextToken]
     next_after_last: list[NextToken]
