@@ -84,3 +84,47 @@ def test_gpt2_is_a_decoder_with_learned_positions(served, browser, artifacts: Pa
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_the_specials_menu_names_none_for_a_tokenizer_that_adds_none(
+    served, browser, artifacts: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Bug: after hiding MiniLM's [CLS] and [SEP], a switch to a decoder whose tokenizer adds no
+    special token (GPT-2, Qwen2, SmolLM2) kept the menu labelled "[CLS] and [SEP]" and the note
+    saying "[CLS] and [SEP] are hidden"."""
+    from playwright.sync_api import expect
+
+    from attnlab.words.model_help import HELP_WORDS
+
+    url, name = served
+    m = _api(url, "/api/model/matrix", model=name, text=TEXT, specials="hide")
+    assert m["specials_named"] is None and m["shown"] == len(TEXT.split())  # nothing hidden
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=url,
+                                  reduced_motion="reduce")  # fmt: skip
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        q = urllib.parse.urlencode(
+            {"view": "model", "model.name": "minilm", "model.text": "The bank."}
+        )
+        page.goto(f"/?{q}")
+        menu = page.get_by_label("[CLS] and [SEP]", exact=True)
+        expect(menu).to_be_visible(timeout=60_000)
+        menu.select_option("hide")
+        expect(page.locator(".rm-matrix-note")).to_contain_text("[CLS] and [SEP] are hidden")
+        page.get_by_label("Model", exact=True).select_option(name)
+        expect(page.locator(".rm-decoder h2")).to_have_text(
+            "Learned positions and what the model predicts", timeout=60_000
+        )
+        none = page.get_by_label(HELP_WORDS["model.matrix.specials_none"], exact=True)
+        expect(none).to_be_visible()
+        expect(none).to_be_disabled()
+        note = page.locator(".rm-matrix-note")
+        expect(note).to_contain_text(HELP_WORDS["model.matrix.specials_absent"])
+        expect(note).not_to_contain_text("[CLS]")
+        expect(page.locator(".rm-matrix")).not_to_contain_text("[CLS]")
+        page.locator(".rm-matrix").screenshot(path=str(artifacts / "gpt2-no-specials-1280.png"))
+        assert not errors, errors
+    finally:
+        context.close()

@@ -76,14 +76,21 @@ function matrixNote(ui, { m, trace, specials, words }) {
   if (m.causal) parts.push(say(words, "model.matrix.causal"));
   if (m.window != null && m.n > m.window) parts.push(say(words, "model.matrix.window", { layer: m.layer, window: m.window.toLocaleString("en-US") }));
   const named = m.specials_named ?? null;
+  // the model's own specials: the API names any but BERT's [CLS]/[SEP], which the page's words name
+  const bert = !named && Boolean(trace?.window?.all_tokens?.some((t) => /^\[(CLS|SEP)\]$/.test(t)));
+  const hasSpecials = Boolean(named) || bert;
   const hidden = m.specials === "hide" ? "model.matrix.hidden" : "model.matrix.renormalised";
-  if (m.specials !== "show") parts.push(say(words, named ? `${hidden}_of` : hidden, { hidden: num(m.hidden_mean ?? 0), tokens: named }));
+  if (!hasSpecials && m.specials !== "show") parts.push(say(words, "model.matrix.specials_absent"));
+  else if (m.specials !== "show") parts.push(say(words, named ? `${hidden}_of` : hidden, { hidden: num(m.hidden_mean ?? 0), tokens: named }));
   ui.note.textContent = parts.join(" ");
   const label = ui.specialsField.box.querySelector("label");
-  if (named) label.removeAttribute("data-words");
-  else label.setAttribute("data-words", "model.matrix.specials");
-  label.textContent = named ? say(words, "model.matrix.specials_of", { tokens: named }) : say(words, "model.matrix.specials");
-  const hasSpecials = Boolean(named) || Boolean(trace?.window?.all_tokens?.some((t) => /^\[(CLS|SEP)\]$/.test(t)));
+  const key = named ? null : bert ? "model.matrix.specials" : "model.matrix.specials_none";
+  if (key) label.setAttribute("data-words", key);
+  else label.removeAttribute("data-words");
+  label.textContent = named ? say(words, "model.matrix.specials_of", { tokens: named }) : say(words, key);
+  // nothing to hide (a decoder whose tokenizer adds no token): the menu is off, hidden unless a
+  // choice carried over from another model asks to hide them, when it stays, disabled, beside the note
+  ui.specials.disabled = !hasSpecials;
   ui.specialsField.box.style.display = !hasSpecials && specials === "show" ? "none" : "";
 }
 
