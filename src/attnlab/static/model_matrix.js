@@ -15,6 +15,7 @@ import { field } from "./model_dom.js";
 import { ownNumber } from "./model_ids.js";
 import { LEGEND_HEIGHT, SCALES, cellAt, legendShapes, matrixLayout, matrixPixels } from "./matrix_picture.js";
 import { changes } from "./model_state.js";
+import { visibleToken } from "./names.js";
 import { unpack } from "./packed.js";
 import { fitCanvas } from "./picture.js";
 import { say } from "./words.js";
@@ -64,7 +65,7 @@ function matrixElements(id) {
 
 /** The token of each cell (its block's first shown token). */
 function cellTokens(m, all) {
-  return m.edges.map((p) => all[m.kept[p]]);
+  return m.edges.map((p) => visibleToken(all[m.kept[p]]));
 }
 
 /** The matrix's title and note: exact or pooled, the mask, the special tokens hidden or not
