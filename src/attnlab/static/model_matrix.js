@@ -140,6 +140,15 @@ function focusCell(m, trace) {
   return p < 0 ? null : cellOf(m.edges, p);
 }
 
+/** The followed row's label: the followed token itself (with its position when cells pool
+ * several rows: " all #1936", not its block's first token). */
+export function focusLabel(m, trace, words) {
+  const f = trace?.window?.focus;
+  if (f == null || !m.kept.includes(f)) return null;
+  const token = visibleToken(trace.window.all_tokens[f]);
+  return m.pooled ? say(words, "model.window_token", { token, position: f }) : token;
+}
+
 /** What the pointer reads over cell (r, c): its rows and keys, and its weight. */
 function cellText(m, decoded, all, r, c, words) {
   const at = (k) => m.kept[m.edges[k]];
@@ -188,7 +197,7 @@ function matrixPicture(ui, model) {
     const scale = model.get("matrix_scale") ?? "log";
     const width = widthNow();
     const focus = focusCell(m, trace);
-    const laid = (at.laid = matrixLayout({ cells: m.cells, tokens: cellTokens(m, trace.window.all_tokens), width, focus }));
+    const laid = (at.laid = matrixLayout({ cells: m.cells, tokens: cellTokens(m, trace.window.all_tokens), width, focus, focusLabel: focusLabel(m, trace, words()) }));
     fitCanvas(ui.canvas, size, width, laid.height);
     const ctx = ui.canvas.getContext("2d");
     if (!ctx) return;
