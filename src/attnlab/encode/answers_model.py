@@ -172,6 +172,9 @@ class ModelInfoAnswer(Answer):
 class NextToken(Answer):
     token: str
     probability: FiniteFloat
+    special: bool = Field(
+        False, description="one of the tokenizer's special tokens (<eos>, <start_of_image>)"
+    )
 
 
 class DecoderAnswer(Answer):

@@ -143,8 +143,8 @@ def _gqa(g: GqaReads, s: ModelSummary) -> GqaAnswer:
 
 
 def _decoder(r: RopeView, tokens: Sequence[str]) -> DecoderAnswer:
-    def top(found: tuple[tuple[str, float], ...]) -> list[NextToken]:
-        return [NextToken(token=w, probability=round(p, 6)) for w, p in found]
+    def top(found: tuple[tuple[str, float, bool], ...]) -> list[NextToken]:
+        return [NextToken(token=w, probability=round(p, 6), special=s) for w, p, s in found]
 
     return DecoderAnswer(
         focus=r.focus, key=r.key, key_token=tokens[r.key], distance=r.distance,

@@ -96,8 +96,8 @@ class RopeView:
     query_before: FloatArray | None  # (d_k,); None with learned positions
     query_after: FloatArray | None  # (d_k,)
     scores: FloatArray | None  # (D,) q·k/√d_k at distances 0..D − 1
-    next_after_focus: tuple[tuple[str, float], ...]
-    next_after_last: tuple[tuple[str, float], ...]
+    next_after_focus: tuple[tuple[str, float, bool], ...]  # (token, probability, special)
+    next_after_last: tuple[tuple[str, float, bool], ...]
     positions: Literal["rope", "learned"] = "rope"
 
 
@@ -255,16 +255,16 @@ def rope_view(mt: ModelTrace, layer: int, head: int, focus: int) -> RopeView | N
     if not mt.has_rope(layer):  # learned positions (GPT-2): no rotation to show
         return RopeView(
             focus=focus, key=key, distance=focus - key, query_before=None, query_after=None,
-            scores=None, next_after_focus=tuple(mt.next_tokens(focus, TOP_NEXT)),
-            next_after_last=tuple(mt.next_tokens(None, TOP_NEXT)), positions="learned",
+            scores=None, next_after_focus=mt.next_tokens_marked(focus, TOP_NEXT),
+            next_after_last=mt.next_tokens_marked(None, TOP_NEXT), positions="learned",
         )  # fmt: skip
     before, after = mt.rope_query(layer, head, focus)  # (d_k,) each
     d = min(ROPE_DISTANCES, max(mt.n, 256))
     scores = mt.score_by_distance(layer, head, focus, key, distances=d)  # (d,)
     return RopeView(
         focus=focus, key=key, distance=focus - key, query_before=before, query_after=after,
-        scores=scores, next_after_focus=tuple(mt.next_tokens(focus, TOP_NEXT)),
-        next_after_last=tuple(mt.next_tokens(None, TOP_NEXT)),
+        scores=scores, next_after_focus=mt.next_tokens_marked(focus, TOP_NEXT),
+        next_after_last=mt.next_tokens_marked(None, TOP_NEXT),
     )  # fmt: skip
 
 

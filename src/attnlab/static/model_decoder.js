@@ -26,7 +26,9 @@ export function decoderPanel(model, id) {
   const el = h("section", { class: "rm-decoder", "aria-labelledby": `${id}-dec-title` }, [ui.title, ui.none, ui.query, ui.plot, ui.note, ui.next]);
 
   function nextTable(rows, caption) {
-    const body = rows.map((r) => h("tr", {}, [h("th", { scope: "row" }, [JSON.stringify(r.token)]), h("td", {}, [percent(r.probability)])]));
+    // a special token (Gemma 3's <start_of_image>) is said to be one, not read as a word
+    const name = (r) => (r.special ? [JSON.stringify(r.token), " ", h("span", { class: "rm-special" }, [`(${say(words(), "model.next.special")})`])] : [JSON.stringify(r.token)]);
+    const body = rows.map((r) => h("tr", { class: r.special ? "rm-next-special" : "" }, [h("th", { scope: "row" }, name(r)), h("td", {}, [percent(r.probability)])]));
     return h("table", { class: "rm-cos rm-next-table", "aria-label": caption }, [h("caption", {}, [caption]), h("thead", {}, [h("tr", {}, [h("th", { scope: "col" }, [say(words(), "model.next.token")]), h("th", { scope: "col" }, [say(words(), "model.next.probability")])])]), h("tbody", {}, body)]);
   }
 

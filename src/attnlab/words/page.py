@@ -315,6 +315,7 @@ _MODEL = {
     "model.next.after": "Next token after “{token}” (position {position})",
     "model.next.after_last": "Next token after “{token}” (position {position}, the last token)",
     "model.next.token": "token",
+    "model.next.special": "special token",
     "model.next.probability": "probability",
     "model.name.smollm2": "SmolLM2-135M-Instruct",
     "model.name.gemma3": "Gemma 3 270M",
