@@ -81,6 +81,9 @@ def test_gpt2_is_a_decoder_with_learned_positions(served, browser, artifacts: Pa
         expect(cell.locator("th")).to_have_text(json.dumps(first["token"]))
         expect(cell.locator("td")).to_have_text(f"{round(first['probability'] * 100)}%")
         section.screenshot(path=str(artifacts / "gpt2-learned-positions-1280.png"))
+        page.set_viewport_size({"width": 390, "height": 844})
+        expect(table).to_be_visible()
+        section.screenshot(path=str(artifacts / "gpt2-learned-positions-390.png"))
         assert not errors, errors
     finally:
         context.close()
