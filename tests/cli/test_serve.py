@@ -108,3 +108,62 @@ def test_serve_atlas_serves_each_atlas_and_names_a_file_that_is_not_one(
     assert f"not serving the atlas {str(bad)!r}" in said.err and "not a Parquet file" in said.err
     app = no_uvicorn[0].app
     assert list(app.state.atlases) == ["mine"]
+
+
+def _tiny_gpt2(folder) -> None:
+    """A tiny GPT-2 saved by transformers, with a WordLevel tokenizer.json."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(vocab_size=32, n_embd=16, n_layer=1, n_head=2, n_positions=16)
+    transformers.GPT2LMHeadModel(config).save_pretrained(folder)
+    tok = Tokenizer(models.WordLevel({f"t{i}": i for i in range(32)}, unk_token="t0"))
+    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tok.save(str(folder / "tokenizer.json"))
+
+
+@pytest.mark.torch
+def test_every_model_folder_given_is_served(tmp_path, capsys, no_uvicorn) -> None:
+    """Bug: `serve --model A --model B --model C` kept the last folder only, the others dropped
+    without a word; a bad folder among them is named and the good ones served all the same."""
+    from attnlab.models.kept import SERVED
+
+    folders = [tmp_path / name for name in ("tiny-a", "tiny-b", "tiny-c")]
+    for folder in folders:
+        _tiny_gpt2(folder)
+    missing = tmp_path / "not-there"
+    args = ["serve", "--port", "0"]
+    for f in [*folders, missing]:
+        args += ["--model", str(f)]
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    for f in folders:
+        assert f"serving the model at {str(f)!r} as {f.name!r}" in out
+        assert SERVED[f.name] == str(f)
+    assert f"not serving the model at {str(missing)!r}" in err
+    executors = no_uvicorn[0].app.state.executors
+    assert executors.models.folders == tuple(str(f) for f in folders)  # its worker loads each
+
+
+def test_serve_help_says_model_can_be_repeated(capsys) -> None:
+    assert main(["serve", "--help"]) == 0
+    assert "repeatable: --model A --model B serves both" in " ".join(
+        capsys.readouterr().out.split()
+    )
+
+
+def test_a_port_in_use_is_refused_before_the_address_is_printed(capsys, no_uvicorn) -> None:
+    """Bug: on a busy port `serve` printed "the lesson is at http://127.0.0.1:PORT/" and then
+    uvicorn's "[Errno 98] address already in use"."""
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert "the lesson is at" not in out and not no_uvicorn
+    assert f"port {port} on 127.0.0.1 is already in use" in err and "--port" in err

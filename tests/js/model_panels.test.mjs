@@ -35,3 +35,18 @@ test("changes() says which parts changed since the last state", () => {
   assert.equal(memo.changed("trace"), false);
   assert.equal(memo.changed("head"), true);
 });
+
+test("a newline token is named \"\\n\" in the decoded trace's labels, in a window too", () => {
+  // bug: a byte-level "\n" token was a blank row label, "#1911" with nothing before it in a window
+  const base = JSON.parse(readFileSync(new URL("./model_trace.json", import.meta.url), "utf8"));
+  const trace = structuredClone(base);
+  trace.tokens[1] = "\n";
+  const whole = stateReader(fakeModel({ trace, words: null }))().trace;
+  assert.equal(whole.tokens[1], JSON.stringify("\n"));
+  assert.equal(whole.tokens[0], base.tokens[0]);
+  const windowed = structuredClone(trace);
+  windowed.window.whole = false;
+  const words = { "model.window_token": "{token} #{position}" };
+  const shown = stateReader(fakeModel({ trace: windowed, words }))().trace;
+  assert.equal(shown.tokens[1], `${JSON.stringify("\n")} #${windowed.window.rows[1]}`);
+});

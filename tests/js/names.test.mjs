@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { tokenNames } from "../../src/attnlab/static/names.js";
+import { tokenNames, visibleToken } from "../../src/attnlab/static/names.js";
 
 const CASES = JSON.parse(readFileSync(new URL("./names_cases.json", import.meta.url), "utf8"));
 
@@ -15,4 +15,15 @@ test("tokenNames matches Python's token_names on every shared case", () => {
 test("a repeated token gets its place, a single one stays itself", () => {
   assert.deepEqual(tokenNames(["a", "b", "b"]), ["a", "b₁", "b₂"]);
   assert.deepEqual(tokenNames(Array(12).fill("b")).slice(-1), ["b₁₂"]);
+});
+
+test("a token that shows nothing is written as the next-token table writes it, never blank", () => {
+  // bug: a newline or space token was an empty chip under Follow the token and a bare "#1911"
+  // row label, while the next-token table wrote "\n"
+  for (const tok of ["\n", " ", "\n\n", "\t", ""]) {
+    const shown = visibleToken(tok);
+    assert.equal(shown, JSON.stringify(tok));
+    assert.notEqual(shown.trim(), "");
+  }
+  for (const tok of [" all", "bank", "Ċ", ".", "[CLS]"]) assert.equal(visibleToken(tok), tok);
 });

@@ -143,3 +143,14 @@ def test_the_numpy_path_never_imports_torch() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          check=True)  # fmt: skip
     assert out.stdout.split() == ["False", "False", "MapsWidget"]
+
+
+def test_batch_on_one_numpy_stack_is_refused_not_read_another_way() -> None:
+    """Bug: one NumPy (2, H, n, n) array was two layers without batch= and a batch of two texts
+    with batch=1: the same array read two ways, the second without a word."""
+    stack = np.stack(weights())  # (L, H, n, n): a NumPy array has no batch axis by name
+    assert attention_maps(stack, TOKENS).weights.shape == stack.shape  # layers, as documented
+    for b in (0, 1):
+        with pytest.raises(MapShapeError, match="no batch axis") as caught:
+            attention_maps(stack, TOKENS, batch=b)
+        assert caught.value.field == "batch"

@@ -107,7 +107,11 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("--open", action="store_true", help="open the page in a browser")
     sv.add_argument(
         "--model",
-        help="a Hugging Face-layout folder (or a .gguf) to serve beside minilm, smollm2, gemma3",
+        action="append",
+        default=[],
+        metavar="FOLDER",
+        help="a Hugging Face-layout folder (or a .gguf) to serve beside minilm, smollm2, gemma3; "
+        "repeatable: --model A --model B serves both",
     )
     sv.add_argument(
         "--atlas",
@@ -309,7 +313,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         open_browser=args.open,
-        model=args.model,
+        models=tuple(args.model),
         atlases=tuple(args.atlas),
     )
     return 0

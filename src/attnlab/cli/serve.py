@@ -9,7 +9,9 @@ is the web's (`uvicorn_config`); importing this module needs the server extra.
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import socket
 import sys
 import threading
 import webbrowser
@@ -22,7 +24,7 @@ from attnlab.models.kept import serve_folder
 from attnlab.web.app import create_app, uvicorn_config
 from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
 
-__all__ = ["is_loopback", "serve", "serve_url"]
+__all__ = ["check_port", "is_loopback", "serve", "serve_url"]
 
 
 def serve_url(host: str, port: int) -> str:
@@ -44,22 +46,50 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def check_port(host: str, port: int) -> None:
+    """Refuse a port something already listens on, before any address is printed: bind it
+    as uvicorn will (SO_REUSEADDR) and let it go. A host this machine cannot bind or resolve
+    is left to uvicorn's own message; port 0 (any free port) needs no check."""
+    if port == 0:
+        return
+    try:
+        found = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)  # fmt: skip
+    except (OSError, UnicodeError):
+        return
+    for family, kind, proto, _, address in found:
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(address)
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    raise AttnlabError(
+                        f"port {port} on {host} is already in use (another attnlab serve?): "
+                        f"stop it, or choose another port with --port, e.g. --port {port + 1}",
+                        field="port",
+                    ) from None
+                return  # another reason (an address not this machine's): uvicorn says it
+
+
 def serve(
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
     open_browser: bool = False,
     options: ServerOptions | None = None,
-    model: str | None = None,
+    models: tuple[str, ...] = (),
     atlases: tuple[str, ...] = (),
 ) -> None:
-    """Run the app under uvicorn until interrupted; `model` is a folder (or GGUF) to serve
-    beside the known models, loaded before the server starts; `atlases` are atlas files for
-    the Head atlas tab (a file that is not an atlas is named and left out)."""
+    """Run the app under uvicorn until interrupted; `models` are folders (or GGUFs) to serve
+    beside the known models, each loaded before the server starts (a bad one is named and left
+    out); `atlases` are atlas files for the Head atlas tab (likewise). A port already in use is
+    refused before anything is loaded or printed."""
+    check_port(host, port)
     options = ServerOptions(host=host) if options is None else options
     url = serve_url(host, port)
-    folders: tuple[str, ...] = ()
-    if model is not None:
+    served: list[str] = []
+    for model in models:
         try:
             name = serve_folder(model)  # here too: a bad folder is named before serving
         except AttnlabError as exc:
@@ -70,7 +100,8 @@ def serve(
             )
         else:
             print(f"attnlab: serving the model at {model!r} as {name!r}")
-            folders = (model,)
+            served.append(model)
+    folders = tuple(served)
     kept = []
     for path in atlases:
         try:

@@ -175,6 +175,9 @@ class ModelInfoAnswer(Answer):
 class NextToken(Answer):
     token: str
     probability: FiniteFloat
+    special: bool = Field(
+        False, description="one of the tokenizer's special tokens (<eos>, <start_of_image>)"
+    )
 
 
 class DecoderAnswer(Answer):
@@ -184,13 +187,20 @@ class DecoderAnswer(Answer):
     key: int = Field(description="the key the focus row weighs most")
     key_token: str
     distance: int = Field(description="focus − key: how far apart they are in the text")
-    query_before: list[FiniteFloat] = Field(description="the focus query before RoPE, (d_k,)")
-    query_after: list[FiniteFloat] = Field(description="the same query rotated by its position")
-    scores: PackedArray = Field(description="(D,) q·k/√d_k with the query δ = 0..D−1 after")
-    score_used: FiniteFloat = Field(description="the score at the text's own distance")
+    query_before: list[FiniteFloat] | None = Field(
+        description="the focus query before RoPE, (d_k,); null with learned positions"
+    )
+    query_after: list[FiniteFloat] | None = Field(
+        description="the same query rotated by its position"
+    )
+    scores: PackedArray | None = Field(description="(D,) q·k/√d_k with the query δ = 0..D−1 after")
+    score_used: FiniteFloat | None = Field(description="the score at the text's own distance")
     next_after_focus: list[NextToken]
     next_after_last: list[NextToken]
     last: int
+    positions: Literal["rope", "learned"] = Field(
+        "rope", description="rotary (RoPE) or learned absolute positions (GPT-2): no rotation"
+    )
 
 
 class WindowAnswer(Answer):

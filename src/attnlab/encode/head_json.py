@@ -143,15 +143,17 @@ def _gqa(g: GqaReads, s: ModelSummary) -> GqaAnswer:
 
 
 def _decoder(r: RopeView, tokens: Sequence[str]) -> DecoderAnswer:
-    def top(found: tuple[tuple[str, float], ...]) -> list[NextToken]:
-        return [NextToken(token=w, probability=round(p, 6)) for w, p in found]
+    def top(found: tuple[tuple[str, float, bool], ...]) -> list[NextToken]:
+        return [NextToken(token=w, probability=round(p, 6), special=s) for w, p, s in found]
 
     return DecoderAnswer(
         focus=r.focus, key=r.key, key_token=tokens[r.key], distance=r.distance,
-        query_before=_round(r.query_before), query_after=_round(r.query_after),
-        scores=float32(r.scores), score_used=round(float(r.scores[r.distance]), 6),
+        query_before=_round(r.query_before) if r.query_before is not None else None,
+        query_after=_round(r.query_after) if r.query_after is not None else None,
+        scores=float32(r.scores) if r.scores is not None else None,
+        score_used=round(float(r.scores[r.distance]), 6) if r.scores is not None else None,
         next_after_focus=top(r.next_after_focus), next_after_last=top(r.next_after_last),
-        last=len(tokens) - 1,
+        last=len(tokens) - 1, positions=r.positions,
     )  # fmt: skip
 
 

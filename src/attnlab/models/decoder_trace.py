@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = ["KEPT_NEXT", "DecoderTrace", "Readout"]
 
+Marked = tuple[tuple[str, float, bool], ...]  # (token, probability, special) each
 KEPT_NEXT = 8
 """How many (position, k) answers of `next_tokens` a trace keeps: a few words each."""
 
@@ -135,21 +136,34 @@ class DecoderTrace(ModelTrace):
         probabilities, most likely first. They depend on the text alone, not on a head: the
         last KEPT_NEXT answers are kept, so a head switch does not multiply d_model × vocab
         again for the same positions."""
+        return self._kept(pos, k)[1]
+
+    def next_tokens_marked(
+        self, pos: int | None = None, k: int = 5
+    ) -> tuple[tuple[str, float, bool], ...]:
+        """`next_tokens` with whether each is one of the tokenizer's special tokens (Gemma 3's
+        <start_of_image>, <eos>): one its decoder drops when asked to skip special tokens."""
+        return self._kept(pos, k)[0]
+
+    def _kept(self, pos: int | None, k: int) -> tuple[Marked, tuple[tuple[str, float], ...]]:
         at = self.n - 1 if pos is None else self._position(pos)
         kept = self._kept_next
         found = kept.get((at, k))
         if found is None:
-            found = kept[(at, k)] = self._next_tokens(at, k)
+            marked = self._next_tokens(at, k)
+            found = kept[(at, k)] = (marked, tuple((w, p) for w, p, _ in marked))
             while len(kept) > KEPT_NEXT:
                 kept.pop(next(iter(kept)))  # the oldest first
         return found
 
     @cached_property
-    def _kept_next(self) -> dict[tuple[int, int], tuple[tuple[str, float], ...]]:
-        """The last KEPT_NEXT answers of `next_tokens`, by (position, k)."""
+    def _kept_next(
+        self,
+    ) -> dict[tuple[int, int], tuple[Marked, tuple[tuple[str, float], ...]]]:
+        """The last KEPT_NEXT answers of `next_tokens_marked`, by (position, k)."""
         return {}
 
-    def _next_tokens(self, pos: int, k: int) -> tuple[tuple[str, float], ...]:
+    def _next_tokens(self, pos: int, k: int) -> Marked:
         z = self.logits(pos).astype(np.float64)  # (vocab,)
         z -= z.max()
         p = np.exp(z)
@@ -157,5 +171,10 @@ class DecoderTrace(ModelTrace):
         k = max(1, min(int(k), p.shape[0]))
         top = np.argpartition(-p, k - 1)[:k]
         top = top[np.argsort(-p[top], kind="stable")]
-        words = readable(self._readout().tokenizer, [int(i) for i in top])
-        return tuple((w, float(p[i])) for w, i in zip(words, top, strict=True))
+        tokenizer = self._readout().tokenizer
+        words = readable(tokenizer, [int(i) for i in top])
+        special = [
+            w != "" and tokenizer.decode([int(i)], skip_special_tokens=True) == ""
+            for w, i in zip(words, top, strict=True)
+        ]  # a special token: dropped when its decoder skips special tokens
+        return tuple((w, float(p[i]), s) for w, i, s in zip(words, top, special, strict=True))

@@ -86,16 +86,19 @@ class GqaReads:
 @dataclass(frozen=True)
 class RopeView:
     """A decoder's focus query before and after RoPE, its score against the key it weighs
-    most as the distance between them grows, and the next tokens it predicts."""
+    most as the distance between them grows, and the next tokens it predicts. A decoder with
+    learned positions (GPT-2, `positions` "learned") has no rotation: the three RoPE arrays
+    are None and the next tokens alone are shown."""
 
     focus: int
     key: int
     distance: int  # focus − key
-    query_before: FloatArray  # (d_k,)
-    query_after: FloatArray  # (d_k,)
-    scores: FloatArray  # (D,) q·k/√d_k at distances 0..D − 1
-    next_after_focus: tuple[tuple[str, float], ...]
-    next_after_last: tuple[tuple[str, float], ...]
+    query_before: FloatArray | None  # (d_k,); None with learned positions
+    query_after: FloatArray | None  # (d_k,)
+    scores: FloatArray | None  # (D,) q·k/√d_k at distances 0..D − 1
+    next_after_focus: tuple[tuple[str, float, bool], ...]  # (token, probability, special)
+    next_after_last: tuple[tuple[str, float, bool], ...]
+    positions: Literal["rope", "learned"] = "rope"
 
 
 @dataclass(frozen=True)
@@ -243,18 +246,25 @@ def _gqa(mt: ModelTrace, layer: int, head: int, focus: int) -> GqaReads:
 
 
 def rope_view(mt: ModelTrace, layer: int, head: int, focus: int) -> RopeView | None:
-    """3. A decoder's RoPE curve and next tokens; None for an encoder."""
-    if not isinstance(mt, DecoderTrace) or mt.readout is None or not mt.has_rope(layer):
-        return None  # an encoder, or learned positions (GPT-2): no rotation to show
+    """3. A decoder's RoPE curve and next tokens (the next tokens alone for learned positions,
+    GPT-2's); None for an encoder."""
+    if not isinstance(mt, DecoderTrace) or mt.readout is None:
+        return None  # an encoder: no next token to predict
     row = mt.rows(focus)[layer, head]  # (n,) the focus row of this head
     key = int(np.argmax(row))
+    if not mt.has_rope(layer):  # learned positions (GPT-2): no rotation to show
+        return RopeView(
+            focus=focus, key=key, distance=focus - key, query_before=None, query_after=None,
+            scores=None, next_after_focus=mt.next_tokens_marked(focus, TOP_NEXT),
+            next_after_last=mt.next_tokens_marked(None, TOP_NEXT), positions="learned",
+        )  # fmt: skip
     before, after = mt.rope_query(layer, head, focus)  # (d_k,) each
     d = min(ROPE_DISTANCES, max(mt.n, 256))
     scores = mt.score_by_distance(layer, head, focus, key, distances=d)  # (d,)
     return RopeView(
         focus=focus, key=key, distance=focus - key, query_before=before, query_after=after,
-        scores=scores, next_after_focus=tuple(mt.next_tokens(focus, TOP_NEXT)),
-        next_after_last=tuple(mt.next_tokens(None, TOP_NEXT)),
+        scores=scores, next_after_focus=mt.next_tokens_marked(focus, TOP_NEXT),
+        next_after_last=mt.next_tokens_marked(None, TOP_NEXT),
     )  # fmt: skip
 
 

@@ -153,11 +153,12 @@ export const LEGEND_HEIGHT = 50;
 /**
  * Where the picture goes and its labels: the matrix a square of `side` CSS pixels right of the
  * row labels and under the key labels; a label on every k-th row and column so none overlap
- * (every one is named on hover), the focus row's always, in violet.
- * @param {{cells: number, tokens: string[], width: number, focus: number | null}} o
+ * (every one is named on hover), the focus row's always, in violet: named `focusLabel`, the
+ * followed token itself, not its block's first token when cells pool several rows.
+ * @param {{cells: number, tokens: string[], width: number, focus: number | null, focusLabel?: string | null}} o
  *   tokens: the token of each cell (its block's first)
  */
-export function matrixLayout({ cells, tokens, width, focus = null, maxSide = 640 }) {
+export function matrixLayout({ cells, tokens, width, focus = null, focusLabel = null, maxSide = 640 }) {
   const LW = 96; // row labels
   const TOP = 22; // key labels
   const side = Math.max(160, Math.min(maxSide, width - LW - 16));
@@ -171,7 +172,7 @@ export function matrixLayout({ cells, tokens, width, focus = null, maxSide = 640
   for (let r = 0; r < cells; r++) {
     const isFocus = r === focus;
     if (!isFocus && (r % everyRow !== 0 || (focus !== null && Math.abs(r - focus) * px < 13))) continue;
-    shapes.push({ kind: "text", x: x0 - 6, y: y0 + (r + 0.5) * px + fs * 0.36, text: tokens[r], size: fs, align: "right", weight: isFocus ? "700" : "400", color: isFocus ? COLORS.violet : COLORS.ink, maxWidth: LW - 10, role: "row-label" });
+    shapes.push({ kind: "text", x: x0 - 6, y: y0 + (r + 0.5) * px + fs * 0.36, text: isFocus && focusLabel != null ? focusLabel : tokens[r], size: fs, align: "right", weight: isFocus ? "700" : "400", color: isFocus ? COLORS.violet : COLORS.ink, maxWidth: LW - 10, role: "row-label" });
   }
   for (let c = 0; c < cells; c += everyCol) {
     shapes.push({ kind: "text", x: x0 + c * px + (everyCol === 1 ? px / 2 : 0), y: y0 - 6, text: tokens[c], size: 10, align: everyCol === 1 ? "center" : "left", color: COLORS.muted, maxWidth: Math.max(8, everyCol * px - 3), role: "key-label" });

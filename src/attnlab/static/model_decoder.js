@@ -26,21 +26,37 @@ export function decoderPanel(model, id) {
   const el = h("section", { class: "rm-decoder", "aria-labelledby": `${id}-dec-title` }, [ui.title, ui.none, ui.query, ui.plot, ui.note, ui.next]);
 
   function nextTable(rows, caption) {
-    const body = rows.map((r) => h("tr", {}, [h("th", { scope: "row" }, [JSON.stringify(r.token)]), h("td", {}, [percent(r.probability)])]));
+    // a special token (Gemma 3's <start_of_image>) is said to be one, not read as a word
+    const name = (r) => (r.special ? [JSON.stringify(r.token), " ", h("span", { class: "rm-special" }, [`(${say(words(), "model.next.special")})`])] : [JSON.stringify(r.token)]);
+    const body = rows.map((r) => h("tr", { class: r.special ? "rm-next-special" : "" }, [h("th", { scope: "row" }, name(r)), h("td", {}, [percent(r.probability)])]));
     return h("table", { class: "rm-cos rm-next-table", "aria-label": caption }, [h("caption", {}, [caption]), h("thead", {}, [h("tr", {}, [h("th", { scope: "col" }, [say(words(), "model.next.token")]), h("th", { scope: "col" }, [say(words(), "model.next.probability")])])]), h("tbody", {}, body)]);
   }
 
   function show() {
     const t = model.get("trace");
     const dec = t?.decoder;
-    for (const node of [ui.query, ui.plot, ui.note, ui.next]) node.style.display = dec ? "" : "none";
-    ui.none.hidden = Boolean(dec);
-    if (!t) return;
+    const rope = Boolean(dec) && dec.positions !== "learned";
+    for (const node of [ui.query, ui.plot, ui.note]) node.style.display = rope ? "" : "none";
+    ui.next.style.display = dec ? "" : "none";
+    ui.none.hidden = rope;
+    const title = dec && !rope ? "model.rope.title_learned" : "model.rope.title";
+    ui.title.setAttribute("data-words", title); // fillWords keeps it on a words change
+    ui.title.textContent = say(words(), title);
+    if (!t) {
+      // a model is loading (or none is read yet): never the last model's words meanwhile
+      ui.none.textContent = say(words(), "model.rope.loading");
+      return;
+    }
     if (!dec) {
       ui.none.textContent = say(words(), "model.rope.none");
       return;
     }
     const all = t.window.all_tokens;
+    if (!rope) {
+      ui.none.textContent = say(words(), "model.rope.learned");
+      ui.next.replaceChildren(...nextTables(dec, all));
+      return;
+    }
     const token = all[dec.focus];
     ui.query.textContent = say(words(), "model.rope.query", { token, position: dec.focus, before: shortVec(dec.query_before), after: shortVec(dec.query_after) });
     const scores = nested(dec.scores);
@@ -48,14 +64,18 @@ export function decoderPanel(model, id) {
     paintSVG(ui.plot, ropePlot(scores, dec.distance, size, words()).shapes, size);
     ui.plot.setAttribute("aria-label", say(words(), "model.rope.plot_name", { token, key: dec.key_token }));
     ui.note.textContent = say(words(), "model.rope.note", { token, key: dec.key_token, distance: dec.distance, value: num(dec.score_used) });
+    ui.next.replaceChildren(...nextTables(dec, all));
+  }
+
+  function nextTables(dec, all) {
+    const token = all[dec.focus];
     // following the last token, both predictions are the same one: a single table says so
-    const tables = dec.focus === dec.last
+    return dec.focus === dec.last
       ? [nextTable(dec.next_after_last, say(words(), "model.next.after_last", { token, position: dec.last }))]
       : [
         nextTable(dec.next_after_focus, say(words(), "model.next.after", { token, position: dec.focus })),
         nextTable(dec.next_after_last, say(words(), "model.next.after", { token: all[dec.last], position: dec.last })),
       ];
-    ui.next.replaceChildren(...tables);
   }
   const memo = changes();
   /** The view's state changed: RoPE and the next tokens follow the trace. */

@@ -15,6 +15,7 @@ import { field } from "./model_dom.js";
 import { ownNumber } from "./model_ids.js";
 import { LEGEND_HEIGHT, SCALES, cellAt, legendShapes, matrixLayout, matrixPixels } from "./matrix_picture.js";
 import { changes } from "./model_state.js";
+import { visibleToken } from "./names.js";
 import { unpack } from "./packed.js";
 import { fitCanvas } from "./picture.js";
 import { say } from "./words.js";
@@ -64,7 +65,7 @@ function matrixElements(id) {
 
 /** The token of each cell (its block's first shown token). */
 function cellTokens(m, all) {
-  return m.edges.map((p) => all[m.kept[p]]);
+  return m.edges.map((p) => visibleToken(all[m.kept[p]]));
 }
 
 /** The matrix's title and note: exact or pooled, the mask, the special tokens hidden or not
@@ -76,14 +77,21 @@ function matrixNote(ui, { m, trace, specials, words }) {
   if (m.causal) parts.push(say(words, "model.matrix.causal"));
   if (m.window != null && m.n > m.window) parts.push(say(words, "model.matrix.window", { layer: m.layer, window: m.window.toLocaleString("en-US") }));
   const named = m.specials_named ?? null;
+  // the model's own specials: the API names any but BERT's [CLS]/[SEP], which the page's words name
+  const bert = !named && Boolean(trace?.window?.all_tokens?.some((t) => /^\[(CLS|SEP)\]$/.test(t)));
+  const hasSpecials = Boolean(named) || bert;
   const hidden = m.specials === "hide" ? "model.matrix.hidden" : "model.matrix.renormalised";
-  if (m.specials !== "show") parts.push(say(words, named ? `${hidden}_of` : hidden, { hidden: num(m.hidden_mean ?? 0), tokens: named }));
+  if (!hasSpecials && m.specials !== "show") parts.push(say(words, "model.matrix.specials_absent"));
+  else if (m.specials !== "show") parts.push(say(words, named ? `${hidden}_of` : hidden, { hidden: num(m.hidden_mean ?? 0), tokens: named }));
   ui.note.textContent = parts.join(" ");
   const label = ui.specialsField.box.querySelector("label");
-  if (named) label.removeAttribute("data-words");
-  else label.setAttribute("data-words", "model.matrix.specials");
-  label.textContent = named ? say(words, "model.matrix.specials_of", { tokens: named }) : say(words, "model.matrix.specials");
-  const hasSpecials = Boolean(named) || Boolean(trace?.window?.all_tokens?.some((t) => /^\[(CLS|SEP)\]$/.test(t)));
+  const key = named ? null : bert ? "model.matrix.specials" : "model.matrix.specials_none";
+  if (key) label.setAttribute("data-words", key);
+  else label.removeAttribute("data-words");
+  label.textContent = named ? say(words, "model.matrix.specials_of", { tokens: named }) : say(words, key);
+  // nothing to hide (a decoder whose tokenizer adds no token): the menu is off, hidden unless a
+  // choice carried over from another model asks to hide them, when it stays, disabled, beside the note
+  ui.specials.disabled = !hasSpecials;
   ui.specialsField.box.style.display = !hasSpecials && specials === "show" ? "none" : "";
 }
 
@@ -130,6 +138,15 @@ function paintMatrix(ctx, { m, decoded, laid, size, width, scale, picked }) {
 function focusCell(m, trace) {
   const p = m.kept.indexOf(trace?.window?.focus);
   return p < 0 ? null : cellOf(m.edges, p);
+}
+
+/** The followed row's label: the followed token itself (with its position when cells pool
+ * several rows: " all #1936", not its block's first token). */
+export function focusLabel(m, trace, words) {
+  const f = trace?.window?.focus;
+  if (f == null || !m.kept.includes(f)) return null;
+  const token = visibleToken(trace.window.all_tokens[f]);
+  return m.pooled ? say(words, "model.window_token", { token, position: f }) : token;
 }
 
 /** What the pointer reads over cell (r, c): its rows and keys, and its weight. */
@@ -180,7 +197,7 @@ function matrixPicture(ui, model) {
     const scale = model.get("matrix_scale") ?? "log";
     const width = widthNow();
     const focus = focusCell(m, trace);
-    const laid = (at.laid = matrixLayout({ cells: m.cells, tokens: cellTokens(m, trace.window.all_tokens), width, focus }));
+    const laid = (at.laid = matrixLayout({ cells: m.cells, tokens: cellTokens(m, trace.window.all_tokens), width, focus, focusLabel: focusLabel(m, trace, words()) }));
     fitCanvas(ui.canvas, size, width, laid.height);
     const ctx = ui.canvas.getContext("2d");
     if (!ctx) return;

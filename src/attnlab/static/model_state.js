@@ -5,6 +5,7 @@
 // head changes. The host resets a model's answers as a whole (model_host.FRESH_ANSWERS): the
 // next state then holds nothing of the previous model. Pure: no DOM (Node's tests import it).
 
+import { visibleToken } from "./names.js";
 import { decodeModelTrace } from "./packed.js";
 import { say } from "./words.js";
 
@@ -18,7 +19,8 @@ export const STATE_KEYS = [
 /** A trace answer decoded for drawing: nested arrays, a window's rows named by position. */
 function decodeTrace(data, words) {
   const trace = decodeModelTrace(data);
-  if (!trace.window.whole) trace.tokens = trace.tokens.map((tok, k) => say(words, "model.window_token", { token: tok, position: trace.window.rows[k] }));
+  if (!trace.window.whole) trace.tokens = trace.tokens.map((tok, k) => say(words, "model.window_token", { token: visibleToken(tok), position: trace.window.rows[k] }));
+  else trace.tokens = trace.tokens.map(visibleToken); // a newline token named "\n", never blank
   return trace;
 }
 

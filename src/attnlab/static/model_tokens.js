@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import { changes } from "./model_state.js";
+import { visibleToken } from "./names.js";
 import { createScope } from "./scope.js";
 
 /**
@@ -34,7 +35,7 @@ export function tokensPanel(id, commit) {
       return;
     }
     shown = all;
-    bar.replaceChildren(...all.map((tok, j) => h("button", { type: "button", class: "token", "aria-pressed": j === window.focus ? "true" : "false", "data-index": j }, [tok])));
+    bar.replaceChildren(...all.map((tok, j) => h("button", { type: "button", class: "token", "aria-pressed": j === window.focus ? "true" : "false", "data-index": j }, [visibleToken(tok)])));
   }
 
   function update(state) {

@@ -19,3 +19,15 @@ export function tokenNames(tokens) {
     return t + String(k).replace(/\d/g, (d) => SUBSCRIPTS[Number(d)]);
   });
 }
+
+/**
+ * A token as a chip, a row label or a header writes it: itself, or, when it shows nothing (a
+ * space, a newline, a tab: a byte-level tokenizer's "\n" token), quoted and escaped as the
+ * next-token table writes every token (JSON: " ", "\n"), so no chip is empty and a newline
+ * reads the same everywhere.
+ * @param {string} token
+ * @returns {string}
+ */
+export function visibleToken(token) {
+  return token.trim() === "" ? JSON.stringify(token) : token;
+}

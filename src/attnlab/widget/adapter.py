@@ -133,10 +133,19 @@ def _is_tensor(x: Any) -> bool:
 def _shaped(a: _Array, *, batch: int | None, nested: bool, tensor: bool) -> FloatArray:
     """(n, m), (H, n, m), (L, H, n, m) or (L, B, H, n, m) as (L, H, n, m). One 4-dim tensor is
     TransformerLens' cache["pattern", layer], (batch, H, n, m), when batch= says which text or
-    holds one; a NumPy stack (L, H, n, m) is layers unless batch= is given."""
+    holds one; a NumPy stack (L, H, n, m) is layers, with no batch axis to pick from: batch=
+    on it is refused (picking would read the same array as (batch, H, n, m) instead)."""
     w = a.values
     if w.ndim == 5:
         return _pick(w, batch, axis=1, names="layers, batch, heads, queries, keys")
+    if w.ndim == 4 and not nested and not tensor and batch is not None:
+        raise MapShapeError(
+            f"batch={batch} was given, but one NumPy array shaped {w.shape} is read as "
+            "(layers, heads, queries, keys): it has no batch axis. For one text of a batch "
+            "(batch, heads, queries, keys), pass that text's own array (attention[i]) or a list "
+            "of one (batch, heads, queries, keys) array per layer with batch=",
+            field="batch",
+        )
     if w.ndim == 4 and not nested and (batch is not None or (tensor and w.shape[0] > 1)):
         if batch is None:
             raise MapShapeError(

@@ -18,6 +18,10 @@ __all__ = ["HELP_WORDS", "model_words", "specials_named"]
 HELP_WORDS: Mapping[str, str] = {
     "model.matrix.specials_of": "Special tokens ({tokens})",
     "model.matrix.specials_none": "Special tokens (none in this text)",
+    "model.matrix.specials_absent": (
+        "This model's tokenizer added no special token to this text, so there is none to hide: "
+        "every row is shown as the model gave it."
+    ),
     "model.matrix.hidden_of": (
         "Special tokens hidden ({tokens}), the rows not renormalised: the words' weights as the "
         "model gave them (a row gave {hidden} of its weight to the hidden tokens, on average)."

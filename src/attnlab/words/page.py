@@ -288,6 +288,13 @@ _MODEL = {
         "instead of rotating queries and keys, and it does not predict a next token. Choose "
         "SmolLM2 to see RoPE and next-token predictions."
     ),
+    "model.rope.title_learned": "Learned positions and what the model predicts",
+    "model.rope.learned": (
+        "This model is a decoder that predicts the next token, but it has no RoPE: it adds a "
+        "learned position vector to each token's embedding once, before the first layer, so "
+        "its queries and keys are never rotated and there is no distance curve to draw."
+    ),
+    "model.rope.loading": "Reading the new model's text …",
     "model.rope.query": (
         "The query of “{token}” (position {position}) before RoPE: {before}; after rotating "
         "each pair of its numbers by an angle proportional to {position}: {after}."
@@ -308,6 +315,7 @@ _MODEL = {
     "model.next.after": "Next token after “{token}” (position {position})",
     "model.next.after_last": "Next token after “{token}” (position {position}, the last token)",
     "model.next.token": "token",
+    "model.next.special": "special token",
     "model.next.probability": "probability",
     "model.name.smollm2": "SmolLM2-135M-Instruct",
     "model.name.gemma3": "Gemma 3 270M",

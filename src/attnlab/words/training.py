@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from attnlab.words.grammar import and_list, counted
+from attnlab.words.grammar import counted
 from attnlab.words.numfmt import num
 
 __all__ = [
