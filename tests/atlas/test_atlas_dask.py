@@ -82,3 +82,52 @@ def test_an_unreachable_scheduler_is_named() -> None:
         SchedulerError, match=r"no Dask scheduler answers at 'tcp://127\.0\.0\.1:9'"
     ):
         run_atlas(CORPUS, options)
+
+
+class _Listener:
+    """A plain TCP server on 127.0.0.1: `reply` None accepts and says nothing; else it sends
+    `reply` to every connection (an HTTP server's answer, or bytes that are not Dask's)."""
+
+    def __init__(self, reply: bytes | None) -> None:
+        import socket
+        import threading
+
+        self.reply = reply
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.address = f"tcp://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.held: list[socket.socket] = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.held.append(conn)
+            if self.reply is not None:
+                conn.recv(4096)
+                conn.sendall(self.reply)
+
+    def close(self) -> None:
+        self.sock.close()
+        for c in self.held:
+            c.close()
+
+
+HTTP = b"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\nContent-Length: 2\r\n\r\nhi"
+
+
+@pytest.mark.parametrize("reply", [None, HTTP, b"\xff" * 64], ids=["silent", "http", "garbage"])
+def test_a_listener_that_is_not_a_scheduler_is_named_within_seconds(reply: bytes | None) -> None:
+    import time
+
+    listener = _Listener(reply)
+    try:
+        options = AtlasOptions(model="patterns", scheduler=listener.address)
+        start = time.monotonic()
+        with pytest.raises(SchedulerError, match=r"no Dask scheduler answers at 'tcp://"):
+            run_atlas(CORPUS, options)
+        assert time.monotonic() - start < 12
+    finally:
+        listener.close()

@@ -408,16 +408,50 @@ def _client(options: AtlasOptions) -> Iterator[Any]:
         ):
             yield client
         return
+    _check_scheduler(options.scheduler)
     try:
         client = Client(options.scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise SchedulerError(
-            f"no Dask scheduler answers at {options.scheduler!r} (waited "
-            f"{CONNECT_TIMEOUT:g} s: {' '.join(str(exc).split())[:120]}): start one with "
-            "'dask scheduler' and 'dask worker ADDRESS', or use --scheduler local or none"
-        ) from None
+    except Exception as exc:  # noqa: BLE001 - a listener that is not a scheduler
+        raise _not_a_scheduler(options.scheduler, exc) from None
     with client:
         yield client
+
+
+def _not_a_scheduler(address: str, exc: BaseException | str) -> SchedulerError:
+    from attnlab.words.atlas_words import atlas_line
+
+    why = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
+    return SchedulerError(
+        atlas_line(
+            "no_scheduler",
+            address=address,
+            seconds=CONNECT_TIMEOUT,
+            why=" ".join(why.split())[:120],
+        )
+    )
+
+
+async def _identity(address: str) -> Any:
+    from distributed.core import rpc
+
+    async with rpc(address, timeout=CONNECT_TIMEOUT) as remote:
+        return await remote.identity()
+
+
+def _check_scheduler(address: str) -> None:
+    """Ask `address` who it is, the whole handshake bounded by CONNECT_TIMEOUT: a port that
+    accepts and says nothing (an HTTP server, the dashboard) or answers garbage (a reply
+    that decodes as a 3 EiB frame) is "not a Dask scheduler", never a hang or a bug."""
+    import asyncio
+
+    try:
+        reply = asyncio.run(asyncio.wait_for(_identity(address), CONNECT_TIMEOUT))
+    except TimeoutError:
+        raise _not_a_scheduler(address, "no answer to Dask's handshake") from None
+    except Exception as exc:  # noqa: BLE001 - garbage replies: MemoryError, decode errors
+        raise _not_a_scheduler(address, exc) from None
+    if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
+        raise _not_a_scheduler(address, f"it answers as {str(reply)[:40]!r}")
 
 
 def _has_bokeh() -> bool:

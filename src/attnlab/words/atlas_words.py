@@ -124,6 +124,9 @@ ATLAS_WORDS: Mapping[str, str] = {
     "progress": "atlas: {done}/{shards} · {read:,}/{total} · {tps:,.1f} texts/s "
     "· {tokps:,.0f} tokens/s",
     "dashboard": "atlas: Dask dashboard at {link}",
+    "no_scheduler": "no Dask scheduler answers at {address!r} (waited {seconds:g} s: {why}): "
+    "start one with 'dask scheduler' and 'dask worker ADDRESS', or use --scheduler local or "
+    "none",
     "resumed": "atlas: {loaded} of {shards} read from {store} (an earlier run), {todo} to compute",
     "wrote": "atlas: wrote {path} ({size:,} bytes): {layers} × {heads}, "
     "{texts}, {tokens}, {shards} ({computed} computed, {loaded} "
