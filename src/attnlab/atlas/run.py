@@ -411,7 +411,7 @@ def _client(options: AtlasOptions) -> Iterator[Any]:
     _check_scheduler(options.scheduler)
     try:
         client = Client(options.scheduler, timeout=CONNECT_TIMEOUT)
-    except Exception as exc:  # noqa: BLE001 - a listener that is not a scheduler
+    except Exception as exc:  # a listener that is not a scheduler
         raise _not_a_scheduler(options.scheduler, exc) from None
     with client:
         yield client
@@ -448,7 +448,7 @@ def _check_scheduler(address: str) -> None:
         reply = asyncio.run(asyncio.wait_for(_identity(address), CONNECT_TIMEOUT))
     except TimeoutError:
         raise _not_a_scheduler(address, "no answer to Dask's handshake") from None
-    except Exception as exc:  # noqa: BLE001 - garbage replies: MemoryError, decode errors
+    except Exception as exc:  # garbage replies: MemoryError, decode errors
         raise _not_a_scheduler(address, exc) from None
     if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
         raise _not_a_scheduler(address, f"it answers as {str(reply)[:40]!r}")
