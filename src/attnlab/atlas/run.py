@@ -28,7 +28,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from attnlab.atlas.atlas_errors import SchedulerError
+from attnlab.atlas.atlas_errors import AtlasStopped, SchedulerError
 from attnlab.atlas.corpus import Corpus, LongTexts, fit
 from attnlab.atlas.measures import EPSILON, text_sums
 from attnlab.atlas.probes import AtlasModel, induction_sums
@@ -284,15 +284,19 @@ def run_atlas(
         if _name(s) in have:
             tally.add(have[_name(s)], loaded=True)
     todo = [s for s in shards if _name(s) not in have]
-    if options.scheduler == "none":
-        result = _in_process(todo, options, have, kept, tally)
-        link = None
-    else:
-        with _client(options) as client:
-            link = _dashboard_link(client)
-            if dashboard is not None and link:
-                dashboard(link)
-            result = _on_cluster(client, todo, options, have, kept, tally)
+    try:
+        if options.scheduler == "none":
+            result = _in_process(todo, options, have, kept, tally)
+            link = None
+        else:
+            with _quiet_dask(), _client(options) as client:
+                link = _dashboard_link(client)
+                if dashboard is not None and link:
+                    dashboard(link)
+                result = _on_cluster(client, todo, options, have, kept, tally)
+    except KeyboardInterrupt:
+        saved = sum(kept.path(_name(s)).is_file() for s in shards) if kept is not None else 0
+        raise AtlasStopped(kept=saved, shards=len(shards), store=store) from None
     return RunResult(result, len(todo), len(shards) - len(todo), time.perf_counter() - start, link)
 
 
@@ -395,8 +399,9 @@ def _client(options: AtlasOptions) -> Iterator[Any]:
             "pip install 'attnlab[atlas]', or use --scheduler none"
         ) from None
     if options.scheduler == "local":
-        dashboard = ":0" if _has_bokeh() else None
+        dashboard = "127.0.0.1:0" if _has_bokeh() else None
         with (
+            _workers_ignore_ctrl_c(),
             LocalCluster(
                 n_workers=options.workers,
                 threads_per_worker=1,
@@ -404,6 +409,7 @@ def _client(options: AtlasOptions) -> Iterator[Any]:
                 host="127.0.0.1",
                 dashboard_address=dashboard,
             ) as cluster,
+            _restored_ctrl_c(),
             Client(cluster) as client,
         ):
             yield client
@@ -452,6 +458,54 @@ def _check_scheduler(address: str) -> None:
         raise _not_a_scheduler(address, exc) from None
     if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
         raise _not_a_scheduler(address, f"it answers as {str(reply)[:40]!r}")
+
+
+@contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Dask's own log at ERROR while the atlas runs, here and in the workers it starts (their
+    processes read DASK_LOGGING__DISTRIBUTED): a stop or a lost worker is the atlas's to say."""
+    import logging
+
+    logger = logging.getLogger("distributed")
+    level, env = logger.level, os.environ.get("DASK_LOGGING__DISTRIBUTED")
+    logger.setLevel(logging.ERROR)
+    os.environ["DASK_LOGGING__DISTRIBUTED"] = "error"
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+        if env is None:
+            os.environ.pop("DASK_LOGGING__DISTRIBUTED", None)
+        else:
+            os.environ["DASK_LOGGING__DISTRIBUTED"] = env
+
+
+@contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """SIGINT ignored while the LocalCluster spawns its processes, which inherit that: a Ctrl-C
+    to the terminal's process group stops this process only, and it closes the cluster (no
+    worker's KeyboardInterrupt traceback). _restored_ctrl_c gives this process its Ctrl-C back."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+@contextmanager
+def _restored_ctrl_c() -> Iterator[None]:
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
 
 
 def _has_bokeh() -> bool:

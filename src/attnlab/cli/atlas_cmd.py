@@ -89,6 +89,7 @@ def _atlas(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, source: str) -> int:
     from attnlab import __version__
+    from attnlab.atlas.atlas_errors import AtlasStopped
     from attnlab.atlas.corpus import read_corpus
     from attnlab.atlas.file import Provenance, write_atlas
     from attnlab.atlas.run import VERSION, AtlasOptions, run_atlas, worker_model
@@ -108,13 +109,21 @@ def _run(args: argparse.Namespace, source: str) -> int:
     out = Path(args.output)
     store = out.with_name(out.name + ".parts")
     bar = _Bar()
-    result = run_atlas(
-        corpus,
-        options,
-        store=store,
-        progress=bar,
-        dashboard=lambda link: print(W["dashboard"].format(link=link), file=sys.stderr),
-    )
+    try:
+        result = run_atlas(
+            corpus,
+            options,
+            store=store,
+            progress=bar,
+            dashboard=lambda link: print(W["dashboard"].format(link=link), file=sys.stderr),
+        )
+    except AtlasStopped as stop:
+        bar.close(stopped=True)
+        print(
+            atlas_line("stopped", kept=stop.kept, shards=stop.shards, store=store),
+            file=sys.stderr,
+        )
+        return 130
     bar.close()
     sums = result.sums
     prov = Provenance(
@@ -205,8 +214,8 @@ class _Bar:
         sys.stderr.flush()
         self.shown = True
 
-    def close(self) -> None:
-        if self.tty and self.shown:
+    def close(self, *, stopped: bool = False) -> None:
+        if self.tty and (self.shown or stopped):
             sys.stderr.write("\n")
 
 

@@ -124,6 +124,7 @@ ATLAS_WORDS: Mapping[str, str] = {
     "progress": "atlas: {done}/{shards} · {read:,}/{total} · {tps:,.1f} texts/s "
     "· {tokps:,.0f} tokens/s",
     "dashboard": "atlas: Dask dashboard at {link}",
+    "stopped": "stopped: {kept} of {shards} kept in {store}/; run the same command again to resume",
     "no_scheduler": "no Dask scheduler answers at {address!r} (waited {seconds:g} s: {why}): "
     "start one with 'dask scheduler' and 'dask worker ADDRESS', or use --scheduler local or "
     "none",
