@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from attnlab.errors import AttnlabError
-
 from pathlib import Path
+
+from attnlab.errors import AttnlabError
 
 __all__ = ["AtlasFileError", "AtlasStopped", "CorpusError", "SchedulerError"]
 
