@@ -131,3 +131,25 @@ def test_a_listener_that_is_not_a_scheduler_is_named_within_seconds(reply: bytes
         assert time.monotonic() - start < 12
     finally:
         listener.close()
+
+
+def test_the_local_cluster_listens_on_loopback_only() -> None:
+    psutil = pytest.importorskip("psutil")
+    pytest.importorskip("bokeh")  # the dashboard is there only with bokeh
+    seen: list[tuple[str, str]] = []
+    links: list[str] = []
+
+    def listening(link: str) -> None:  # called while the cluster is up
+        links.append(link)
+        me = psutil.Process()
+        for proc in [me, *me.children(recursive=True)]:
+            for c in proc.net_connections(kind="tcp"):
+                if c.status == psutil.CONN_LISTEN:
+                    seen.append((c.laddr.ip, f"{proc.pid}:{c.laddr.port}"))
+
+    options = AtlasOptions(model="patterns", scheduler="local", workers=1, probes=1)
+    run_atlas(Corpus(("a b c",), "t"), options, dashboard=listening)
+    assert links and links[0].startswith("http://127.0.0.1:")
+    port = links[0].split(":")[2].split("/")[0]
+    assert any(addr.endswith(f":{port}") for _, addr in seen)  # the dashboard's socket
+    assert {ip for ip, _ in seen} == {"127.0.0.1"}, seen
