@@ -72,3 +72,26 @@ def test_the_sinks_probe_of_the_pattern_model(capsys: pytest.CaptureFixture[str]
         ["random", "64"],
         ["repeated", "64"],
     ]
+
+
+def test_a_resumed_run_says_what_it_read_first_and_starts_no_cluster_when_done(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    c = tmp_path / "c.txt"
+    c.write_text("\n".join(f"the cat saw dog {i}" for i in range(40)), encoding="utf-8")
+    out = tmp_path / "a.parquet"
+    args = ["atlas", str(c), "--unit", "line", "--model", "patterns", "-o", str(out)]
+    assert main([*args, "--shards", "4", "--scheduler", "none"]) == 0
+    capsys.readouterr()
+    saved = sorted(out.with_name("a.parquet.parts").glob("*/shard-*.npz"))
+    assert len(saved) == 4
+    saved[-1].unlink()  # a run stopped before its last shard
+    assert main([*args, "--shards", "4", "--scheduler", "none"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("atlas: 3 of 4 shards read from "), lines
+    assert lines[0].endswith(", 1 to compute")
+    assert lines[1].startswith("atlas: 4/4 shards · 40/40 texts"), lines
+    # every shard saved: the atlas is merged here, no scheduler is asked (this one is unreachable)
+    assert main([*args, "--shards", "4", "--scheduler", "tcp://127.0.0.1:9"]) == 0
+    err = capsys.readouterr().err
+    assert "4 of 4 shards read from" in err and "no Dask scheduler" not in err

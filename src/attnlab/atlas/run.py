@@ -268,8 +268,12 @@ def run_atlas(
     store: Path | None = None,
     progress: Callable[[Progress], None] | None = None,
     dashboard: Callable[[str], None] | None = None,
+    resumed: Callable[[int, int], None] | None = None,
 ) -> RunResult:
-    """The corpus's atlas sums under `options`; shards kept in `store` (a folder) when given."""
+    """The corpus's atlas sums under `options`; shards kept in `store` (a folder) when given.
+
+    `resumed(read, to_compute)` is called first when the store already has shards; with every
+    shard and the probes there, nothing is started (no cluster): the sums are merged here."""
     shards = shards_of(corpus, options)
     kept = Store(store, corpus, options, len(shards)) if store is not None else None
     have: dict[str, HeadSums] = {}
@@ -284,8 +288,10 @@ def run_atlas(
         if _name(s) in have:
             tally.add(have[_name(s)], loaded=True)
     todo = [s for s in shards if _name(s) not in have]
+    if resumed is not None and len(todo) < len(shards):
+        resumed(len(shards) - len(todo), len(todo))
     try:
-        if options.scheduler == "none":
+        if options.scheduler == "none" or not (todo or "probes" not in have):
             result = _in_process(todo, options, have, kept, tally)
             link = None
         else:

@@ -116,6 +116,10 @@ def _run(args: argparse.Namespace, source: str) -> int:
             store=store,
             progress=bar,
             dashboard=lambda link: print(W["dashboard"].format(link=link), file=sys.stderr),
+            resumed=lambda read, todo: print(
+                atlas_line("resumed", loaded=read, shards=read + todo, store=store, todo=todo),
+                file=sys.stderr,
+            ),
         )
     except AtlasStopped as stop:
         bar.close(stopped=True)
@@ -143,17 +147,6 @@ def _run(args: argparse.Namespace, source: str) -> int:
         causal=bool(model.config.causal),
     )
     size = write_atlas(out, sums, prov)
-    if result.loaded:
-        print(
-            atlas_line(
-                "resumed",
-                loaded=result.loaded,
-                shards=result.loaded + result.computed,
-                store=store,
-                todo=result.computed,
-            ),
-            file=sys.stderr,
-        )
     if sums.split or sums.skipped:
         print(
             atlas_line(
@@ -195,6 +188,8 @@ class _Bar:
     def __call__(self, p: Any) -> None:
         from attnlab.words.atlas_words import atlas_line
 
+        if p.loaded:  # read from an earlier run: the "resumed" line has said so
+            return
         now = time.monotonic()
         final = p.shards_done == p.shards
         if not (self.tty or final or now - self.last >= 2.0):
