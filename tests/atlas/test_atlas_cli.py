@@ -95,3 +95,21 @@ def test_a_resumed_run_says_what_it_read_first_and_starts_no_cluster_when_done(
     assert main([*args, "--shards", "4", "--scheduler", "tcp://127.0.0.1:9"]) == 0
     err = capsys.readouterr().err
     assert "4 of 4 shards read from" in err and "no Dask scheduler" not in err
+
+
+def test_show_one_statistic_wraps_to_the_terminal_and_honours_top(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "a.parquet"
+    argv = ["atlas", str(corpus(tmp_path)), "--model", "patterns", "-o", str(out)]
+    assert main([*argv, "--scheduler", "none"]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("COLUMNS", "60")
+    assert main(["atlas", "show", str(out), "--statistic", "first"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines[2:]) <= 60, lines
+    every = " ".join(lines[2:])
+    assert all(f"L{la} H{h} " in every for la in range(2) for h in range(3))  # all 6 heads
+    assert main(["atlas", "show", str(out), "--statistic", "first", "--top", "3"]) == 0
+    shown = capsys.readouterr().out.split("  best:")[0]
+    assert shown.count(" H") == 3, shown

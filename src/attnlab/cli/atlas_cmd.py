@@ -13,6 +13,7 @@ run again after a stop computes only what is missing. main.py registers it with 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -57,7 +58,11 @@ def add_atlas_command(sub: Any) -> None:
     p.add_argument("--top-k", type=int, default=3, help="exemplars kept per head and statistic")
     p.add_argument("--probe", choices=("sinks",), help="run Gu et al.'s sinks probe instead")
     p.add_argument("--statistic", help="with show: every head of one statistic")
-    p.add_argument("--top", type=int, default=5, help="with show: heads per statistic")
+    p.add_argument(
+        "--top",
+        type=int,
+        help="with show: heads per statistic (default 5, or every head with --statistic)",
+    )
     p.add_argument(
         "--html",
         metavar="FILE",
@@ -224,10 +229,13 @@ def _show(args: argparse.Namespace, path: str) -> int:
             f"unknown statistic {args.statistic!r}: choose one of {', '.join(STATISTICS)}",
             field="statistic",
         )
-    if args.top < 1:
+    if args.top is not None and args.top < 1:
         raise AttnlabError(f"--top must be 1 or more, got {args.top}", field="top")
     sums, prov = read_atlas(path)
-    sys.stdout.write(render_ranking(sums, prov, top=args.top, statistic=args.statistic))
+    columns = shutil.get_terminal_size((100, 24)).columns
+    sys.stdout.write(
+        render_ranking(sums, prov, top=args.top, statistic=args.statistic, columns=columns)
+    )
     if args.html is not None:
         from attnlab.atlas.atlas_view import atlas_view
         from attnlab.export.standalone import atlas_html
