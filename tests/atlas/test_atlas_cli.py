@@ -47,6 +47,11 @@ def test_a_run_then_its_ranking(tmp_path: Path, capsys: pytest.CaptureFixture[st
         (["atlas", "show", "TEXT"], "is not a Parquet file"),
         (["atlas", "show"], "takes one atlas file"),
         (["atlas", "--probe", "sinks"], "needs --model NAME"),
+        (
+            ["atlas", "wordnet", "--probe", "sinks", "--model", "patterns", "-o", "p.parquet"],
+            r"takes no corpus and writes no file, so drop the corpus 'wordnet' and -o ",
+        ),
+        (["atlas", "--probe", "sinks", "--model", "patterns", "-o", "p.parquet"], "drop -o "),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

@@ -260,6 +260,17 @@ def _sinks(args: argparse.Namespace) -> int:
 
     if args.model is None:
         raise AttnlabError("attnlab atlas --probe sinks needs --model NAME", field="model")
+    if args.paths or args.output is not None:
+        given = " and ".join(
+            ([f"the corpus {' '.join(args.paths)!r}"] if args.paths else [])
+            + ([f"-o {args.output}"] if args.output is not None else [])
+        )
+        raise AttnlabError(
+            f"attnlab atlas --probe sinks runs Gu et al.'s own three inputs and prints a table: "
+            f"it takes no corpus and writes no file, so drop {given} (an atlas of a corpus: "
+            "attnlab atlas CORPUS --model NAME -o ATLAS)",
+            field="probe",
+        )
     model = worker_model(args.model)
     rows = sinks_probe(model)
     c = model.config
