@@ -157,7 +157,8 @@ def test_the_picture_the_table_and_the_card_show_the_files_numbers(
     best = sums.ex_value[s, 3, 5, 0] / SCALE
     text = sums.texts[int(sums.ex_uid[s, 3, 5, 0])]
     position = int(sums.ex_position[s, 3, 5, 0])
-    expect()(items.first).to_contain_text(f"{three(best)} at token {position} of “{text}”")
+    said = f"{three(best)}, the mean over this text's rows; token {position} shows it most"
+    expect()(items.first).to_contain_text(f"{said}: “{text}”")
     page.screenshot(path=str(artifacts / "atlas-1280x800.png"), full_page=False)
     assert prov.model == "minilm"
 

@@ -7,6 +7,7 @@ words/atlas_words.py, numbers from the sums.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,13 +104,17 @@ def render_ranking(
         )
         if value >= 0:
             text = sums.texts[int(uid)]
-            lines.append(
-                w["exemplar"].format(
+            lines += textwrap.wrap(
+                w.get(f"exemplar_of.{stat}", w["exemplar"]).format(
                     layer=best.layer,
                     head=best.head,
                     text=text if len(text) <= room else text[: room - 1] + "…",
                     position=int(sums.ex_position[s, best.layer, best.head, 0]),
                     value=_number(value / SCALE),
-                )
+                ),
+                width=columns,
+                initial_indent="  ",
+                subsequent_indent="    ",
+                break_long_words=False,
             )
     return "\n".join(lines) + "\n"

@@ -45,8 +45,9 @@ __all__ = [
     "worker_model",
 ]
 
-VERSION = 1
-"""The atlas's format and arithmetic: a store of another version is not resumed."""
+VERSION = 2
+"""The atlas's format and arithmetic: a store of another version is not resumed. 2: texts under
+measures.MIN_EXEMPLAR_TOKENS tokens are no exemplars."""
 MAX_PIECES = 2**16
 """A text's pieces have uids text · MAX_PIECES + piece."""
 CONNECT_TIMEOUT = 5.0

@@ -150,7 +150,7 @@ function card(atlas, stat, state, model) {
   if (found.length && !atlas.real_model) box.append(h("p", { class: "atlas-help" }, [fill(w["atlas.no_open"], { model: atlas.model })]));
   const items = h("ol", { class: "atlas-exemplars" });
   for (const e of found) {
-    const said = fill(w["atlas.exemplar"], { value: shown(e.value), position: e.position, text: e.passage });
+    const said = fill(w[`atlas.exemplar_of.${stat.key}`] ?? w["atlas.exemplar"], { value: shown(e.value), position: e.position, text: e.passage });
     const item = h("li", { "data-value": e.value, "data-position": e.position }, [h("span", {}, [said])]);
     const href = realModelHref(atlas, layer, head, e);
     const label = fill(w["atlas.open_label"], { layer, head, position: e.position });

@@ -105,7 +105,12 @@ ATLAS_VIEW_WORDS: Mapping[str, str] = {
     "atlas.rank": "rank {rank} of {of}",
     "atlas.distribution": "{statistic}: this head against the model's {of} heads",
     "atlas.exemplars": "Where this head shows “{statistic}” most",
-    "atlas.exemplar": "{value} at token {position} of “{text}”",
+    "atlas.exemplar": "{value}, the mean over this text's rows; token {position} shows it "
+    "most: “{text}”",
+    "atlas.exemplar_of.first": "{value}, the mean weight on the first token over this text's "
+    "queries; token {position} leans on it most: “{text}”",
+    "atlas.exemplar_of.sink": "{value}, the mean weight on the first token over this text's "
+    "queries; token {position} leans on it most: “{text}”",
     "atlas.exemplar_note.sink": "A text's value here is its mean weight on the first token: "
     "over ε, the head is a sink on that text.",
     "atlas.exemplar_note.first": "A text's token is the query that leans most on the first "
@@ -137,7 +142,12 @@ ATLAS_WORDS: Mapping[str, str] = {
     "ranking_title": "{model} on {corpus}: {texts}, {tokens}, {layers} × {heads}",
     "ranking_head": "L{layer} H{head}",
     "ranking_none": "no value (nothing counted)",
-    "exemplar": "  best: L{layer} H{head} on “{text}” at token {position} ({value})",
+    "exemplar": "  best: L{layer} H{head} on “{text}”: {value}, the mean over its rows; "
+    "most at token {position}",
+    "exemplar_of.first": "  best: L{layer} H{head} on “{text}”: {value}, the mean weight on "
+    "token 0 over its queries; token {position} leans on it most",
+    "exemplar_of.sink": "  best: L{layer} H{head} on “{text}”: {value}, the mean weight on "
+    "token 0 over its queries; token {position} leans on it most",
     "sinks_title": "Attention sinks in {model} ({layers} × {heads}): share of heads "
     "whose mean weight on the first token exceeds ε = {epsilon:g} (Gu et al., 2024, Table 1)",
     "sinks_columns": "input      tokens  samples  sink heads  mean weight on token 0",
