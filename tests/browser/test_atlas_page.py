@@ -268,15 +268,28 @@ def test_the_offline_file_shows_the_same_numbers_from_file_url(
     assert console.unexpected() == []
 
 
-def test_with_no_atlas_served_the_tab_says_how_to_make_one(new_page: Any, console: Any) -> None:
-    console.allow("400")  # Chromium logs the API's refusal
-    page = new_page()
+def test_with_no_atlas_served_the_tab_says_how_to_make_one(new_page: Any) -> None:
+    from attnlab.words.atlas_words import ATLAS_VIEW_WORDS as W
+
+    page = new_page()  # no 400 in the console: GET /api/atlas/names answers [] (see conftest)
     page.goto("/")
     page.get_by_role("tab", name="Head atlas").click()
-    expect()(page.get_by_role("status").filter(has_text="no atlas is served")).to_have_text(
-        "no atlas is served: start the page with attnlab serve --atlas ATLAS.parquet"
-    )
+    card = page.get_by_role("status").filter(has_text=W["atlas.none_title"])
+    expect()(card.locator("code").first).to_have_text(W["atlas.none_make"])
     expect()(page.locator("#lesson")).to_be_hidden()
     page.get_by_role("tab", name="Toy lesson").click()
     expect()(page.locator("#atlas")).to_be_hidden()
     expect()(page.get_by_role("tab", name="Head atlas")).to_have_attribute("aria-selected", "false")
+
+
+def test_a_stale_atlas_name_falls_back_to_the_served_one_with_a_note(
+    atlas_page: Any, atlas_file: Path
+) -> None:
+    from attnlab.words.atlas_words import ATLAS_VIEW_WORDS as W
+
+    page = atlas_page()
+    page.goto("/?view=atlas&atlas.name=nope")
+    expect()(page.locator(".atlas-cell").first).to_be_visible()
+    note = W["atlas.fallback"].format(name="nope", shown=atlas_file.stem)
+    expect()(page.locator(".atlas-note")).to_have_text(note)
+    assert f"atlas.name={atlas_file.stem}" in page.url

@@ -188,7 +188,17 @@ export default {
       root.replaceChildren();
       if (!atlas) {
         const words = model.get("words") ?? {};
-        root.append(h("p", { class: "atlas-none", role: "status" }, [model.get("error")?.message ?? words["atlas.none"] ?? ""]));
+        if (model.get("error")) root.append(h("p", { class: "atlas-none", role: "status" }, [model.get("error").message]));
+        else if (words["atlas.none_title"]) {
+          root.append(
+            h("section", { class: "atlas-none", role: "status", "aria-labelledby": "atlas-none-title" }, [
+              h("h3", { id: "atlas-none-title" }, [words["atlas.none_title"]]),
+              h("p", {}, [words["atlas.none"]]),
+              h("pre", {}, [h("code", {}, [words["atlas.none_make"]])]),
+              h("pre", {}, [h("code", {}, [words["atlas.none_serve"]])]),
+            ]),
+          );
+        }
         return;
       }
       const stat = statisticOf(atlas, model.get("statistic"));
@@ -197,6 +207,7 @@ export default {
         head: Math.min(model.get("head") ?? 0, atlas.heads - 1),
         sort: model.get("sort") ?? { column: atlas.statistics.indexOf(stat), descending: true },
       };
+      if (model.get("note")) root.append(h("p", { class: "atlas-note", role: "status" }, [model.get("note")]));
       root.append(
         header(atlas, model),
         statisticPicker(atlas, stat, model),
@@ -205,7 +216,7 @@ export default {
       );
       if (again) root.querySelector(again)?.focus();
     };
-    for (const key of ["atlas", "statistic", "layer", "head", "sort", "error"]) scope.on(model, `change:${key}`, draw);
+    for (const key of ["atlas", "statistic", "layer", "head", "sort", "error", "words", "note"]) scope.on(model, `change:${key}`, draw);
     draw();
     return () => {
       scope.dispose();

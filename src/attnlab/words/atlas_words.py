@@ -84,8 +84,13 @@ ATLAS_VIEW_WORDS: Mapping[str, str] = {
     "atlas.title": "What every head does across a corpus",
     "atlas.about": "{model} on {corpus}: {texts}, {tokens}, {layers} × {heads}. Each square is "
     "one head (row = layer, column = head); its colour is the statistic's mean over the corpus.",
-    "atlas.none": "No atlas is served. Write one with attnlab atlas CORPUS --model NAME -o "
-    "ATLAS.parquet, then start the page with attnlab serve --atlas ATLAS.parquet.",
+    "atlas.none_title": "No head atlas is served yet",
+    "atlas.none": "An atlas is computed once, in the terminal, over a whole corpus; the page then "
+    "reads it. Write one (here MiniLM on 300 WordNet glosses, Debian's wordnet-base), then "
+    "start the page with it:",
+    "atlas.none_make": "attnlab atlas wordnet --model minilm -o minilm.parquet --limit 300",
+    "atlas.none_serve": "attnlab serve --atlas minilm.parquet",
+    "atlas.fallback": "No atlas named “{name}” is served: showing “{shown}” instead.",
     "atlas.none_served": "no atlas is served: start the page with attnlab serve --atlas "
     "ATLAS.parquet",
     "atlas.unknown_name": "no atlas named {name!r} is served: choose one of {names}",
