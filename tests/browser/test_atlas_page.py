@@ -293,3 +293,48 @@ def test_a_stale_atlas_name_falls_back_to_the_served_one_with_a_note(
     note = W["atlas.fallback"].format(name="nope", shown=atlas_file.stem)
     expect()(page.locator(".atlas-note")).to_have_text(note)
     assert f"atlas.name={atlas_file.stem}" in page.url
+
+
+def test_at_390_a_picked_row_brings_its_card_into_sight(atlas_page: Any, artifacts: Path) -> None:
+    page = open_atlas(atlas_page(390, 844))
+    table = page.get_by_role("table", name="Heads, sortable")
+    row = table.locator("tbody tr").nth(20)
+    layer, head = row.get_attribute("data-layer"), row.get_attribute("data-head")
+    row.get_by_role("button").click()
+    card = page.get_by_role("region", name=f"Layer {layer}, head {head}")
+    expect()(card.get_by_role("heading", name=f"Layer {layer}, head {head}")).to_be_in_viewport()
+    expect()(card.locator("[data-key='entropy'] .atlas-value")).to_be_in_viewport()
+    page.screenshot(path=str(artifacts / "atlas-row-pick-390x844.png"))
+
+
+def test_at_390_the_sorted_column_is_in_sight_beside_the_heads(
+    atlas_page: Any, artifacts: Path
+) -> None:
+    page = open_atlas(atlas_page(390, 844))
+    table = page.get_by_role("table", name="Heads, sortable")
+    scroll = page.get_by_role("region", name="Heads, sortable")
+    scroll.scroll_into_view_if_needed()
+    for name in ("Earlier copy", "Previous (probe)"):  # columns 9 and 11 of 11
+        table.get_by_role("button", name=name, exact=True).click()
+        th = table.locator("th", has=page.get_by_role("button", name=name, exact=True))
+        expect()(th).to_have_attribute("aria-sort", "descending")
+        box, cell = scroll.bounding_box(), th.bounding_box()
+        assert box is not None and cell is not None
+        assert box["x"] <= cell["x"] and cell["x"] + cell["width"] <= box["x"] + box["width"] + 1
+        pick = table.locator("tbody tr").first.get_by_role("button")  # the sticky heads column
+        first = pick.bounding_box()
+        assert first is not None and box["x"] <= first["x"] < cell["x"]
+    page.screenshot(path=str(artifacts / "atlas-sorted-390x844.png"))
+
+
+def test_the_table_scroll_box_takes_keyboard_focus(atlas_page: Any) -> None:
+    page = open_atlas(atlas_page())
+    scroll = page.get_by_role("region", name="Heads, sortable")
+    expect()(scroll).to_have_attribute("tabindex", "0")
+    scroll.focus()
+    expect()(scroll).to_be_focused()
+    wide = scroll.evaluate("(el) => el.scrollWidth > el.clientWidth")
+    if wide:  # the last column is clipped at this width: the keyboard reaches it
+        page.keyboard.press("End")
+        page.keyboard.press("ArrowRight")
+        assert scroll.evaluate("(el) => el.scrollLeft") > 0

@@ -108,13 +108,36 @@ function table(atlas, state, model) {
   const body = h("tbody");
   for (const r of sortRows(tableRows(atlas), sort)) {
     const pick = h("button", { type: "button", class: "atlas-pick", "aria-pressed": String(r.layer === state.layer && r.head === state.head) }, [`L${r.layer} H${r.head}`]);
-    pick.addEventListener("click", () => choose(model, { layer: r.layer, head: r.head }));
+    pick.addEventListener("click", () => {
+      const view = pick.closest(".atlas-view");
+      choose(model, { layer: r.layer, head: r.head });
+      cardInSight(view);
+    });
     body.append(h("tr", { "data-layer": r.layer, "data-head": r.head }, [h("th", { scope: "row" }, [pick]), ...r.values.map((v) => h("td", { "data-value": v ?? "" }, [shown(v)]))]));
   }
   return h("div", { class: "atlas-table-box" }, [
     h("p", { class: "atlas-help" }, [w["atlas.table_hint"]]),
-    h("div", { class: "atlas-scroll" }, [h("table", { class: "atlas-table", "aria-label": w["atlas.table"] }, [h("thead", {}, [head]), body])]),
+    h("div", { class: "atlas-scroll", tabindex: "0", role: "region", "aria-label": w["atlas.table"] }, [h("table", { class: "atlas-table", "aria-label": w["atlas.table"] }, [h("thead", {}, [head]), body])]),
   ]);
+}
+
+/** On a narrow screen the card sits far above the table: bring it into sight after a pick. */
+function cardInSight(view) {
+  const card = view?.querySelector(".atlas-card");
+  if (!card) return;
+  const r = card.getBoundingClientRect();
+  const height = view.ownerDocument.defaultView?.innerHeight ?? 0;
+  if (r.top < 0 || r.top > height) card.scrollIntoView({ block: "start" });
+}
+
+/** The sorted column in sight inside the table's scroll box, just right of the sticky heads. */
+function sortedInSight(root) {
+  const box = root.querySelector(".atlas-scroll");
+  const th = box?.querySelector('th[aria-sort="ascending"], th[aria-sort="descending"]');
+  const first = box?.querySelector("th");
+  if (!th || !first || th === first) return;
+  const left = th.offsetLeft - first.offsetWidth;
+  if (th.offsetLeft + th.offsetWidth > box.scrollLeft + box.clientWidth || th.offsetLeft < box.scrollLeft + first.offsetWidth) box.scrollLeft = Math.max(0, left);
 }
 
 function strip(line) {
@@ -214,7 +237,8 @@ export default {
         h("div", { class: "atlas-main" }, [picture(atlas, stat, state, model), card(atlas, stat, state, model)]),
         table(atlas, state, model),
       );
-      if (again) root.querySelector(again)?.focus();
+      sortedInSight(root);
+      if (again) root.querySelector(again)?.focus({ preventScroll: true });
     };
     for (const key of ["atlas", "statistic", "layer", "head", "sort", "error", "words", "note"]) scope.on(model, `change:${key}`, draw);
     draw();
