@@ -6,7 +6,6 @@ Screenshots: test-artifacts/atlas-1280x800.png and atlas-390x844.png."""
 from __future__ import annotations
 
 import re
-
 import socket
 import threading
 import time
