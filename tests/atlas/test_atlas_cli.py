@@ -113,6 +113,8 @@ def test_show_one_statistic_wraps_to_the_terminal_and_honours_top(
     assert main(["atlas", "show", str(out), "--statistic", "first"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert max(len(line) for line in lines[2:]) <= 60, lines
+    best = next(line for line in lines if "best:" in line)
+    assert best.startswith("  best: L"), best  # two spaces in, as the words have it
     every = " ".join(lines[2:])
     assert all(f"L{la} H{h} " in every for la in range(2) for h in range(3))  # all 6 heads
     assert main(["atlas", "show", str(out), "--statistic", "first", "--top", "3"]) == 0

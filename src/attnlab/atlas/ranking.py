@@ -113,7 +113,6 @@ def render_ranking(
                     value=_number(value / SCALE),
                 ),
                 width=columns,
-                initial_indent="  ",
                 subsequent_indent="    ",
                 break_long_words=False,
             )
