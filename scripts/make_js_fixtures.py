@@ -162,7 +162,9 @@ def atlas() -> Any:
     from attnlab.atlas.run import VERSION, AtlasOptions, run_atlas
     from attnlab.encode.atlas_json import encode_atlas
 
-    corpus = Corpus(("a b c a b c", "the cat sat on the mat", "x y z", "one two one two"), "four")
+    corpus = Corpus(
+        ("a b c a b c", "the cat sat on the mat by the door", "x y z", "one two one two"), "four"
+    )
     options = AtlasOptions(model="patterns", scheduler="none", probes=2, probe_length=6)
     sums = run_atlas(corpus, options).sums
     prov = Provenance(

@@ -47,6 +47,11 @@ def test_a_run_then_its_ranking(tmp_path: Path, capsys: pytest.CaptureFixture[st
         (["atlas", "show", "TEXT"], "is not a Parquet file"),
         (["atlas", "show"], "takes one atlas file"),
         (["atlas", "--probe", "sinks"], "needs --model NAME"),
+        (
+            ["atlas", "wordnet", "--probe", "sinks", "--model", "patterns", "-o", "p.parquet"],
+            r"takes no corpus and writes no file, so drop the corpus 'wordnet' and -o ",
+        ),
+        (["atlas", "--probe", "sinks", "--model", "patterns", "-o", "p.parquet"], "drop -o "),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
@@ -72,3 +77,46 @@ def test_the_sinks_probe_of_the_pattern_model(capsys: pytest.CaptureFixture[str]
         ["random", "64"],
         ["repeated", "64"],
     ]
+
+
+def test_a_resumed_run_says_what_it_read_first_and_starts_no_cluster_when_done(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    c = tmp_path / "c.txt"
+    c.write_text("\n".join(f"the cat saw dog {i}" for i in range(40)), encoding="utf-8")
+    out = tmp_path / "a.parquet"
+    args = ["atlas", str(c), "--unit", "line", "--model", "patterns", "-o", str(out)]
+    assert main([*args, "--shards", "4", "--scheduler", "none"]) == 0
+    capsys.readouterr()
+    saved = sorted(out.with_name("a.parquet.parts").glob("*/shard-*.npz"))
+    assert len(saved) == 4
+    saved[-1].unlink()  # a run stopped before its last shard
+    assert main([*args, "--shards", "4", "--scheduler", "none"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("atlas: 3 of 4 shards read from "), lines
+    assert lines[0].endswith(", 1 to compute")
+    assert lines[1].startswith("atlas: 4/4 shards · 40/40 texts"), lines
+    # every shard saved: the atlas is merged here, no scheduler is asked (this one is unreachable)
+    assert main([*args, "--shards", "4", "--scheduler", "tcp://127.0.0.1:9"]) == 0
+    err = capsys.readouterr().err
+    assert "4 of 4 shards read from" in err and "no Dask scheduler" not in err
+
+
+def test_show_one_statistic_wraps_to_the_terminal_and_honours_top(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "a.parquet"
+    argv = ["atlas", str(corpus(tmp_path)), "--model", "patterns", "-o", str(out)]
+    assert main([*argv, "--scheduler", "none"]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("COLUMNS", "60")
+    assert main(["atlas", "show", str(out), "--statistic", "first"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines[2:]) <= 60, lines
+    best = next(line for line in lines if "best:" in line)
+    assert best.startswith("  best: L"), best  # two spaces in, as the words have it
+    every = " ".join(lines[2:])
+    assert all(f"L{la} H{h} " in every for la in range(2) for h in range(3))  # all 6 heads
+    assert main(["atlas", "show", str(out), "--statistic", "first", "--top", "3"]) == 0
+    shown = capsys.readouterr().out.split("  best:")[0]
+    assert shown.count(" H") == 3, shown

@@ -82,3 +82,74 @@ def test_an_unreachable_scheduler_is_named() -> None:
         SchedulerError, match=r"no Dask scheduler answers at 'tcp://127\.0\.0\.1:9'"
     ):
         run_atlas(CORPUS, options)
+
+
+class _Listener:
+    """A plain TCP server on 127.0.0.1: `reply` None accepts and says nothing; else it sends
+    `reply` to every connection (an HTTP server's answer, or bytes that are not Dask's)."""
+
+    def __init__(self, reply: bytes | None) -> None:
+        import socket
+        import threading
+
+        self.reply = reply
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.address = f"tcp://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.held: list[socket.socket] = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.held.append(conn)
+            if self.reply is not None:
+                conn.recv(4096)
+                conn.sendall(self.reply)
+
+    def close(self) -> None:
+        self.sock.close()
+        for c in self.held:
+            c.close()
+
+
+HTTP = b"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\nContent-Length: 2\r\n\r\nhi"
+
+
+@pytest.mark.parametrize("reply", [None, HTTP, b"\xff" * 64], ids=["silent", "http", "garbage"])
+def test_a_listener_that_is_not_a_scheduler_is_named_within_seconds(reply: bytes | None) -> None:
+    import time
+
+    listener = _Listener(reply)
+    try:
+        options = AtlasOptions(model="patterns", scheduler=listener.address)
+        start = time.monotonic()
+        with pytest.raises(SchedulerError, match=r"no Dask scheduler answers at 'tcp://"):
+            run_atlas(CORPUS, options)
+        assert time.monotonic() - start < 12
+    finally:
+        listener.close()
+
+
+def test_the_local_cluster_listens_on_loopback_only() -> None:
+    psutil = pytest.importorskip("psutil")
+    pytest.importorskip("bokeh")  # the dashboard is there only with bokeh
+    seen: list[tuple[str, str]] = []
+    links: list[str] = []
+
+    def listening(link: str) -> None:  # called while the cluster is up
+        links.append(link)
+        me = psutil.Process()
+        for proc in [me, *me.children(recursive=True)]:
+            for c in proc.net_connections(kind="tcp"):
+                if c.status == psutil.CONN_LISTEN:
+                    seen.append((c.laddr.ip, f"{proc.pid}:{c.laddr.port}"))
+
+    options = AtlasOptions(model="patterns", scheduler="local", workers=1, probes=1)
+    run_atlas(Corpus(("a b c",), "t"), options, dashboard=listening)
+    assert links and links[0].startswith("http://127.0.0.1:")
+    port = links[0].split(":")[2].split("/")[0]
+    assert any(addr.endswith(f":{port}") for _, addr in seen)  # the dashboard's socket
+    assert {ip for ip, _ in seen} == {"127.0.0.1"}, seen

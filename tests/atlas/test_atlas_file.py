@@ -16,7 +16,7 @@ from attnlab.atlas.stats import STATISTICS, HeadSums  # noqa: E402
 
 
 def atlas(tmp_path: Path) -> tuple[Path, Provenance, HeadSums]:
-    c = Corpus(("a b a b c", "the cat and the hat", "x y z x y z"), "three")
+    c = Corpus(("a b a b c d a b", "the cat and the hat sat on a mat", "x y z x y z"), "three")
     sums = run_atlas(
         c, AtlasOptions(model="patterns", scheduler="none", probes=2, probe_length=6)
     ).sums
@@ -59,10 +59,9 @@ def test_one_row_per_head_and_statistic_and_an_exact_round_trip(tmp_path: Path) 
     rows = table.to_pylist()
     prev = next(r for r in rows if (r["statistic"], r["layer"], r["head"]) == ("previous", 0, 0))
     assert prev["mean"] == 1 and prev["exemplars"][0]["text"] in {
-        "a b a b c",
-        "the cat and the hat",
-        "x y z x y z",
-    }
+        "a b a b c d a b",
+        "the cat and the hat sat on a mat",
+    }  # "x y z x y z" is too short to be an exemplar
     top = ranking(sums, "induction")[0]
     assert (top.layer, top.head) == (1, 0)
     text = render_ranking(sums, prov)

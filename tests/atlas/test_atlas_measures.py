@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from attnlab.atlas.measures import distance_bins, text_sums
+from attnlab.atlas.measures import MIN_EXEMPLAR_TOKENS, distance_bins, text_sums
 from attnlab.atlas.stats import BINS, SCALE, STATISTICS
 
 N = 6
@@ -22,10 +22,10 @@ def means(w: np.ndarray, ids: tuple[int, ...] = tuple(range(N)), **kw: float) ->
     return {name: float(m[S[name]]) for name in STATISTICS}
 
 
-def previous_head() -> np.ndarray:
-    w = np.zeros((N, N))
+def previous_head(n: int = N) -> np.ndarray:
+    w = np.zeros((n, n))
     w[0, 0] = 1
-    w[np.arange(1, N), np.arange(N - 1)] = 1
+    w[np.arange(1, n), np.arange(n - 1)] = 1
     return w
 
 
@@ -93,13 +93,14 @@ def test_the_distance_histogram_holds_each_rows_weight() -> None:
 
 
 def test_an_exemplar_is_the_texts_mean_and_the_row_showing_it_most() -> None:
-    w = previous_head()
+    n = MIN_EXEMPLAR_TOKENS + 2
+    w = previous_head(n)
     w[3] = 0
     w[3, 3] = 1  # row 3 looks at itself
-    sums = text_sums(one_head(w), tuple(range(N)), uid=7, text="seven", top_k=2)
+    sums = text_sums(one_head(w), tuple(range(n)), uid=7, text="seven", top_k=2)
     s = S["self"]
     assert sums.ex_uid[s, 0, 0].tolist()[0] == 7 and sums.ex_position[s, 0, 0, 0] == 3
-    assert sums.ex_value[s, 0, 0, 0] == round(SCALE / (N - 1))
+    assert sums.ex_value[s, 0, 0, 0] == round(SCALE / (n - 1))
     assert sums.ex_value[s, 0, 0, 1] == -1  # the second slot is empty
     assert sums.texts == {7: "seven"}
     assert sums.ex_value[S["induction"], 0, 0, 0] == -1  # no probe value from a corpus text
@@ -108,3 +109,15 @@ def test_an_exemplar_is_the_texts_mean_and_the_row_showing_it_most() -> None:
 def test_weights_that_do_not_fit_the_tokens_are_refused() -> None:
     with pytest.raises(ValueError, match="do not fit 3 tokens"):
         text_sums(one_head(previous_head()), (1, 2, 3), uid=0, text="t", top_k=1)
+
+
+def test_a_text_too_short_to_show_anything_counts_but_is_no_exemplar() -> None:
+    # 'breaking camp' is [CLS] breaking camp [SEP]: a head has nowhere else to look, so its
+    # 0.96 on [SEP] ranked above every real sentence
+    short, long = MIN_EXEMPLAR_TOKENS - 1, MIN_EXEMPLAR_TOKENS
+    a = text_sums(one_head(previous_head(short)), tuple(range(short)), uid=1, text="s", top_k=2)
+    b = text_sums(one_head(previous_head(long)), tuple(range(long)), uid=2, text="l", top_k=2)
+    assert a.counts[S["previous"], 0, 0] == short - 1  # its rows are in the mean
+    assert (a.ex_value == -1).all() and a.texts == {}
+    merged = a.merge(b)
+    assert merged.ex_uid[S["previous"], 0, 0].tolist()[0] == 2 and merged.texts == {2: "l"}

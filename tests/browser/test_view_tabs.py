@@ -22,7 +22,6 @@ def expect() -> Any:
 
 
 def test_arrows_walk_every_tab_and_wrap(new_page, tab_to, console) -> None:
-    console.allow("400")  # this server was given no atlas: the Head atlas tab's refusal is logged
     page = new_page()
     page.goto("/")
     tab_to(page, "Toy lesson")

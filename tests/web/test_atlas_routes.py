@@ -66,3 +66,14 @@ def test_a_file_that_is_not_an_atlas_is_refused_when_the_app_is_made(tmp_path: P
     bad.write_text("not parquet")
     with pytest.raises(AtlasFileError, match="is not a Parquet file"):
         ContractClient(atlases=(str(bad),))
+
+
+def test_the_names_route_lists_what_is_served_and_none_is_no_error(client) -> None:
+    from attnlab.words.atlas_words import ATLAS_VIEW_WORDS
+
+    assert client.get("/api/atlas/names").json()["names"] == ["patterns-atlas"]
+    r = ContractClient().get("/api/atlas/names")  # a server given no atlas
+    assert r.status_code == 200 and r.json()["names"] == []
+    words = r.json()["words"]
+    assert words["atlas.none_make"] == ATLAS_VIEW_WORDS["atlas.none_make"]
+    assert words["atlas.none_make"].startswith("attnlab atlas wordnet --model minilm -o ")

@@ -52,6 +52,7 @@ GOOD_AND_BAD = [
     ("post", "/api/train/start", {"experiment": "lookup", "steps": 3, "seed": 1},
      {"experiment": "lookup", "steps": 0}),
     ("get", "/api/atlas", {"name": "patterns-atlas"}, {"name": "no-such-atlas"}),
+    ("get", "/api/atlas/names", {}, {"x": "1"}),
 ]  # fmt: skip
 
 
@@ -108,7 +109,7 @@ def test_every_route_is_in_the_schema_and_nothing_else(client) -> None:
         "/api/model/heads", "/api/model/mask",
         "/api/model/matrix", "/api/model/row", "/api/export/lesson.html", "/api/export/model.html",
         "/api/train", "/api/train/start", "/api/train/next", "/api/train/stop",
-        "/api/atlas",
+        "/api/atlas", "/api/atlas/names",
     }  # fmt: skip
 
 

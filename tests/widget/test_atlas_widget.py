@@ -41,7 +41,6 @@ def test_the_widget_holds_the_routes_answer_and_the_atlas_view(tmp_path: Path) -
     assert w.statistic == "induction" and (w.layer, w.head) == (0, 0)
     assert "__modules['atlas.js']" in w._esm
     assert ".attnlab-nb .atlas-cell" in w._css
-    assert atlas_view(path, statistic="nonsense").statistic == "entropy"  # the first, not an error
 
 
 def test_an_opened_exemplar_becomes_the_real_model_widget(tmp_path: Path) -> None:
@@ -54,3 +53,28 @@ def test_an_opened_exemplar_becomes_the_real_model_widget(tmp_path: Path) -> Non
     m = w.open_exemplar()
     assert isinstance(m, ModelWidget)
     assert (m.layer, m.head, m.focus, m.text) == (2, 7, 3, "the river bank")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"statistic": "bogus"}, r"unknown statistic 'bogus': choose one of entropy, first, "),
+        ({"layer": 99}, r"layer must be 0 to 1 \(patterns has 2 layers\), got 99"),
+        ({"head": -1}, r"head must be 0 to 2 \(patterns has 3 heads\), got -1"),
+    ],
+)
+def test_a_statistic_layer_or_head_the_atlas_lacks_is_refused_by_name(
+    tmp_path: Path, kwargs: dict[str, object], message: str
+) -> None:
+    from attnlab.errors import AttnlabError
+    from attnlab.widget import atlas_view
+
+    path = pattern_atlas(tmp_path)
+    with pytest.raises(AttnlabError, match=message):
+        atlas_view(path, **kwargs)  # type: ignore[arg-type]
+    w = atlas_view(path, statistic="self", layer=1, head=2)
+    assert (w.statistic, w.layer, w.head) == ("self", 1, 2)
+    name = next(iter(kwargs))
+    with pytest.raises(AttnlabError, match=message):
+        setattr(w, name, kwargs[name])  # set later, as a notebook user does
+    assert (w.statistic, w.layer, w.head) == ("self", 1, 2) and w.error is None

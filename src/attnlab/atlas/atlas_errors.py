@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from attnlab.errors import AttnlabError
 
-__all__ = ["AtlasFileError", "CorpusError", "SchedulerError"]
+__all__ = ["AtlasFileError", "AtlasStopped", "CorpusError", "SchedulerError"]
 
 
 class CorpusError(AttnlabError):
@@ -23,3 +25,11 @@ class AtlasFileError(AttnlabError):
     """A file that is not an atlas attnlab wrote (not Parquet, or without its provenance)."""
 
     field = "atlas"
+
+
+class AtlasStopped(KeyboardInterrupt):
+    """A run stopped by Ctrl-C: how many of its shards are kept on disk, and where."""
+
+    def __init__(self, *, kept: int, shards: int, store: Path | None) -> None:
+        super().__init__(f"{kept} of {shards} shards kept in {store}")
+        self.kept, self.shards, self.store = kept, shards, store

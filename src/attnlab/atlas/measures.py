@@ -15,7 +15,7 @@ arXiv 2410.10781, section 3): α = (1/n) Σᵢ Aᵢ₀, the mean weight on the f
 query, as `first`; the text counts for `sink` when α > ε (0.3 in their Table 1).
 
 A text's exemplar for a statistic is its text-level value (the mean over its rows) and the row
-where the head shows it most.
+where the head shows it most; texts under MIN_EXEMPLAR_TOKENS tokens are no exemplars.
 """
 
 from __future__ import annotations
@@ -26,10 +26,14 @@ import numpy.typing as npt
 from attnlab.atlas.stats import BINS, STATISTICS, HeadSums, fixed
 from attnlab.types import FloatArray
 
-__all__ = ["EPSILON", "distance_bins", "text_sums"]
+__all__ = ["EPSILON", "MIN_EXEMPLAR_TOKENS", "distance_bins", "text_sums"]
 
 EPSILON = 0.3
 """Gu et al.'s sink threshold: a head is a sink on a text when α = mean weight on token 0 > ε."""
+
+MIN_EXEMPLAR_TOKENS = 8
+"""A text shorter than this is counted in every statistic but is no exemplar: on 3 tokens a head
+has nowhere else to look, and "0.96 on 'breaking camp'" says nothing about the head."""
 
 _S = {name: i for i, name in enumerate(STATISTICS)}
 
@@ -106,7 +110,7 @@ def text_sums(
     ex_value = np.full(sums.ex_value.shape, -1, np.int64)
     ex_uid = sums.ex_uid.copy()
     ex_position = np.zeros_like(ex_uid)
-    shown = best >= 0  # statistics this text has a value for
+    shown = (best >= 0) & (n >= MIN_EXEMPLAR_TOKENS)  # statistics this text shows
     ex_value[..., 0] = np.where(shown, fixed(np.maximum(best, 0)), -1)
     ex_uid[..., 0] = np.where(shown, uid, ex_uid[..., 0])
     ex_position[..., 0] = np.where(shown, where, 0)

@@ -7,6 +7,7 @@ words/atlas_words.py, numbers from the sums.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,10 +42,36 @@ def _number(x: float) -> str:
     return "–" if np.isnan(x) else f"{x:.3f}"
 
 
+def _wrapped(label: str, cells: list[str], columns: int) -> list[str]:
+    """label, then the cells two spaces apart, a line per `columns` characters; a continued
+    line starts under the first cell (or 4 spaces in when the label leaves no room)."""
+    indent = " " * (len(label) + 2)
+    if columns - len(indent) < max((len(c) for c in cells), default=0) + 2:
+        indent = " " * 4
+    lines: list[str] = []
+    line = label
+    for cell in cells:
+        fresh = line in (label, indent)
+        candidate = line + ("  " if line == label or not fresh else "") + cell
+        if not fresh and len(candidate) > columns:
+            lines.append(line)
+            line = indent + cell
+        else:
+            line = candidate
+    lines.append(line)
+    return lines
+
+
 def render_ranking(
-    sums: HeadSums, prov: Provenance, *, top: int = 5, statistic: str | None = None
+    sums: HeadSums,
+    prov: Provenance,
+    *,
+    top: int | None = None,
+    statistic: str | None = None,
+    columns: int = 100,
 ) -> str:
-    """The terminal's ranking: `top` heads per statistic (or every head of one statistic)."""
+    """The terminal's ranking: `top` heads per statistic (default 5, or every head of one
+    chosen statistic), a statistic's heads wrapped to `columns` characters under its label."""
     w = ATLAS_WORDS
     lines = [
         atlas_line(
@@ -60,13 +87,15 @@ def render_ranking(
     ]
     chosen = STATISTICS if statistic is None else (statistic,)
     width = max(len(STATISTIC_LABELS[s]) for s in chosen)
+    room = max(20, min(70, columns - 40))  # an exemplar's text: the line fits `columns`
     for stat in chosen:
-        ranked = ranking(sums, stat)[: top if statistic is None else None]
+        count = top if top is not None else (5 if statistic is None else None)
+        ranked = ranking(sums, stat)[:count]
         cells = [
             f"{w['ranking_head'].format(layer=r.layer, head=r.head)} {_number(r.mean)}"
             for r in ranked
         ]
-        lines.append(f"{STATISTIC_LABELS[stat]:<{width}}  " + "  ".join(cells))
+        lines.extend(_wrapped(f"{STATISTIC_LABELS[stat]:<{width}}", cells, columns))
         best = ranked[0]
         s = STATISTICS.index(stat)
         value, uid = (
@@ -75,13 +104,16 @@ def render_ranking(
         )
         if value >= 0:
             text = sums.texts[int(uid)]
-            lines.append(
-                w["exemplar"].format(
+            lines += textwrap.wrap(
+                w.get(f"exemplar_of.{stat}", w["exemplar"]).format(
                     layer=best.layer,
                     head=best.head,
-                    text=text if len(text) <= 70 else text[:69] + "…",
+                    text=text if len(text) <= room else text[: room - 1] + "…",
                     position=int(sums.ex_position[s, best.layer, best.head, 0]),
                     value=_number(value / SCALE),
-                )
+                ),
+                width=columns,
+                subsequent_indent="    ",
+                break_long_words=False,
             )
     return "\n".join(lines) + "\n"

@@ -28,7 +28,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from attnlab.atlas.atlas_errors import SchedulerError
+from attnlab.atlas.atlas_errors import AtlasStopped, SchedulerError
 from attnlab.atlas.corpus import Corpus, LongTexts, fit
 from attnlab.atlas.measures import EPSILON, text_sums
 from attnlab.atlas.probes import AtlasModel, induction_sums
@@ -45,8 +45,9 @@ __all__ = [
     "worker_model",
 ]
 
-VERSION = 1
-"""The atlas's format and arithmetic: a store of another version is not resumed."""
+VERSION = 2
+"""The atlas's format and arithmetic: a store of another version is not resumed. 2: texts under
+measures.MIN_EXEMPLAR_TOKENS tokens are no exemplars."""
 MAX_PIECES = 2**16
 """A text's pieces have uids text · MAX_PIECES + piece."""
 CONNECT_TIMEOUT = 5.0
@@ -268,8 +269,12 @@ def run_atlas(
     store: Path | None = None,
     progress: Callable[[Progress], None] | None = None,
     dashboard: Callable[[str], None] | None = None,
+    resumed: Callable[[int, int], None] | None = None,
 ) -> RunResult:
-    """The corpus's atlas sums under `options`; shards kept in `store` (a folder) when given."""
+    """The corpus's atlas sums under `options`; shards kept in `store` (a folder) when given.
+
+    `resumed(read, to_compute)` is called first when the store already has shards; with every
+    shard and the probes there, nothing is started (no cluster): the sums are merged here."""
     shards = shards_of(corpus, options)
     kept = Store(store, corpus, options, len(shards)) if store is not None else None
     have: dict[str, HeadSums] = {}
@@ -284,15 +289,21 @@ def run_atlas(
         if _name(s) in have:
             tally.add(have[_name(s)], loaded=True)
     todo = [s for s in shards if _name(s) not in have]
-    if options.scheduler == "none":
-        result = _in_process(todo, options, have, kept, tally)
-        link = None
-    else:
-        with _client(options) as client:
-            link = _dashboard_link(client)
-            if dashboard is not None and link:
-                dashboard(link)
-            result = _on_cluster(client, todo, options, have, kept, tally)
+    if resumed is not None and len(todo) < len(shards):
+        resumed(len(shards) - len(todo), len(todo))
+    try:
+        if options.scheduler == "none" or not (todo or "probes" not in have):
+            result = _in_process(todo, options, have, kept, tally)
+            link = None
+        else:
+            with _quiet_dask(), _client(options) as client:
+                link = _dashboard_link(client)
+                if dashboard is not None and link:
+                    dashboard(link)
+                result = _on_cluster(client, todo, options, have, kept, tally)
+    except KeyboardInterrupt:
+        saved = sum(kept.path(_name(s)).is_file() for s in shards) if kept is not None else 0
+        raise AtlasStopped(kept=saved, shards=len(shards), store=store) from None
     return RunResult(result, len(todo), len(shards) - len(todo), time.perf_counter() - start, link)
 
 
@@ -395,8 +406,9 @@ def _client(options: AtlasOptions) -> Iterator[Any]:
             "pip install 'attnlab[atlas]', or use --scheduler none"
         ) from None
     if options.scheduler == "local":
-        dashboard = ":0" if _has_bokeh() else None
+        dashboard = "127.0.0.1:0" if _has_bokeh() else None
         with (
+            _workers_ignore_ctrl_c(),
             LocalCluster(
                 n_workers=options.workers,
                 threads_per_worker=1,
@@ -404,20 +416,103 @@ def _client(options: AtlasOptions) -> Iterator[Any]:
                 host="127.0.0.1",
                 dashboard_address=dashboard,
             ) as cluster,
+            _restored_ctrl_c(),
             Client(cluster) as client,
         ):
             yield client
         return
+    _check_scheduler(options.scheduler)
     try:
         client = Client(options.scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise SchedulerError(
-            f"no Dask scheduler answers at {options.scheduler!r} (waited "
-            f"{CONNECT_TIMEOUT:g} s: {' '.join(str(exc).split())[:120]}): start one with "
-            "'dask scheduler' and 'dask worker ADDRESS', or use --scheduler local or none"
-        ) from None
+    except Exception as exc:  # a listener that is not a scheduler
+        raise _not_a_scheduler(options.scheduler, exc) from None
     with client:
         yield client
+
+
+def _not_a_scheduler(address: str, exc: BaseException | str) -> SchedulerError:
+    from attnlab.words.atlas_words import atlas_line
+
+    why = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
+    return SchedulerError(
+        atlas_line(
+            "no_scheduler",
+            address=address,
+            seconds=CONNECT_TIMEOUT,
+            why=" ".join(why.split())[:120],
+        )
+    )
+
+
+async def _identity(address: str) -> Any:
+    from distributed.core import rpc
+
+    async with rpc(address, timeout=CONNECT_TIMEOUT) as remote:
+        return await remote.identity()
+
+
+def _check_scheduler(address: str) -> None:
+    """Ask `address` who it is, the whole handshake bounded by CONNECT_TIMEOUT: a port that
+    accepts and says nothing (an HTTP server, the dashboard) or answers garbage (a reply
+    that decodes as a 3 EiB frame) is "not a Dask scheduler", never a hang or a bug."""
+    import asyncio
+
+    try:
+        reply = asyncio.run(asyncio.wait_for(_identity(address), CONNECT_TIMEOUT))
+    except TimeoutError:
+        raise _not_a_scheduler(address, "no answer to Dask's handshake") from None
+    except Exception as exc:  # garbage replies: MemoryError, decode errors
+        raise _not_a_scheduler(address, exc) from None
+    if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
+        raise _not_a_scheduler(address, f"it answers as {str(reply)[:40]!r}")
+
+
+@contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Dask's own log at ERROR while the atlas runs, here and in the workers it starts (their
+    processes read DASK_LOGGING__DISTRIBUTED): a stop or a lost worker is the atlas's to say."""
+    import logging
+
+    logger = logging.getLogger("distributed")
+    level, env = logger.level, os.environ.get("DASK_LOGGING__DISTRIBUTED")
+    logger.setLevel(logging.ERROR)
+    os.environ["DASK_LOGGING__DISTRIBUTED"] = "error"
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+        if env is None:
+            os.environ.pop("DASK_LOGGING__DISTRIBUTED", None)
+        else:
+            os.environ["DASK_LOGGING__DISTRIBUTED"] = env
+
+
+@contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """SIGINT ignored while the LocalCluster spawns its processes, which inherit that: a Ctrl-C
+    to the terminal's process group stops this process only, and it closes the cluster (no
+    worker's KeyboardInterrupt traceback). _restored_ctrl_c gives this process its Ctrl-C back."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+@contextmanager
+def _restored_ctrl_c() -> Iterator[None]:
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
 
 
 def _has_bokeh() -> bool:

@@ -13,6 +13,7 @@ run again after a stop computes only what is missing. main.py registers it with 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -57,7 +58,11 @@ def add_atlas_command(sub: Any) -> None:
     p.add_argument("--top-k", type=int, default=3, help="exemplars kept per head and statistic")
     p.add_argument("--probe", choices=("sinks",), help="run Gu et al.'s sinks probe instead")
     p.add_argument("--statistic", help="with show: every head of one statistic")
-    p.add_argument("--top", type=int, default=5, help="with show: heads per statistic")
+    p.add_argument(
+        "--top",
+        type=int,
+        help="with show: heads per statistic (default 5, or every head with --statistic)",
+    )
     p.add_argument(
         "--html",
         metavar="FILE",
@@ -89,6 +94,7 @@ def _atlas(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, source: str) -> int:
     from attnlab import __version__
+    from attnlab.atlas.atlas_errors import AtlasStopped
     from attnlab.atlas.corpus import read_corpus
     from attnlab.atlas.file import Provenance, write_atlas
     from attnlab.atlas.run import VERSION, AtlasOptions, run_atlas, worker_model
@@ -108,13 +114,25 @@ def _run(args: argparse.Namespace, source: str) -> int:
     out = Path(args.output)
     store = out.with_name(out.name + ".parts")
     bar = _Bar()
-    result = run_atlas(
-        corpus,
-        options,
-        store=store,
-        progress=bar,
-        dashboard=lambda link: print(W["dashboard"].format(link=link), file=sys.stderr),
-    )
+    try:
+        result = run_atlas(
+            corpus,
+            options,
+            store=store,
+            progress=bar,
+            dashboard=lambda link: print(W["dashboard"].format(link=link), file=sys.stderr),
+            resumed=lambda read, todo: print(
+                atlas_line("resumed", loaded=read, shards=read + todo, store=store, todo=todo),
+                file=sys.stderr,
+            ),
+        )
+    except AtlasStopped as stop:
+        bar.close(stopped=True)
+        print(
+            atlas_line("stopped", kept=stop.kept, shards=stop.shards, store=store),
+            file=sys.stderr,
+        )
+        return 130
     bar.close()
     sums = result.sums
     prov = Provenance(
@@ -134,17 +152,6 @@ def _run(args: argparse.Namespace, source: str) -> int:
         causal=bool(model.config.causal),
     )
     size = write_atlas(out, sums, prov)
-    if result.loaded:
-        print(
-            atlas_line(
-                "resumed",
-                loaded=result.loaded,
-                shards=result.loaded + result.computed,
-                store=store,
-                todo=result.computed,
-            ),
-            file=sys.stderr,
-        )
     if sums.split or sums.skipped:
         print(
             atlas_line(
@@ -186,6 +193,8 @@ class _Bar:
     def __call__(self, p: Any) -> None:
         from attnlab.words.atlas_words import atlas_line
 
+        if p.loaded:  # read from an earlier run: the "resumed" line has said so
+            return
         now = time.monotonic()
         final = p.shards_done == p.shards
         if not (self.tty or final or now - self.last >= 2.0):
@@ -205,8 +214,8 @@ class _Bar:
         sys.stderr.flush()
         self.shown = True
 
-    def close(self) -> None:
-        if self.tty and self.shown:
+    def close(self, *, stopped: bool = False) -> None:
+        if self.tty and (self.shown or stopped):
             sys.stderr.write("\n")
 
 
@@ -220,10 +229,13 @@ def _show(args: argparse.Namespace, path: str) -> int:
             f"unknown statistic {args.statistic!r}: choose one of {', '.join(STATISTICS)}",
             field="statistic",
         )
-    if args.top < 1:
+    if args.top is not None and args.top < 1:
         raise AttnlabError(f"--top must be 1 or more, got {args.top}", field="top")
     sums, prov = read_atlas(path)
-    sys.stdout.write(render_ranking(sums, prov, top=args.top, statistic=args.statistic))
+    columns = shutil.get_terminal_size((100, 24)).columns
+    sys.stdout.write(
+        render_ranking(sums, prov, top=args.top, statistic=args.statistic, columns=columns)
+    )
     if args.html is not None:
         from attnlab.atlas.atlas_view import atlas_view
         from attnlab.export.standalone import atlas_html
@@ -248,6 +260,17 @@ def _sinks(args: argparse.Namespace) -> int:
 
     if args.model is None:
         raise AttnlabError("attnlab atlas --probe sinks needs --model NAME", field="model")
+    if args.paths or args.output is not None:
+        given = " and ".join(
+            ([f"the corpus {' '.join(args.paths)!r}"] if args.paths else [])
+            + ([f"-o {args.output}"] if args.output is not None else [])
+        )
+        raise AttnlabError(
+            f"attnlab atlas --probe sinks runs Gu et al.'s own three inputs and prints a table: "
+            f"it takes no corpus and writes no file, so drop {given} (an atlas of a corpus: "
+            "attnlab atlas CORPUS --model NAME -o ATLAS)",
+            field="probe",
+        )
     model = worker_model(args.model)
     rows = sinks_probe(model)
     c = model.config

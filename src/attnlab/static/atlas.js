@@ -108,13 +108,36 @@ function table(atlas, state, model) {
   const body = h("tbody");
   for (const r of sortRows(tableRows(atlas), sort)) {
     const pick = h("button", { type: "button", class: "atlas-pick", "aria-pressed": String(r.layer === state.layer && r.head === state.head) }, [`L${r.layer} H${r.head}`]);
-    pick.addEventListener("click", () => choose(model, { layer: r.layer, head: r.head }));
+    pick.addEventListener("click", () => {
+      const view = pick.closest(".atlas-view");
+      choose(model, { layer: r.layer, head: r.head });
+      cardInSight(view);
+    });
     body.append(h("tr", { "data-layer": r.layer, "data-head": r.head }, [h("th", { scope: "row" }, [pick]), ...r.values.map((v) => h("td", { "data-value": v ?? "" }, [shown(v)]))]));
   }
   return h("div", { class: "atlas-table-box" }, [
     h("p", { class: "atlas-help" }, [w["atlas.table_hint"]]),
-    h("div", { class: "atlas-scroll" }, [h("table", { class: "atlas-table", "aria-label": w["atlas.table"] }, [h("thead", {}, [head]), body])]),
+    h("div", { class: "atlas-scroll", tabindex: "0", role: "region", "aria-label": w["atlas.table"] }, [h("table", { class: "atlas-table", "aria-label": w["atlas.table"] }, [h("thead", {}, [head]), body])]),
   ]);
+}
+
+/** On a narrow screen the card sits far above the table: bring it into sight after a pick. */
+function cardInSight(view) {
+  const card = view?.querySelector(".atlas-card");
+  if (!card) return;
+  const r = card.getBoundingClientRect();
+  const height = view.ownerDocument.defaultView?.innerHeight ?? 0;
+  if (r.top < 0 || r.top > height) card.scrollIntoView({ block: "start" });
+}
+
+/** The sorted column in sight inside the table's scroll box, just right of the sticky heads. */
+function sortedInSight(root) {
+  const box = root.querySelector(".atlas-scroll");
+  const th = box?.querySelector('th[aria-sort="ascending"], th[aria-sort="descending"]');
+  const first = box?.querySelector("th");
+  if (!th || !first || th === first) return;
+  const left = th.offsetLeft - first.offsetWidth;
+  if (th.offsetLeft + th.offsetWidth > box.scrollLeft + box.clientWidth || th.offsetLeft < box.scrollLeft + first.offsetWidth) box.scrollLeft = Math.max(0, left);
 }
 
 function strip(line) {
@@ -150,7 +173,7 @@ function card(atlas, stat, state, model) {
   if (found.length && !atlas.real_model) box.append(h("p", { class: "atlas-help" }, [fill(w["atlas.no_open"], { model: atlas.model })]));
   const items = h("ol", { class: "atlas-exemplars" });
   for (const e of found) {
-    const said = fill(w["atlas.exemplar"], { value: shown(e.value), position: e.position, text: e.passage });
+    const said = fill(w[`atlas.exemplar_of.${stat.key}`] ?? w["atlas.exemplar"], { value: shown(e.value), position: e.position, text: e.passage });
     const item = h("li", { "data-value": e.value, "data-position": e.position }, [h("span", {}, [said])]);
     const href = realModelHref(atlas, layer, head, e);
     const label = fill(w["atlas.open_label"], { layer, head, position: e.position });
@@ -188,7 +211,17 @@ export default {
       root.replaceChildren();
       if (!atlas) {
         const words = model.get("words") ?? {};
-        root.append(h("p", { class: "atlas-none", role: "status" }, [model.get("error")?.message ?? words["atlas.none"] ?? ""]));
+        if (model.get("error")) root.append(h("p", { class: "atlas-none", role: "status" }, [model.get("error").message]));
+        else if (words["atlas.none_title"]) {
+          root.append(
+            h("section", { class: "atlas-none", role: "status", "aria-labelledby": "atlas-none-title" }, [
+              h("h3", { id: "atlas-none-title" }, [words["atlas.none_title"]]),
+              h("p", {}, [words["atlas.none"]]),
+              h("pre", {}, [h("code", {}, [words["atlas.none_make"]])]),
+              h("pre", {}, [h("code", {}, [words["atlas.none_serve"]])]),
+            ]),
+          );
+        }
         return;
       }
       const stat = statisticOf(atlas, model.get("statistic"));
@@ -197,15 +230,17 @@ export default {
         head: Math.min(model.get("head") ?? 0, atlas.heads - 1),
         sort: model.get("sort") ?? { column: atlas.statistics.indexOf(stat), descending: true },
       };
+      if (model.get("note")) root.append(h("p", { class: "atlas-note", role: "status" }, [model.get("note")]));
       root.append(
         header(atlas, model),
         statisticPicker(atlas, stat, model),
         h("div", { class: "atlas-main" }, [picture(atlas, stat, state, model), card(atlas, stat, state, model)]),
         table(atlas, state, model),
       );
-      if (again) root.querySelector(again)?.focus();
+      sortedInSight(root);
+      if (again) root.querySelector(again)?.focus({ preventScroll: true });
     };
-    for (const key of ["atlas", "statistic", "layer", "head", "sort", "error"]) scope.on(model, `change:${key}`, draw);
+    for (const key of ["atlas", "statistic", "layer", "head", "sort", "error", "words", "note"]) scope.on(model, `change:${key}`, draw);
     draw();
     return () => {
       scope.dispose();

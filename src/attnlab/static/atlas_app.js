@@ -8,6 +8,7 @@
 // An exemplar's link opens the Real model view (?view=model&model.text=…&model.layer=…).
 
 import view from "./atlas.js";
+import { fill } from "./atlas_layout.js";
 import { getJSON } from "./http.js";
 import { createModel } from "./widget_model.js";
 
@@ -41,7 +42,17 @@ function tab() {
   let model = null;
 
   async function load(name) {
-    const answer = await getJSON(name ? `/api/atlas?name=${encodeURIComponent(name)}` : "/api/atlas");
+    const listed = await getJSON("/api/atlas/names");
+    if (!listed.ok) return model.put("error", listed.error);
+    const { names, words } = listed.body;
+    if (!names.length) {
+      model.put("words", words);
+      return model.put("error", null);
+    }
+    const found = !name || names.includes(name);
+    model.put("note", found ? null : fill(words["atlas.fallback"], { name, shown: names[0] }));
+    if (!found || !name) name = names[0];
+    const answer = await getJSON(`/api/atlas?name=${encodeURIComponent(name)}`);
     if (answer.ok) {
       model.put("error", null);
       model.put("atlas", answer.body);
@@ -70,7 +81,7 @@ function tab() {
     document.body.dataset.view = "atlas";
     if (!model) {
       model = createModel(
-        { atlas: null, error: null, name: wanted.name, statistic: wanted.statistic, layer: wanted.layer, head: wanted.head, sort: null, links: true },
+        { atlas: null, error: null, words: null, note: null, name: wanted.name, statistic: wanted.statistic, layer: wanted.layer, head: wanted.head, sort: null, links: true },
         (changed) => (changed.has("name") ? load(model.get("name")) : url()),
       );
       view.render({ model, el: panel });

@@ -12,13 +12,14 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import Field
 
+from attnlab.encode.answers_trace import Answer
 from attnlab.encode.atlas_json import AtlasAnswer
 from attnlab.errors import AttnlabError
 from attnlab.web.error_replies import ERROR_RESPONSES
 from attnlab.web.request_fields import Params
 from attnlab.words.atlas_words import ATLAS_VIEW_WORDS
 
-__all__ = ["AtlasQuery", "router", "served_atlases"]
+__all__ = ["AtlasNames", "AtlasNamesQuery", "AtlasQuery", "router", "served_atlases"]
 
 router = APIRouter(prefix="/api", tags=["atlas"], responses=ERROR_RESPONSES)
 
@@ -27,6 +28,34 @@ class AtlasQuery(Params):
     """`GET /api/atlas`: which served atlas (by its file's name without .parquet)."""
 
     name: str | None = Field(None, max_length=200, description="an atlas the server was given")
+
+
+class AtlasNamesQuery(Params):
+    """`GET /api/atlas/names`: no parameters."""
+
+
+class AtlasNames(Answer):
+    """The atlases served (maybe none), and the words of the page's card when there are none."""
+
+    names: list[str]
+    words: dict[str, str]
+
+
+NONE_WORDS = (
+    "atlas.none_title",
+    "atlas.none",
+    "atlas.none_make",
+    "atlas.none_serve",
+    "atlas.fallback",
+)
+
+
+@router.get("/atlas/names", response_model=AtlasNames)
+def atlas_names(params: Annotated[AtlasNamesQuery, Query()], request: Request) -> AtlasNames:
+    """The atlases this server was given (an empty list when none: the tab says how to make
+    one, no error), so the page asks /api/atlas only for one that is there."""
+    served: dict[str, bytes] = request.app.state.atlases
+    return AtlasNames(names=list(served), words={k: ATLAS_VIEW_WORDS[k] for k in NONE_WORDS})
 
 
 def served_atlases(paths: tuple[str, ...]) -> dict[str, bytes]:

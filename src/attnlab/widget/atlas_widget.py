@@ -19,6 +19,7 @@ from attnlab.atlas.atlas_view import atlas_view as view_of
 from attnlab.atlas.file import read_atlas
 from attnlab.encode.atlas_json import encode_atlas
 from attnlab.encode.bundle import view_module
+from attnlab.errors import AttnlabError
 from attnlab.widget.styles import widget_css
 
 __all__ = ["AtlasWidget", "atlas_view"]
@@ -39,12 +40,39 @@ class AtlasWidget(anywidget.AnyWidget):
     openable = t.Bool(True).tag(sync=True)
     opened = t.Dict(allow_none=True, default_value=None).tag(sync=True)
 
-    def __init__(self, view: AtlasView, *, statistic: str | None = None) -> None:
+    def __init__(
+        self, view: AtlasView, *, statistic: str | None = None, layer: int = 0, head: int = 0
+    ) -> None:
         answer = encode_atlas(view).model_dump(mode="json")
-        keys = [s["key"] for s in answer["statistics"]]
-        super().__init__(atlas=answer, statistic=statistic if statistic in keys else keys[0])
+        self._view = view  # before the traits: their validators read it
+        super().__init__(atlas=answer, statistic=view.statistics[0].key)
         self.add_class("attnlab-nb")
-        self._view = view
+        if statistic is not None:
+            self.statistic = statistic
+        self.layer, self.head = layer, head
+
+    @t.validate("statistic")
+    def _known_statistic(self, proposal: dict[str, Any]) -> str:
+        keys = [s.key for s in self._view.statistics]
+        if proposal["value"] not in keys:
+            raise AttnlabError(
+                f"unknown statistic {proposal['value']!r}: choose one of {', '.join(keys)}",
+                field="statistic",
+            )
+        return str(proposal["value"])
+
+    @t.validate("layer", "head")
+    def _in_the_model(self, proposal: dict[str, Any]) -> int:
+        name = proposal["trait"].name
+        count = self._view.n_layers if name == "layer" else self._view.n_heads
+        value = proposal["value"]
+        if isinstance(value, bool) or not 0 <= value < count:
+            raise AttnlabError(
+                f"{name} must be 0 to {count - 1} ({self._view.provenance.model} has {count} "
+                f"{name}s), got {value!r}",
+                field=name,
+            )
+        return int(value)
 
     @property
     def view(self) -> AtlasView:
@@ -63,7 +91,15 @@ class AtlasWidget(anywidget.AnyWidget):
         return show(model, o["text"], layer=o["layer"], head=o["head"], focus=o["focus"])
 
 
-def atlas_view(path: str | os.PathLike[str], *, statistic: str | None = None) -> AtlasWidget:
-    """The Atlas view of the atlas file at `path` (attnlab atlas CORPUS --model M -o path)."""
+def atlas_view(
+    path: str | os.PathLike[str],
+    *,
+    statistic: str | None = None,
+    layer: int = 0,
+    head: int = 0,
+) -> AtlasWidget:
+    """The Atlas view of the atlas file at `path` (attnlab atlas CORPUS --model M -o path);
+    a statistic, layer or head the atlas does not have is an AttnlabError naming the choices."""
     sums, prov = read_atlas(Path(path))
-    return AtlasWidget(view_of(sums, prov, name=Path(path).stem), statistic=statistic)
+    view = view_of(sums, prov, name=Path(path).stem)
+    return AtlasWidget(view, statistic=statistic, layer=layer, head=head)

@@ -84,8 +84,13 @@ ATLAS_VIEW_WORDS: Mapping[str, str] = {
     "atlas.title": "What every head does across a corpus",
     "atlas.about": "{model} on {corpus}: {texts}, {tokens}, {layers} × {heads}. Each square is "
     "one head (row = layer, column = head); its colour is the statistic's mean over the corpus.",
-    "atlas.none": "No atlas is served. Write one with attnlab atlas CORPUS --model NAME -o "
-    "ATLAS.parquet, then start the page with attnlab serve --atlas ATLAS.parquet.",
+    "atlas.none_title": "No head atlas is served yet",
+    "atlas.none": "An atlas is computed once, in the terminal, over a whole corpus; the page then "
+    "reads it. Write one (here MiniLM on 300 WordNet glosses, Debian's wordnet-base), then "
+    "start the page with it:",
+    "atlas.none_make": "attnlab atlas wordnet --model minilm -o minilm.parquet --limit 300",
+    "atlas.none_serve": "attnlab serve --atlas minilm.parquet",
+    "atlas.fallback": "No atlas named “{name}” is served: showing “{shown}” instead.",
     "atlas.none_served": "no atlas is served: start the page with attnlab serve --atlas "
     "ATLAS.parquet",
     "atlas.unknown_name": "no atlas named {name!r} is served: choose one of {names}",
@@ -105,7 +110,12 @@ ATLAS_VIEW_WORDS: Mapping[str, str] = {
     "atlas.rank": "rank {rank} of {of}",
     "atlas.distribution": "{statistic}: this head against the model's {of} heads",
     "atlas.exemplars": "Where this head shows “{statistic}” most",
-    "atlas.exemplar": "{value} at token {position} of “{text}”",
+    "atlas.exemplar": "{value}, the mean over this text's rows; token {position} shows it "
+    "most: “{text}”",
+    "atlas.exemplar_of.first": "{value}, the mean weight on the first token over this text's "
+    "queries; token {position} leans on it most: “{text}”",
+    "atlas.exemplar_of.sink": "{value}, the mean weight on the first token over this text's "
+    "queries; token {position} leans on it most: “{text}”",
     "atlas.exemplar_note.sink": "A text's value here is its mean weight on the first token: "
     "over ε, the head is a sink on that text.",
     "atlas.exemplar_note.first": "A text's token is the query that leans most on the first "
@@ -124,6 +134,10 @@ ATLAS_WORDS: Mapping[str, str] = {
     "progress": "atlas: {done}/{shards} · {read:,}/{total} · {tps:,.1f} texts/s "
     "· {tokps:,.0f} tokens/s",
     "dashboard": "atlas: Dask dashboard at {link}",
+    "stopped": "stopped: {kept} of {shards} kept in {store}/; run the same command again to resume",
+    "no_scheduler": "no Dask scheduler answers at {address!r} (waited {seconds:g} s: {why}): "
+    "start one with 'dask scheduler' and 'dask worker ADDRESS', or use --scheduler local or "
+    "none",
     "resumed": "atlas: {loaded} of {shards} read from {store} (an earlier run), {todo} to compute",
     "wrote": "atlas: wrote {path} ({size:,} bytes): {layers} × {heads}, "
     "{texts}, {tokens}, {shards} ({computed} computed, {loaded} "
@@ -133,7 +147,12 @@ ATLAS_WORDS: Mapping[str, str] = {
     "ranking_title": "{model} on {corpus}: {texts}, {tokens}, {layers} × {heads}",
     "ranking_head": "L{layer} H{head}",
     "ranking_none": "no value (nothing counted)",
-    "exemplar": "  best: L{layer} H{head} on “{text}” at token {position} ({value})",
+    "exemplar": "  best: L{layer} H{head} on “{text}”: {value}, the mean over its rows; "
+    "most at token {position}",
+    "exemplar_of.first": "  best: L{layer} H{head} on “{text}”: {value}, the mean weight on "
+    "token 0 over its queries; token {position} leans on it most",
+    "exemplar_of.sink": "  best: L{layer} H{head} on “{text}”: {value}, the mean weight on "
+    "token 0 over its queries; token {position} leans on it most",
     "sinks_title": "Attention sinks in {model} ({layers} × {heads}): share of heads "
     "whose mean weight on the first token exceeds ε = {epsilon:g} (Gu et al., 2024, Table 1)",
     "sinks_columns": "input      tokens  samples  sink heads  mean weight on token 0",
