@@ -92,8 +92,9 @@ bench: install $(VENV)/.dev $(VENV)/.reference
 bench-load: install $(VENV)/.dev  ## 200 clients for 30 s against a server on 127.0.0.1 (benchmarks/load.py)
 	$(BIN)/python benchmarks/load.py
 
-bench-decoder: install $(VENV)/.dev $(VENV)/.reference  ## SmolLM2 in NumPy vs transformers at 16..2,048 tokens
-	$(BIN)/python benchmarks/decoder_pass.py
+bench-decoder: install $(VENV)/.dev $(VENV)/.reference  ## SmolLM2 and Gemma 3 in NumPy vs transformers at 16..2,048 tokens
+	$(BIN)/python benchmarks/decoder_pass.py --model smollm2
+	$(BIN)/python benchmarks/decoder_pass.py --model gemma3
 
 clean:
 	rm -rf $(VENV) test-artifacts .mypy_cache .pytest_cache .ruff_cache

@@ -1,17 +1,20 @@
-"""SmolLM2-135M: attnlab's NumPy pass vs transformers' forward, side by side, with peak memory.
+"""A shipped decoder (SmolLM2-135M or Gemma 3 270M): attnlab's NumPy pass vs transformers' forward.
 
 For 16, 128, 512 and 2,048 tokens, times attnlab's `model.trace_ids(ids)` (the forward pass,
 every head's q, k, v kept so any head's weights can be recomputed, every head's diagnostics
-computed during the pass) against transformers' `LlamaForCausalLM` read from the same GGUF
-(eager attention, float32, `output_attentions=True`, under `torch.inference_mode()`). Each case
+computed during the pass) against transformers' causal LM read from the same GGUF
+(`LlamaForCausalLM` for smollm2, `Gemma3ForCausalLM` for gemma3; eager attention, float32,
+`output_attentions=True`, under `torch.inference_mode()`), side by side with peak memory. Each case
 runs in its own child process (numpy, torch, torch, numpy, ... alternating), which loads its
 model, runs once to warm up, times `REPEATS[n]` passes and reports the median and its peak
 resident memory (`resource.getrusage`, the weights included on both sides). Prints medians,
 the ratio numpy/torch (targets: ≤ 1.0 at 16 and 128, ≤ 0.7 at 512, ≤ 0.5 at 2,048), the peak
 memory of each (target at 2,048: numpy ≤ a quarter of torch) and the load times (GGUF < 3 s).
+The targets were set for SmolLM2 (issue 10); Gemma 3's table is printed against the same ones.
 
-    make bench-decoder                     every size
-    python benchmarks/decoder_pass.py 16 128   some sizes
+    make bench-decoder                                    both models, every size
+    python benchmarks/decoder_pass.py 16 128              SmolLM2, some sizes
+    python benchmarks/decoder_pass.py --model gemma3 512  Gemma 3 270M
 """
 
 from __future__ import annotations
@@ -29,6 +32,11 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 SIZES = (16, 128, 512, 2048)
 REPEATS = {16: 7, 128: 5, 512: 3, 2048: 2}
 WORDS = "the river bank was quiet and the water was cold so we sat by it".split()
+# attnlab's name -> (the title printed, transformers' class read from the same GGUF)
+MODELS = {
+    "smollm2": ("SmolLM2-135M", "LlamaForCausalLM"),
+    "gemma3": ("Gemma 3 270M", "Gemma3ForCausalLM"),
+}
 
 
 def ids_of(tokenizer, n: int) -> list[int]:  # type: ignore[no-untyped-def]
@@ -39,26 +47,26 @@ def ids_of(tokenizer, n: int) -> list[int]:  # type: ignore[no-untyped-def]
     return list(ids)
 
 
-def child(side: str, n: int) -> None:
+def child(name: str, side: str, n: int) -> None:
     """One case in this process: print {"load", "times", "peak_mb"} as JSON."""
     start = time.perf_counter()
     from attnlab.models import load_model, model_folder
 
-    numpy_model = load_model("smollm2")
+    numpy_model = load_model(name)
     load = time.perf_counter() - start
     ids = ids_of(numpy_model.tokenizer, n)
     if side == "numpy":
         run = lambda: numpy_model.trace_ids(tuple(ids))  # noqa: E731
     else:
         import torch
-        from transformers import LlamaForCausalLM
+        import transformers
         from transformers.utils import logging
 
         logging.set_verbosity_error()
         del numpy_model
-        path = model_folder("smollm2")[1]
+        path = model_folder(name)[1]
         start = time.perf_counter()
-        model = LlamaForCausalLM.from_pretrained(
+        model = getattr(transformers, MODELS[name][1]).from_pretrained(
             str(path.parent), gguf_file=path.name, attn_implementation="eager",
             dtype=torch.float32,
         ).eval()  # fmt: skip
@@ -80,17 +88,18 @@ def child(side: str, n: int) -> None:
     print(json.dumps({"load": load, "times": times, "peak_mb": peak}))
 
 
-def case(side: str, n: int) -> dict[str, float]:
+def case(name: str, side: str, n: int) -> dict[str, float]:
     out = subprocess.run(
-        [sys.executable, __file__, "--child", side, str(n)],
+        [sys.executable, __file__, "--child", name, side, str(n)],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
 
-def main(sizes: tuple[int, ...]) -> None:
-    print(f"SmolLM2-135M, {os.cpu_count()} cores, medians of alternating child processes")
+def main(name: str, sizes: tuple[int, ...]) -> None:
+    title = MODELS[name][0]
+    print(f"{title}, {os.cpu_count()} cores, medians of alternating child processes")
     header = (f"{'tokens':>6}  {'numpy s':>9}  {'torch s':>9}  {'ratio':>6}  "
               f"{'numpy MB':>9}  {'torch MB':>9}  {'mem ratio':>9}")  # fmt: skip
     print(header)
@@ -99,7 +108,7 @@ def main(sizes: tuple[int, ...]) -> None:
         runs: dict[str, list[float]] = {"numpy": [], "torch": []}
         peaks: dict[str, float] = {"numpy": 0.0, "torch": 0.0}
         for side in ("numpy", "torch", "torch", "numpy") if REPEATS[n] > 2 else ("numpy", "torch"):
-            r = case(side, n)
+            r = case(name, side, n)
             runs[side] += r["times"]
             peaks[side] = max(peaks[side], r["peak_mb"])
             loads[side].append(r["load"])
@@ -111,8 +120,25 @@ def main(sizes: tuple[int, ...]) -> None:
     print(f"load: numpy (GGUF, tokenizer, weights) median {la:.2f} s, transformers {lb:.2f} s")
 
 
+def arguments(argv: list[str]) -> tuple[str, tuple[int, ...]]:
+    """`[--model smollm2|gemma3] [SIZE ...]` -> (model name, sizes); a bad one exits naming it."""
+    name, rest = "smollm2", list(argv)
+    if "--model" in rest:
+        at = rest.index("--model")
+        if at + 1 >= len(rest):
+            sys.exit(f"--model needs a name: {' or '.join(MODELS)}")
+        name = rest[at + 1].lower()
+        del rest[at : at + 2]
+    if name not in MODELS:
+        sys.exit(f"--model {name!r}: this benchmark knows {' and '.join(MODELS)}")
+    bad = [a for a in rest if not a.isdigit() or int(a) not in REPEATS]
+    if bad:
+        sys.exit(f"sizes are {', '.join(map(str, SIZES))}; got {' '.join(bad)}")
+    return name, tuple(int(a) for a in rest) or SIZES
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        child(sys.argv[2], int(sys.argv[3]))
+        child(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:
-        main(tuple(int(a) for a in sys.argv[1:]) or SIZES)
+        main(*arguments(sys.argv[1:]))

@@ -24,6 +24,11 @@ g query heads that share keys stack their rows, (g · nb, d_k) against the same 
                  previous from two diagonals of e, and the entropy
                  H = log Z − Σⱼ eⱼ dⱼ / Z       (log wⱼ = dⱼ − log Z).
 
+Under a sliding window of W keys (and no sinks) query i sees keys i − W < j ≤ i only, so the
+rows r0..r1 need the keys from max(0, r0 − W + 1) on: a block computes that band, about
+(nb + W) keys wide, instead of every key before it. Gemma 3's local layers at 2,048 tokens
+(W = 512, blocks of 128) score 639 keys a row at most instead of up to 2,048.
+
 `attend` stays the one path a learner sees: `ModelTrace.head` recomputes a head's whole Trace
 through it from what this layer keeps, and tests/models/test_causal_blocks.py checks the blocks
 against one masked `attend` of the whole matrix. When QKᵀ could overflow the dtype (a bound
@@ -50,7 +55,7 @@ from attnlab.models.spec import MaskSpec
 from attnlab.models.threads import THREADS, each, one_blas_thread
 from attnlab.types import BoolArray, FloatArray
 
-__all__ = ["BLOCK_ROWS", "attend_causal"]
+__all__ = ["BLOCK_ROWS", "attend_causal", "band_start"]
 
 BLOCK_ROWS = 128
 """Query rows per block: (9, 128, 2,048) float32 scores are 9 MB, the strip above the diagonal
@@ -149,6 +154,15 @@ def _above_diagonal(nb: int) -> BoolArray:
     return above
 
 
+def band_start(r0: int, mask: MaskSpec) -> int:
+    """The first key that any query row from r0 on may see: r0 − W + 1 under a sliding window of
+    W ≥ 2 keys without sinks, else 0 (sinks keep the first keys; a window of 1 would leave the
+    block's first row without its previous key, which the diagnostics read from the band)."""
+    if mask.window is None or mask.window < 2 or mask.sinks:
+        return 0
+    return max(0, r0 - mask.window + 1)
+
+
 def _block(
     q_g: FloatArray, k: FloatArray, v: FloatArray, r0: int, r1: int, *,
     mask: MaskSpec = CAUSAL, cap: float | None = None,
@@ -158,35 +172,37 @@ def _block(
     outputs (h, nb, d_v) and the (5, h) sums over their rows of `_SUMS`."""
     h_kv, g, _, d_k = q_g.shape
     h, nb = h_kv * g, r1 - r0
+    c0 = band_start(r0, mask)  # the first key any of these rows sees
     rows = q_g[:, :, r0:r1].reshape(h_kv, g * nb, d_k)  # (h_kv, g·nb, d_k) a group's rows
-    s = rows @ np.swapaxes(k[:, :r1], -1, -2)  # (h_kv, g·nb, r1) QKᵀ/√d_k
+    s = rows @ np.swapaxes(k[:, c0:r1], -1, -2)  # (h_kv, g·nb, r1 − c0) QKᵀ/√d_k
     if cap is not None:  # soft-capping (Gemma 2): c · tanh(s / c), before the mask
         c = s.dtype.type(cap)
         s /= c
         np.tanh(s, out=s)
         s *= c
-    d = s.reshape(h, nb, r1)  # (h, nb, r1) the same numbers, head by head
+    d = s.reshape(h, nb, r1 - c0)  # (h, nb, r1 − c0) the same numbers, head by head
     hidden = np.finfo(s.dtype).min / 2  # below every score (_plain), its exp() is 0
     if mask.window is None:
         np.copyto(d[:, :, r0:], hidden, where=_above_diagonal(nb))  # key j > query i
     else:  # a sliding window hides keys too far back as well (spec.MaskSpec.allowed)
         allowed = mask.allowed(0, r1, slice(r0, r1))  # (nb, r1)
         assert allowed is not None  # a causal mask always is one
-        np.copyto(d, hidden, where=~allowed)
-    d -= np.maximum.reduce(d, axis=-1, keepdims=True)  # (h, nb, r1) s − max s ≤ 0
-    e = np.exp(d)  # (h, nb, r1) in [0, 1], exactly 1 at the top key, 0 where masked
+        np.copyto(d, hidden, where=~allowed[:, c0:])
+    d -= np.maximum.reduce(d, axis=-1, keepdims=True)  # (h, nb, r1 − c0) s − max s ≤ 0
+    e = np.exp(d)  # (h, nb, r1 − c0) in [0, 1], exactly 1 at the top key, 0 where masked
     z = np.add.reduce(e, axis=-1)  # (h, nb) Z
-    blended = (e.reshape(h_kv, g * nb, r1) @ v[:, :r1]).reshape(h, nb, -1)  # (h, nb, d_v) e V
+    blended = (e.reshape(h_kv, g * nb, r1 - c0) @ v[:, c0:r1]).reshape(h, nb, -1)  # (h, nb, d_v)
     blended /= z[..., None]  # (h, nb, d_v) softmax(s) V
     expected = np.einsum("hij,hij->hi", e, d)  # (h, nb) Σⱼ eⱼ dⱼ, 0 where masked
     entropy = np.log(z) - expected / z  # (h, nb) nats
-    itself = np.diagonal(e, offset=r0, axis1=-2, axis2=-1)  # (h, nb) eᵢᵢ: key r0 + i
-    previous = np.diagonal(e, offset=r0 - 1, axis1=-2, axis2=-1)  # (h, nb or nb − 1)
+    itself = np.diagonal(e, offset=r0 - c0, axis1=-2, axis2=-1)  # (h, nb) eᵢᵢ: key r0 + i
+    previous = np.diagonal(e, offset=r0 - c0 - 1, axis1=-2, axis2=-1)  # (h, nb or nb − 1)
     prev_z = z if r0 > 0 else z[:, 1:]  # row 0 of the text has no previous token
+    first = e[..., 0] / z if c0 == 0 else np.zeros_like(z)  # key 0, outside a band from c0 > 0
     sums = np.stack(
         [
             entropy.sum(-1, dtype=np.float64),
-            (e[..., 0] / z).sum(-1, dtype=np.float64),
+            first.sum(-1, dtype=np.float64),
             (1 / z).sum(-1, dtype=np.float64),
             (itself / z).sum(-1, dtype=np.float64),
             (previous / prev_z).sum(-1, dtype=np.float64),
