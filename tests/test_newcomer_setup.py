@@ -58,6 +58,14 @@ def test_make_run_says_what_each_stage_does() -> None:
             assert lines[i - 1].startswith("echo ") or "pip install" in lines[i - 1], line
 
 
+def test_make_run_keeps_pips_warnings_off_the_screen() -> None:
+    """Issue 27: on this machine, whose pip config names package folders that do not exist, a
+    fresh clone's `make run` at `pip -q` printed 95 "Location ... is ignored" warnings; at -qq
+    pip prints only errors."""
+    installs = [ln for ln in _recipe("run") if "pip install" in ln]
+    assert installs and all(" -qq " in ln for ln in installs), installs
+
+
 def test_make_test_installs_the_test_stack() -> None:
     text = " ".join(_recipe("test-deps"))
     assert "'.[dev]'" in text and "torch==" in text and "transformers" in text
