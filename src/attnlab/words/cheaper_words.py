@@ -102,8 +102,9 @@ def windows_badge(kept: int, seen: int, dropped: float, token: str) -> str:
     """The window's badge: 'approximate: keeps 2 of 4 keys, throws away 18 % of bank's
     attention', or exact when it keeps every key the row may see."""
     if kept >= seen:
-        keys = "the only key" if seen == 1 else f"all {seen} keys"
-        return f"exact: the window keeps {keys} {token} may see, nothing thrown away"
+        return (
+            f"exact: the window keeps every key the focus row ({token}) may see, none thrown away"
+        )
     return (
         f"approximate: keeps {kept} of {seen} keys, throws away {round(100 * dropped)} % of "
         f"{token}'s attention"
