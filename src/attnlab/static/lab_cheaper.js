@@ -16,7 +16,7 @@
 import { h } from "./dom.js";
 import { decodeNumber, num } from "./format.js";
 import { card } from "./lab_dom.js";
-import { cheaperShapes, drawCheaper } from "./lab_cheaper_layout.js";
+import { CAPTION_FONT, cheaperShapes, drawCheaper } from "./lab_cheaper_layout.js";
 import { modelsCard } from "./lab_cheaper_models.js";
 import { priceCard } from "./lab_cheaper_price.js";
 import { TYPING } from "./stepper.js";
@@ -140,7 +140,9 @@ export function cheaperPanel(id, { model, ask }) {
     if (ctx) {
       ctx.setTransform(SCALE, 0, 0, SCALE, 0, 0);
       ctx.clearRect(0, 0, CANVAS.width, CANVAS.height);
-      drawCheaper(ctx, cheaperShapes(o, answer.tokens, step, CANVAS));
+      ctx.font = CAPTION_FONT;
+      const measure = (text) => ctx.measureText(text).width;
+      drawCheaper(ctx, cheaperShapes(o, answer.tokens, step, { ...CANVAS, measure }));
     }
     const end = step >= o.steps.length;
     stepText.textContent = end ? o.end_text : o.steps[step].text;
