@@ -236,3 +236,20 @@ def test_under_uniform_the_linear_badge_has_no_top1_and_an_early_window_is_exact
     expect()(windows.locator(".cheaper-axis-note")).to_have_count(0)
     windows.scroll_into_view_if_needed()
     windows.screenshot(path=str(artifacts / f"cheaper26c-windows-exact-{width}.png"))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("query", ["?axis=queries", "?causal=1&focus=0"])
+def test_the_end_of_the_tiles_draws_its_whole_caption(
+    new_page: Any, base_url: str, artifacts: Path, width: int, height: int, query: str
+) -> None:
+    """Issue 26c E: the end caption wraps on the canvas (judged on the screenshot), and the
+    canvas names the same caption the answer sends."""
+    params = dict(urllib.parse.parse_qsl(query[1:]))
+    want = api(base_url, sentence="by the river bank", tile="2", **{"focus": "3", **params})
+    _, online = opened(new_page, query, width, height)
+    to_the_end(online)
+    canvas = online.locator("canvas")
+    assert canvas.get_attribute("aria-label").endswith(want["online"]["end_caption"])
+    name = "axis" if "axis" in query else "causal0"
+    online.screenshot(path=str(artifacts / f"cheaper26c-end-{name}-{width}.png"))
