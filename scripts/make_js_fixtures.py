@@ -10,6 +10,8 @@ this script would write now).
                         answer as "lab", asked of the app
     names_cases.json    grammar.token_names on sentences with repeated words, for names.js
     cheaper.json        /api/cheaper for by the river bank, focus bank, tiles of 2 (encode_cheaper)
+    cheaper_more.json   the same with softmax over queries ("axis") and causal at focus by
+                        ("causal_focus0"), for the canvas's long caption and full-height bar
     atlas.json          /api/atlas of the pattern model's hand-built heads over four texts
                         (atlas/atlas_view.py through encode/atlas_json.py)
     numfmt_cases.json   numfmt.num and numfmt.percent on many values (ties, binary halves such
@@ -155,6 +157,21 @@ def cheaper() -> Any:
     )
 
 
+def cheaper_more() -> Any:
+    from attnlab.encode.cheaper_json import encode_cheaper
+    from attnlab.lesson.cheaper_lab import cheaper_lab
+    from attnlab.lesson.options import LessonOptions
+
+    runs = {"axis": (LessonOptions(axis="queries"), "bank"),
+            "causal_focus0": (LessonOptions(causal=True), "by")}  # fmt: skip
+    return {
+        name: encode_cheaper(cheaper_lab("by the river bank", o, focus=f, tile=2)).model_dump(
+            mode="json"
+        )
+        for name, (o, f) in runs.items()
+    }
+
+
 def atlas() -> Any:
     from attnlab.atlas.atlas_view import atlas_view
     from attnlab.atlas.corpus import Corpus
@@ -185,6 +202,7 @@ def fixtures() -> dict[str, Any]:
         "model_compare.json": model_compare(),
         "page.json": page(),
         "cheaper.json": cheaper(),
+        "cheaper_more.json": cheaper_more(),
         "atlas.json": atlas(),
         "numfmt_cases.json": numfmt_cases(),
         "names_cases.json": names_cases(),

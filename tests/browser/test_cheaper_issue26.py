@@ -185,3 +185,71 @@ def test_the_json_export_carries_the_cheaper_numbers_and_the_offline_file_says_l
         note = offline.get_by_text("Cheaper attention section are live only", exact=False)
         expect()(note).to_be_visible()
         offline.screenshot(path=str(artifacts / f"cheaper26-offline-{width}.png"))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_over_queries_the_linear_and_windows_cards_use_the_keys_axis_and_say_so(
+    new_page: Any, base_url: str, artifacts: Path, width: int, height: int
+) -> None:
+    """Issue 26c A and B: the linear card's column, badge and α text from one keys-axis row;
+    the windows card's live badge and the same axis note."""
+    want = api(base_url, sentence="by the river bank", focus="3", tile="2", axis="queries")
+    keys = api(base_url, sentence="by the river bank", focus="3", tile="2")
+    assert want["linear"]["exact_row"] == keys["linear"]["exact_row"]  # not the lesson's column
+    assert want["linear"]["note"] == "axis"
+    page, _ = opened(new_page, "?axis=queries", width, height)
+    linear = page.get_by_role("region", name="Linear attention")
+    expect()(linear.locator(".cheaper-badge")).to_have_text(want["linear"]["badge"]["text"])
+    expect()(linear.locator(".cheaper-badge")).to_contain_text("against the softmax over the keys")
+    expect()(linear.locator("thead th").nth(1)).to_have_text("Softmax over keys (exact)")
+    shown = [f"{x:.2f}".rstrip("0").rstrip(".") for x in want["linear"]["exact_row"]]
+    expect()(linear.locator("tbody tr td:nth-child(2)")).to_have_text(shown)
+    expect()(linear.locator(".cheaper-axis-note")).to_have_text(want["linear"]["note_text"])
+    expect()(linear).to_contain_text(want["linear"]["sharpen_text"])
+    top = f"{max(want['linear']['exact_row']):.4f}".rstrip("0")
+    assert f"α = 1: {top} against" in want["linear"]["sharpen_text"]
+    linear.scroll_into_view_if_needed()
+    linear.screenshot(path=str(artifacts / f"cheaper26c-linear-axis-{width}.png"))
+    windows = page.get_by_role("region", name="Sliding windows and attention sinks")
+    badge = windows.locator(".cheaper-badge")
+    expect()(badge).to_have_text(want["windows_badge"]["text"])
+    expect()(badge).to_have_attribute("data-kind", "approximate")
+    expect()(windows.locator(".cheaper-axis-note")).to_have_text(want["windows_note"])
+    windows.scroll_into_view_if_needed()
+    windows.screenshot(path=str(artifacts / f"cheaper26c-windows-axis-{width}.png"))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_under_uniform_the_linear_badge_has_no_top1_and_an_early_window_is_exact(
+    new_page: Any, base_url: str, artifacts: Path, width: int, height: int
+) -> None:
+    """Issue 26c C and B: Uniform's tied rows have no top-1; a window keeping every key is exact."""
+    want = api(base_url, sentence="by the river bank", focus="1", tile="2", mode="uniform")
+    page, _ = opened(new_page, "?mode=uniform&focus=1", width, height)
+    linear = page.get_by_role("region", name="Linear attention")
+    expect()(linear.locator(".cheaper-badge")).to_have_text(want["linear"]["badge"]["text"])
+    expect()(linear.locator(".cheaper-badge")).to_contain_text("no top-1 to keep")
+    expect()(linear.locator(".cheaper-badge")).not_to_contain_text("% of rows")
+    windows = page.get_by_role("region", name="Sliding windows and attention sinks")
+    expect()(windows.locator(".cheaper-badge")).to_have_text(want["windows_badge"]["text"])
+    expect()(windows.locator(".cheaper-badge")).to_have_attribute("data-kind", "exact")
+    expect()(windows.locator(".cheaper-axis-note")).to_have_count(0)
+    windows.scroll_into_view_if_needed()
+    windows.screenshot(path=str(artifacts / f"cheaper26c-windows-exact-{width}.png"))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("query", ["?axis=queries", "?causal=1&focus=0"])
+def test_the_end_of_the_tiles_draws_its_whole_caption(
+    new_page: Any, base_url: str, artifacts: Path, width: int, height: int, query: str
+) -> None:
+    """Issue 26c E: the end caption wraps on the canvas (judged on the screenshot), and the
+    canvas names the same caption the answer sends."""
+    params = dict(urllib.parse.parse_qsl(query[1:]))
+    want = api(base_url, sentence="by the river bank", tile="2", **{"focus": "3", **params})
+    _, online = opened(new_page, query, width, height)
+    to_the_end(online)
+    canvas = online.locator("canvas")
+    assert canvas.get_attribute("aria-label").endswith(want["online"]["end_caption"])
+    name = "axis" if "axis" in query else "causal0"
+    online.screenshot(path=str(artifacts / f"cheaper26c-end-{name}-{width}.png"))

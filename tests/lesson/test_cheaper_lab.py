@@ -156,3 +156,51 @@ def test_a_repeated_word_is_named_by_its_place_in_the_windows_text() -> None:
                                    focus=5))  # fmt: skip
     full = a.windows[0].text
     assert "the₁" in full and "the₂" in full and "bank₁" in full and "bank₂" in full
+
+
+def test_over_queries_the_linear_card_compares_with_the_softmax_over_keys_and_says_so() -> None:
+    """Issue 26c A: the table's column, the badge and the α text all from the keys-axis row."""
+    s = "by the river bank"
+    a = encode_cheaper(cheaper_lab(s, LessonOptions(axis="queries"), focus="bank"))
+    over_keys = explain_lesson(s, LessonOptions(axis="keys"), focus="bank").trace.weights[3]
+    over_queries = explain_lesson(s, LessonOptions(axis="queries"), focus="bank").trace.weights[3]
+    assert not np.allclose(over_keys, over_queries)  # the lesson's column is another row
+    np.testing.assert_allclose(a.linear.exact_row, over_keys, atol=1e-15)
+    np.testing.assert_allclose(sum(a.linear.exact_row), 1)
+    focus_mean = float(np.abs(np.array(a.linear.linear_row) - over_keys).mean())
+    assert a.linear.focus_mean_abs == pytest.approx(focus_mean, abs=1e-15)
+    assert a.linear.badge.text.startswith("approximate against the softmax over the keys: ")
+    top = f"{max(a.linear.exact_row):.4f}".rstrip("0")
+    assert f"α = 1: {top} against" in a.linear.sharpen_text  # the table's own top weight
+    assert a.linear.note == "axis" and a.linear.note_text and "over the keys" in a.linear.note_text
+    keys = encode_cheaper(cheaper_lab(s, focus="bank")).linear
+    assert keys.note is None and keys.note_text is None
+    assert keys.badge.text.startswith("approximate: mean")
+
+
+def test_under_uniform_the_linear_badge_says_ties_have_no_top1() -> None:
+    """Issue 26c C: every exact row is a tie, so "kept in 0 % of rows" would be made up."""
+    a = encode_cheaper(cheaper_lab("by the river bank", LessonOptions(mode="uniform")))
+    assert a.linear.exact_row == [0.25] * 4 and a.linear.top1_tied
+    assert "the exact rows are all ties: no top-1 to keep" in a.linear.badge.text
+    assert "% of rows" not in a.linear.badge.text
+    assert not encode_cheaper(cheaper_lab("by the river bank")).linear.top1_tied
+
+
+def test_the_windows_card_has_a_live_badge_and_an_axis_note() -> None:
+    """Issue 26c B: the window's badge from its kept keys and dropped weight; exact when it
+    keeps every key the row may see; a note when the lesson's softmax runs over queries."""
+    c = cheaper_lab("by the river bank", focus="bank")
+    a = encode_cheaper(c)
+    window = next(k for k in c.kept if k.scheme == "window")
+    assert a.windows_badge.kind == "approximate" and a.windows_note is None
+    assert a.windows_badge.text == (
+        f"approximate: keeps {len(window.kept)} of 4 keys, throws away "
+        f"{round(100 * window.dropped_mass)} % of bank's attention"
+    )
+    first = encode_cheaper(cheaper_lab("by the river bank", focus="the"))
+    assert first.windows[1].dropped_mass == 0 and first.windows_badge.kind == "exact"
+    assert first.windows_badge.text.endswith("(the) may see, none thrown away")
+    q = encode_cheaper(cheaper_lab("by the river bank", LessonOptions(axis="queries"), focus=3))
+    assert q.windows_badge == a.windows_badge  # the keys-axis numbers, named as such:
+    assert q.windows_note and "softmax over the keys" in q.windows_note

@@ -18,7 +18,9 @@ from attnlab.words.cheaper_words import (
     END_CAPTION,
     END_CAPTION_AXIS,
     EXACT_BELOW,
+    LINEAR_AXIS,
     NO_TILED_AXIS,
+    WINDOWS_AXIS,
     approximate_badge,
     exact_badge,
     forms_text,
@@ -28,6 +30,7 @@ from attnlab.words.cheaper_words import (
     sharpen_text,
     tile_caption,
     tile_text,
+    windows_badge,
 )
 from attnlab.words.grammar import token_names
 
@@ -93,12 +96,15 @@ class SchemeAnswer(Answer):
 
 class LinearAnswer(Answer):
     badge: Badge
+    note: str | None  # "axis": the lesson's softmax runs over queries, compared over keys
+    note_text: str | None
     exact_row: Vector
     linear_row: Vector
     mean_abs: JsonNumber  # over every row
     focus_mean_abs: JsonNumber  # over the focus row, the table's
     max_abs: JsonNumber
     top1_kept: JsonNumber
+    top1_tied: bool  # every exact row's top weight is shared: no top-1 to keep
     entropy_exact: JsonNumber
     entropy_linear: JsonNumber
     sharpen_scales: Vector
@@ -117,6 +123,8 @@ class CheaperAnswer(Answer):
     online: OnlineAnswer
     heads: HeadsAnswer
     windows: list[SchemeAnswer]
+    windows_badge: Badge  # the window's (the first scheme that is not the full row)
+    windows_note: str | None  # the lesson's softmax runs over queries: these are over keys
     linear: LinearAnswer
 
 
@@ -183,10 +191,12 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
     linear = LinearAnswer(
         badge=Badge(kind="approximate", text=approximate_badge(
             lin.mean_abs, lin.top1_kept, rows=len(c.tokens), token=c.tokens[c.focus],
-            focus_mean=c.linear_focus_mean)),
-        exact_row=encode_array(c.exact_weights), linear_row=encode_array(c.linear_focus),
+            focus_mean=c.linear_focus_mean, tied=c.linear_top1_tied,
+            over_keys=c.linear_note == "axis")),
+        note=c.linear_note, note_text=LINEAR_AXIS if c.linear_note == "axis" else None,
+        exact_row=encode_array(c.linear_exact), linear_row=encode_array(c.linear_focus),
         mean_abs=lin.mean_abs, focus_mean_abs=c.linear_focus_mean, max_abs=lin.max_abs,
-        top1_kept=lin.top1_kept,
+        top1_kept=lin.top1_kept, top1_tied=c.linear_top1_tied,
         entropy_exact=lin.entropy_exact, entropy_linear=lin.entropy_linear,
         sharpen_scales=list(c.sharpen), sharpen_softmax=encode_array(c.sharpen_softmax),
         sharpen_linear=encode_array(c.sharpen_linear),
@@ -194,9 +204,15 @@ def encode_cheaper(c: CheaperLab) -> CheaperAnswer:
                                   c.sharpen_linear.tolist(), keys=c.sharpen_keys,
                                   uniform=c.uniform),
     )  # fmt: skip
+    full, win = c.kept[0], next(k for k in c.kept if k.scheme == "window")
+    w_kind: Kind = "exact" if len(win.kept) >= len(full.kept) else "approximate"
+    w_text = windows_badge(len(win.kept), len(full.kept), win.dropped_mass, c.tokens[c.focus])
+    w_badge = Badge(kind=w_kind, text=w_text)
     return CheaperAnswer(tokens=list(c.tokens), focus=c.focus, tile=c.tile,
                          tiles=list(range(1, len(c.tokens) + 1)),
-                         online=online, heads=heads, windows=windows, linear=linear)  # fmt: skip
+                         online=online, heads=heads, windows=windows, windows_badge=w_badge,
+                         windows_note=WINDOWS_AXIS if c.online_note == "axis" else None,
+                         linear=linear)  # fmt: skip
 
 
 class PricePoint(Answer):

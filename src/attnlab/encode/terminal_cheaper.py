@@ -18,7 +18,9 @@ from attnlab.models.kv_decode import CacheCheck
 from attnlab.models.sliding_windows import Loss
 from attnlab.words.cheaper_words import (
     EXACT_BELOW,
+    LINEAR_AXIS,
     NO_TILED_AXIS,
+    WINDOWS_AXIS,
     approximate_badge,
     delta,
     exact_badge,
@@ -27,6 +29,7 @@ from attnlab.words.cheaper_words import (
     online_end_text,
     sharpen_text,
     tile_text,
+    windows_badge,
 )
 from attnlab.words.grammar import token_names
 from attnlab.words.numfmt import num
@@ -55,14 +58,20 @@ def toy_text(c: CheaperLab) -> str:
              f"MLA: {exact_badge(max(c.mla_score_diff, c.mla_output_diff))}",
              *_wrap(forms_text(c.forms))]  # fmt: skip
     names = token_names(c.tokens)
-    windows = [line for k in c.kept for line in _wrap(kept_text(
+    full, win = c.kept[0], next(k for k in c.kept if k.scheme == "window")
+    windows = [*_wrap(windows_badge(len(win.kept), len(full.kept), win.dropped_mass,
+                                    c.tokens[c.focus])),
+               *(_wrap(WINDOWS_AXIS) if c.online_note == "axis" else [])]  # fmt: skip
+    windows += [line for k in c.kept for line in _wrap(kept_text(
         k.scheme, k.window, k.sinks, [names[j] for j in k.kept], k.dropped_mass))]  # fmt: skip
-    lin = c.linear
+    lin, axis = c.linear, c.linear_note == "axis"
     rows = [[t, num(float(e)), num(float(w))]
-            for t, e, w in zip(c.tokens, c.exact_weights, c.linear_focus, strict=True)]  # fmt: skip
+            for t, e, w in zip(c.tokens, c.linear_exact, c.linear_focus, strict=True)]  # fmt: skip
     linear = [*_wrap(approximate_badge(lin.mean_abs, lin.top1_kept, rows=len(c.tokens),
-                                       token=c.tokens[c.focus], focus_mean=c.linear_focus_mean)),
-              *table(["key", "softmax", "linear"], rows),
+                                       token=c.tokens[c.focus], focus_mean=c.linear_focus_mean,
+                                       tied=c.linear_top1_tied, over_keys=axis)),
+              *(_wrap(LINEAR_AXIS) if axis else []),
+              *table(["key", "softmax over keys" if axis else "softmax", "linear"], rows),
               *_wrap(sharpen_text(c.sharpen, c.sharpen_softmax.tolist(),
                                   c.sharpen_linear.tolist(), keys=c.sharpen_keys,
                                   uniform=c.uniform))]  # fmt: skip

@@ -75,7 +75,14 @@ class CheaperLab:
     mla_output_diff: float
     forms: tuple[CacheForm, ...]  # the toy's cache numbers per token: MHA, MQA, MLA
     kept: tuple[KeptKeys, ...]
-    linear: LinearComparison
+    linear: (
+        LinearComparison  # against `linear_exact`'s run: over the keys whatever the lesson's axis
+    )
+    linear_note: (
+        str | None
+    )  # "axis": the lesson's softmax runs over queries; linear compares over keys
+    linear_exact: FloatArray  # (n,) the softmax row the linear card compares with (keys axis)
+    linear_top1_tied: bool  # every exact row's top weight is shared (Uniform): no top-1 to keep
     linear_focus: FloatArray  # (n,) the focus row under linear attention
     linear_focus_mean: float  # mean |Δ| on the focus row alone (linear.mean_abs: every row)
     sharpen: tuple[float, ...]
@@ -117,15 +124,25 @@ def cheaper_lab(
     temperature = lesson.divisor if lesson.mode == "scaled" else None
     soft, lin = sharpening(lesson.queries[f], lesson.keys[mask_row], SHARPEN,
                            mode=lesson.mode, temperature=temperature)  # fmt: skip
+    # φ(q)·φ(k) sums along a row of keys: with the lesson's softmax over queries it is compared
+    # with the softmax over the keys (the same mode, temperature and mask), and says so.
+    over_keys = (
+        lesson
+        if lesson.axis == "keys"
+        else explain_lesson(sentence, replace(lesson_opts, axis="keys"), focus=focus).trace
+    )
     linear = compare_linear(lesson.queries, lesson.keys, lesson.values,
-                            causal=lesson_opts.causal, exact=lesson)  # fmt: skip
+                            causal=lesson_opts.causal, exact=over_keys)  # fmt: skip
+    top = over_keys.weights.max(axis=-1, keepdims=True)
+    tied = bool((np.isclose(over_keys.weights, top, rtol=0, atol=1e-12).sum(axis=-1) > 1).all())
     return CheaperLab(
         tokens=t.tokens, focus=f, tile=tile, online=row, online_note=note,
         exact_weights=lesson.weights[f], exact_output=lesson.outputs[f], online_diff=online_diff,
         mqa_diff=_mqa_diff(sentence, opts), **_mla(t),
         kept=_kept(t.queries, t.keys, t.values, f, t.divisor),
-        linear=linear, linear_focus=linear.linear[f],
-        linear_focus_mean=float(np.abs(linear.linear[f] - lesson.weights[f]).mean()),
+        linear=linear, linear_note=None if lesson.axis == "keys" else "axis",
+        linear_exact=over_keys.weights[f], linear_top1_tied=tied, linear_focus=linear.linear[f],
+        linear_focus_mean=float(np.abs(linear.linear[f] - over_keys.weights[f]).mean()),
         sharpen=SHARPEN, sharpen_softmax=soft, sharpen_linear=lin,
         sharpen_keys=int(lesson.keys[mask_row].shape[0]), uniform=lesson.mode == "uniform",
     )  # fmt: skip

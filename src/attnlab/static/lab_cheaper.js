@@ -16,7 +16,7 @@
 import { h } from "./dom.js";
 import { decodeNumber, num } from "./format.js";
 import { card } from "./lab_dom.js";
-import { cheaperShapes, drawCheaper } from "./lab_cheaper_layout.js";
+import { CAPTION_FONT, cheaperShapes, drawCheaper } from "./lab_cheaper_layout.js";
 import { modelsCard } from "./lab_cheaper_models.js";
 import { priceCard } from "./lab_cheaper_price.js";
 import { TYPING } from "./stepper.js";
@@ -50,6 +50,8 @@ function fillCards(parts, a, words) {
     h("p", {}, [a.heads.forms_text]),
   );
   parts.windowsBody.replaceChildren(
+    badge(a.windows_badge),
+    ...(a.windows_note ? [h("p", { class: "lab-note cheaper-axis-note" }, [a.windows_note])] : []),
     ...a.windows.map((w) => h("div", { class: "cheaper-scheme", "data-scheme": w.scheme }, [
       h("p", { class: "cheaper-keys" }, a.tokens.map((t, j) => h("span", { class: w.kept.includes(j) ? "kept" : "dropped" }, [t]))),
       h("p", {}, [w.text]),
@@ -57,7 +59,8 @@ function fillCards(parts, a, words) {
   );
   parts.linearBody.replaceChildren(
     badge(a.linear.badge),
-    rowsTable(a.tokens, [[say(words, "lab.cheaper.exact_row"), a.linear.exact_row], [say(words, "lab.cheaper.linear_row"), a.linear.linear_row]], words),
+    ...(a.linear.note_text ? [h("p", { class: "lab-note cheaper-axis-note" }, [a.linear.note_text])] : []),
+    rowsTable(a.tokens, [[say(words, a.linear.note === "axis" ? "lab.cheaper.exact_row_keys" : "lab.cheaper.exact_row"), a.linear.exact_row], [say(words, "lab.cheaper.linear_row"), a.linear.linear_row]], words),
     h("p", {}, [a.linear.sharpen_text]),
   );
   parts.tileBox.replaceChildren(...a.tiles.map((t) => h("option", { value: String(t) }, [String(t)])));
@@ -137,7 +140,9 @@ export function cheaperPanel(id, { model, ask }) {
     if (ctx) {
       ctx.setTransform(SCALE, 0, 0, SCALE, 0, 0);
       ctx.clearRect(0, 0, CANVAS.width, CANVAS.height);
-      drawCheaper(ctx, cheaperShapes(o, answer.tokens, step, CANVAS));
+      ctx.font = CAPTION_FONT;
+      const measure = (text) => ctx.measureText(text).width;
+      drawCheaper(ctx, cheaperShapes(o, answer.tokens, step, { ...CANVAS, measure }));
     }
     const end = step >= o.steps.length;
     stepText.textContent = end ? o.end_text : o.steps[step].text;

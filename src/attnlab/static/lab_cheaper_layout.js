@@ -12,26 +12,45 @@ import { decodeNumber, num } from "./format.js";
 
 export const CHEAPER_COLORS = Object.freeze({ current: COLORS.violet, earlier: COLORS.ropeBefore, frame: COLORS.grid, text: COLORS.ink, exact: COLORS.pair });
 
+export const CAPTION_FONT = "600 13px system-ui, sans-serif";
+const LINE = 16; // the caption's line height
+const LABEL_ROOM = 22; // below the caption's last baseline: a full-height bar's number label
+
+/** Split `text` at spaces into lines no wider than `width` by `measure` (a word wider stays whole). */
+export function wrapCaption(text, width, measure) {
+  const lines = [];
+  for (const word of text.split(" ")) {
+    const last = lines.length ? `${lines[lines.length - 1]} ${word}` : word;
+    if (lines.length && measure(last) <= width) lines[lines.length - 1] = last;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/** A bold 13 px character's width when there is no canvas to measure with (tests, no context). */
+const estimate = (s) => s.length * 7.6;
+
 /**
  * @param {{steps: any[], weights: any[], exact_weights: any[], end_caption: string}} online
  * @param {string[]} tokens
  * @param {number} step 0 … steps.length
- * @param {{width: number, height: number}} size
+ * @param {{width: number, height: number, measure?: (s: string) => number}} size measure: a
+ *   string's width in the caption's font (the canvas's measureText), to wrap the caption
  * @returns {{type: string, [k: string]: any}[]}
  */
-export function cheaperShapes(online, tokens, step, { width, height }) {
+export function cheaperShapes(online, tokens, step, { width, height, measure = estimate }) {
   const n = tokens.length;
   const left = 16;
-  const top = 34;
+  const end = step >= online.steps.length;
+  const tile = end ? null : online.steps[step];
+  const caption = wrapCaption(end ? online.end_caption : tile.caption, width - 2 * left, measure);
+  const top = 18 + LINE * (caption.length - 1) + LABEL_ROOM;
   const bottom = height - 28;
   const slot = (width - 2 * left) / n;
   const barW = Math.max(6, slot * 0.56);
   const span = bottom - top;
   const x = (j) => left + slot * j + (slot - barW) / 2;
-  const shapes = [];
-  const end = step >= online.steps.length;
-  const tile = end ? null : online.steps[step];
-  shapes.push({ type: "text", x: left, y: 18, text: end ? online.end_caption : tile.caption, color: CHEAPER_COLORS.text, align: "left", bold: true });
+  const shapes = caption.map((line, i) => ({ type: "text", x: left, y: 18 + LINE * i, text: line, color: CHEAPER_COLORS.text, align: "left", bold: true, caption: true }));
   if (tile) {
     shapes.push({ type: "frame", x: left + slot * tile.start + 2, y: top - 6, w: slot * (tile.stop - tile.start) - 4, h: span + 6, color: CHEAPER_COLORS.frame });
   }
@@ -72,7 +91,7 @@ export function drawCheaper(ctx, shapes) {
       ctx.strokeRect(sh.x, sh.y, sh.w, sh.h);
     } else if (sh.type === "text") {
       ctx.fillStyle = sh.color;
-      ctx.font = `${sh.bold ? "600 " : ""}13px system-ui, sans-serif`;
+      ctx.font = sh.bold ? CAPTION_FONT : "13px system-ui, sans-serif";
       ctx.textAlign = sh.align;
       ctx.fillText(sh.text, sh.x, sh.y);
     }

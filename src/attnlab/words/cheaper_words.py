@@ -20,7 +20,9 @@ __all__ = [
     "END_CAPTION",
     "END_CAPTION_AXIS",
     "EXACT_BELOW",
+    "LINEAR_AXIS",
     "NO_TILED_AXIS",
+    "WINDOWS_AXIS",
     "approximate_badge",
     "cache_row_text",
     "delta",
@@ -34,6 +36,7 @@ __all__ = [
     "sharpen_text",
     "tile_caption",
     "tile_text",
+    "windows_badge",
 ]
 
 EXACT_BELOW = 1e-12
@@ -59,13 +62,52 @@ def exact_badge(max_abs: float) -> str:
 
 
 def approximate_badge(
-    mean_abs: float, top1_kept: float, *, rows: int, token: str, focus_mean: float
+    mean_abs: float,
+    top1_kept: float,
+    *,
+    rows: int,
+    token: str,
+    focus_mean: float,
+    tied: bool = False,
+    over_keys: bool = False,
 ) -> str:
     """'approximate: mean |Δ| = 0.093 over all 4 rows (0.18 on bank's row, the table's), top-1
-    key kept in 75 % of rows'."""
+    key kept in 75 % of rows'. `tied`: every exact row's top weight is shared, so there is no
+    top-1 to keep; `over_keys`: the lesson's softmax runs over queries, and this compares with
+    the softmax over the keys, which it names."""
+    against = " against the softmax over the keys" if over_keys else ""
+    top1 = ("the exact rows are all ties: no top-1 to keep" if tied
+            else f"top-1 key kept in {round(100 * top1_kept)} % of rows")  # fmt: skip
     return (
-        f"approximate: mean |Δ| = {delta(mean_abs)} over all {rows} rows ({delta(focus_mean)} "
-        f"on {token}'s row, the table's), top-1 key kept in {round(100 * top1_kept)} % of rows"
+        f"approximate{against}: mean |Δ| = {delta(mean_abs)} over all {rows} rows "
+        f"({delta(focus_mean)} on {token}'s row, the table's), {top1}"
+    )
+
+
+LINEAR_AXIS = (
+    "The lesson's softmax runs over the queries (down a column), but linear attention is "
+    "defined along a row of keys: φ(q)·φ(k) summed over the keys. So this card compares it "
+    "with the softmax over the keys (the table's first column), not with the lesson's column."
+)
+"""The linear card's note when the lesson normalises the wrong axis."""
+
+WINDOWS_AXIS = (
+    "The lesson's softmax runs over the queries, but a window cuts a row of keys: these numbers "
+    "use the softmax over the keys of the focus row, under a causal mask."
+)
+"""The windows card's note when the lesson normalises the wrong axis."""
+
+
+def windows_badge(kept: int, seen: int, dropped: float, token: str) -> str:
+    """The window's badge: 'approximate: keeps 2 of 4 keys, throws away 18 % of bank's
+    attention', or exact when it keeps every key the row may see."""
+    if kept >= seen:
+        return (
+            f"exact: the window keeps every key the focus row ({token}) may see, none thrown away"
+        )
+    return (
+        f"approximate: keeps {kept} of {seen} keys, throws away {round(100 * dropped)} % of "
+        f"{token}'s attention"
     )
 
 

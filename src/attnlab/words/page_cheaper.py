@@ -87,6 +87,7 @@ CHEAPER_WORDS: Mapping[str, str] = {
         "not start."
     ),
     "lab.cheaper.exact_row": "Softmax (exact)",
+    "lab.cheaper.exact_row_keys": "Softmax over keys (exact)",
     "lab.cheaper.linear_row": "Linear",
     "lab.cheaper.waiting": "Computing…",
     "lab.cheaper.hidden": "Make your guess first: these cards show the weights.",
