@@ -100,6 +100,17 @@ function sectionDom(id, price, models) {
   return parts;
 }
 
+/** The online card's canvas at `step` of the answer's tiles (captions measured in its own font). */
+function drawTiles(canvas, online, tokens, step) {
+  const ctx = canvas.getContext("2d");
+  if (!ctx) return;
+  ctx.setTransform(SCALE, 0, 0, SCALE, 0, 0);
+  ctx.clearRect(0, 0, CANVAS.width, CANVAS.height);
+  ctx.font = CAPTION_FONT;
+  const measure = (text) => ctx.measureText(text).width;
+  drawCheaper(ctx, cheaperShapes(online, tokens, step, { ...CANVAS, measure }));
+}
+
 /**
  * ←/→ inside the section are the section's: on the online card they step the tiles, elsewhere
  * in it they do nothing, and never step the lesson above (its stepper skips handled keys).
@@ -136,14 +147,7 @@ export function cheaperPanel(id, { model, ask }) {
     if (!answer) return;
     const o = answer.online;
     step = Math.max(0, Math.min(o.steps.length, step));
-    const ctx = canvas.getContext("2d");
-    if (ctx) {
-      ctx.setTransform(SCALE, 0, 0, SCALE, 0, 0);
-      ctx.clearRect(0, 0, CANVAS.width, CANVAS.height);
-      ctx.font = CAPTION_FONT;
-      const measure = (text) => ctx.measureText(text).width;
-      drawCheaper(ctx, cheaperShapes(o, answer.tokens, step, { ...CANVAS, measure }));
-    }
+    drawTiles(canvas, o, answer.tokens, step);
     const end = step >= o.steps.length;
     stepText.textContent = end ? o.end_text : o.steps[step].text;
     canvas.setAttribute("aria-label", `${say(words, "lab.cheaper.canvas")}: ${end ? o.end_caption : o.steps[step].caption}`);
