@@ -1,6 +1,6 @@
 // The page's "Head atlas" tab: the Atlas view (atlas.js) on a model (widget_model.js) backed by
-// GET /api/atlas, built the first time the tab opens. Self-contained beside model_app.js's two
-// tabs: pressing another tab hides this panel, pressing this one hides theirs. Its state rides
+// GET /api/atlas, built the first time the tab opens; the tab itself is tablist.js's ownTab
+// (pressing another tab hides this panel, pressing this one hides theirs). Its state rides
 // in the URL beside the others' (the lesson's and the Real model's keys are kept):
 //
 //   ?view=atlas&atlas.name=minilm-wordnet&atlas.statistic=sink&atlas.layer=2&atlas.head=5
@@ -10,6 +10,7 @@
 import view from "./atlas.js";
 import { fill } from "./atlas_layout.js";
 import { getJSON } from "./http.js";
+import { ownTab } from "./tablist.js";
 import { createModel } from "./widget_model.js";
 
 const P = "atlas.";
@@ -37,7 +38,6 @@ function tab() {
   const button = document.getElementById("tab-atlas");
   const panel = document.getElementById("atlas");
   if (!button || !panel) return;
-  const others = [...document.querySelectorAll('nav.views [role="tab"]')].filter((t) => t !== button);
   const wanted = readAtlasURL(location.search);
   let model = null;
 
@@ -68,17 +68,7 @@ function tab() {
     history.replaceState(null, "", writeAtlasURL(location.search, { name: model.get("name"), statistic: model.get("statistic"), layer: model.get("layer"), head: model.get("head") }));
   };
 
-  function show() {
-    for (const t of others) {
-      t.setAttribute("aria-selected", "false");
-      t.tabIndex = -1;
-      const owned = document.getElementById(t.getAttribute("aria-controls") ?? "");
-      if (owned) owned.hidden = true;
-    }
-    button.setAttribute("aria-selected", "true");
-    button.tabIndex = 0;
-    panel.hidden = false;
-    document.body.dataset.view = "atlas";
+  const show = ownTab(button, panel, "atlas", () => {
     if (!model) {
       model = createModel(
         { atlas: null, error: null, words: null, note: null, name: wanted.name, statistic: wanted.statistic, layer: wanted.layer, head: wanted.head, sort: null, links: true },
@@ -87,14 +77,7 @@ function tab() {
       view.render({ model, el: panel });
       load(wanted.name);
     } else url();
-  }
-  function hide() {
-    panel.hidden = true;
-    button.setAttribute("aria-selected", "false");
-    button.tabIndex = -1;
-  }
-  button.addEventListener("click", show);
-  for (const t of others) t.addEventListener("click", hide);
+  });
   if (wanted.view === "atlas") show();
 }
 

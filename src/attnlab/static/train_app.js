@@ -1,14 +1,15 @@
 // The page's "Watch it learn" tab: the Train view (train_view.js) on a model (widget_model.js)
 // holding GET /api/train's catalog, built the first time the tab opens; its trainer asks the
 // server's training worker for each chunk (POST /api/train/start|next|stop, train_routes.py).
-// Self-contained beside model_app.js's and atlas_app.js's tabs: pressing another tab hides this
-// panel, pressing this one hides theirs; ?view=train opens it (the other views' keys are kept).
+// The tab itself is tablist.js's ownTab (pressing another tab hides this panel, pressing this one
+// hides theirs); ?view=train opens it (the other views' keys are kept).
 //
 // A stop is answered at once on the page: the chunk still on its way is aborted
 // (AbortController), so a stopped run leaves no refused request behind.
 
 import { getJSON } from "./http.js";
 import trainView from "./train_view.js";
+import { ownTab } from "./tablist.js";
 import { createModel } from "./widget_model.js";
 
 let inflight = new AbortController(); // the signal of every next request of the run on screen
@@ -40,7 +41,6 @@ function tab() {
   const button = document.getElementById("tab-train");
   const panel = document.getElementById("train");
   if (!button || !panel) return;
-  const others = [...document.querySelectorAll('nav.views [role="tab"]')].filter((t) => t !== button);
   let built = false;
 
   async function build() {
@@ -50,27 +50,10 @@ function tab() {
     const model = createModel({ train_catalog: catalog.body, train_run: null }, () => {}, { train: serverTrainer });
     trainView.render({ model, el: panel });
   }
-  function show() {
-    for (const t of others) {
-      t.setAttribute("aria-selected", "false");
-      t.tabIndex = -1;
-      const owned = document.getElementById(t.getAttribute("aria-controls") ?? "");
-      if (owned) owned.hidden = true;
-    }
-    button.setAttribute("aria-selected", "true");
-    button.tabIndex = 0;
-    panel.hidden = false;
-    document.body.dataset.view = "train";
+  const show = ownTab(button, panel, "train", () => {
     history.replaceState(null, "", writeTrainURL(location.search));
     if (!built) build();
-  }
-  function hide() {
-    panel.hidden = true;
-    button.setAttribute("aria-selected", "false");
-    button.tabIndex = -1;
-  }
-  button.addEventListener("click", show);
-  for (const t of others) t.addEventListener("click", hide);
+  });
   if (new URLSearchParams(location.search).get("view") === "train") show();
 }
 
