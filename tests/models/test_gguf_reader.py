@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from attnlab.errors import WeightsError
-from attnlab.models.gguf_reader import read_gguf
-from attnlab.models.llama_checkpoint import read_gguf_checkpoint, unpermute
+from attnlab.models.gemma3_checkpoint import GEMMA3_GGUF_NAMES
+from attnlab.models.gguf_reader import hf_tensor_name, read_gguf
+from attnlab.models.llama_checkpoint import LLAMA_GGUF_NAMES, read_gguf_checkpoint, unpermute
 
 gguf = pytest.importorskip("gguf")
 
@@ -44,6 +45,30 @@ def test_unpermute_inverts_llama_cpps_permutation() -> None:
     w = np.arange(2 * 8 * 3, dtype=np.float32).reshape(16, 3)  # 2 heads of d_k 8, d_in 3
     permuted = w.reshape(2, 2, 4, 3).swapaxes(1, 2).reshape(16, 3)  # convert_hf_to_gguf's
     np.testing.assert_array_equal(unpermute(permuted, 2), w)
+
+
+def test_one_renaming_reads_the_llama_and_the_gemma3_table() -> None:
+    """The same llama.cpp name means another Hugging Face tensor in each table (Gemma's sandwich
+    norms); the names outside the blocks are shared; an unknown name is None in both."""
+    llama, gemma = LLAMA_GGUF_NAMES, GEMMA3_GGUF_NAMES
+    assert hf_tensor_name("blk.3.ffn_norm.weight", llama) == (
+        "model.layers.3.post_attention_layernorm.weight"
+    )
+    assert hf_tensor_name("blk.3.ffn_norm.weight", gemma) == (
+        "model.layers.3.pre_feedforward_layernorm.weight"
+    )
+    assert hf_tensor_name("blk.11.attn_q.bias", llama) == "model.layers.11.self_attn.q_proj.bias"
+    assert (
+        hf_tensor_name("blk.0.attn_k_norm.weight", gemma)
+        == "model.layers.0.self_attn.k_norm.weight"
+    )
+    assert hf_tensor_name("blk.0.attn_k_norm.weight", llama) is None  # Llama has no QK-norm
+    for table in (llama, gemma):
+        assert hf_tensor_name("token_embd.weight", table) == "model.embed_tokens.weight"
+        assert hf_tensor_name("output_norm.weight", table) == "model.norm.weight"
+        assert hf_tensor_name("output.weight", table) == "lm_head.weight"
+        assert hf_tensor_name("rope_freqs.weight", table) is None
+        assert hf_tensor_name("blk.0.attn_q.weight.extra", table) is None
 
 
 def test_a_truncated_file_is_named(path, tmp_path) -> None:  # type: ignore[no-untyped-def]

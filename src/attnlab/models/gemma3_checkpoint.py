@@ -33,7 +33,7 @@ from typing import Any
 
 from attnlab.errors import WeightsError
 from attnlab.models.decoder import Decoder
-from attnlab.models.gguf_reader import GGUFFile
+from attnlab.models.gguf_reader import GGUFFile, hf_tensor_name
 from attnlab.models.gguf_sentencepiece import CONTROL
 from attnlab.models.gguf_tokenizer import gguf_tokenizer
 from attnlab.models.llama_checkpoint import LOAD_THREADS
@@ -41,6 +41,7 @@ from attnlab.models.readers import gemma3
 from attnlab.types import FloatArray
 
 __all__ = [
+    "GEMMA3_GGUF_NAMES",
     "LOAD_SECONDS",
     "gemma3_config",
     "gemma3_tensor_name",
@@ -55,7 +56,7 @@ _UNUSED = re.compile(r"<unused\d+>")
 """Gemma's 6,242 reserved control tokens, never in a text: the special tokens named are the
 seven others (<pad>, <eos>, <bos>, <unk>, <mask>, <start_of_turn>, <end_of_turn>)."""
 
-_LAYER_NAMES = {  # llama.cpp's per-layer names -> Hugging Face's
+GEMMA3_GGUF_NAMES = {  # llama.cpp's per-layer names -> Hugging Face's
     "attn_norm": "input_layernorm",
     "attn_q": "self_attn.q_proj",
     "attn_k": "self_attn.k_proj",
@@ -74,16 +75,7 @@ _LAYER_NAMES = {  # llama.cpp's per-layer names -> Hugging Face's
 
 def gemma3_tensor_name(gguf_name: str) -> str | None:
     """A gemma3 GGUF tensor's Hugging Face name, or None for a tensor the decoder does not read."""
-    if gguf_name == "token_embd.weight":
-        return "model.embed_tokens.weight"
-    if gguf_name == "output_norm.weight":
-        return "model.norm.weight"
-    if gguf_name == "output.weight":
-        return "lm_head.weight"
-    parts = gguf_name.split(".")
-    if len(parts) == 4 and parts[0] == "blk" and parts[2] in _LAYER_NAMES:
-        return f"model.layers.{parts[1]}.{_LAYER_NAMES[parts[2]]}.{parts[3]}"
-    return None
+    return hf_tensor_name(gguf_name, GEMMA3_GGUF_NAMES)
 
 
 def gemma3_config(g: GGUFFile) -> dict[str, Any]:

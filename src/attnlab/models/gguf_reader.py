@@ -23,6 +23,10 @@ tensors or array items that the file's remaining bytes cannot hold, more than 4 
 (GGML_MAX_DIMS), an alignment that is not a power of two, a duplicate key or tensor name, a
 tensor offset not on the alignment, tensors that overlap or run past the end. Element counts are
 multiplied as Python integers, so dimensions whose product overflows 64 bits are caught too.
+
+llama.cpp names tensors its own way (`blk.3.attn_q.weight`); `hf_tensor_name` gives a tensor its
+Hugging Face name (`model.layers.3.self_attn.q_proj.weight`) from an architecture's table of
+per-layer names, which each reader (llama_checkpoint.py, gemma3_checkpoint.py) keeps.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from __future__ import annotations
 import math
 import mmap
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -42,7 +46,7 @@ from attnlab.errors import WeightsError
 from attnlab.models.gguf_quants import FAST, dequantize_fast
 from attnlab.types import FloatArray
 
-__all__ = ["GGUFFile", "TensorInfo", "read_gguf"]
+__all__ = ["GGUFFile", "TensorInfo", "hf_tensor_name", "read_gguf"]
 
 MAGIC = b"GGUF"
 DEFAULT_ALIGNMENT = 32
@@ -212,6 +216,24 @@ class _Cursor:
             raise struct.error("strings run past the end")
         self.at = at
         return out
+
+
+_WHOLE_MODEL_NAMES = {  # llama.cpp's names outside the blocks -> Hugging Face's
+    "token_embd.weight": "model.embed_tokens.weight",
+    "output_norm.weight": "model.norm.weight",
+    "output.weight": "lm_head.weight",
+}
+
+
+def hf_tensor_name(gguf_name: str, layer_names: Mapping[str, str]) -> str | None:
+    """A GGUF tensor's Hugging Face name, `layer_names` mapping llama.cpp's per-layer names to
+    Hugging Face's (attn_q -> self_attn.q_proj); None for a tensor neither names (rope_freqs)."""
+    if gguf_name in _WHOLE_MODEL_NAMES:
+        return _WHOLE_MODEL_NAMES[gguf_name]
+    parts = gguf_name.split(".")  # blk, layer, name, weight
+    if len(parts) == 4 and parts[0] == "blk" and parts[2] in layer_names:
+        return f"model.layers.{parts[1]}.{layer_names[parts[2]]}.{parts[3]}"
+    return None
 
 
 def read_gguf(path: str | Path) -> GGUFFile:

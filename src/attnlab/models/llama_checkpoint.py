@@ -32,7 +32,7 @@ import numpy as np
 from attnlab.errors import AttnlabError, WeightsError
 from attnlab.models.checkpoint import check_folder, read_json
 from attnlab.models.default_ids import template_tokens
-from attnlab.models.gguf_reader import read_gguf
+from attnlab.models.gguf_reader import hf_tensor_name, read_gguf
 from attnlab.models.gguf_tokenizer import gguf_tokenizer
 from attnlab.models.tensor_files import SINGLE, read_tensors, stored_dtypes
 from attnlab.types import FloatArray
@@ -46,6 +46,7 @@ LOAD_THREADS = min(2, os.cpu_count() or 1)
 """Tensors decoded at once while a GGUF loads (each decode is a few NumPy passes)."""
 
 __all__ = [
+    "LLAMA_GGUF_NAMES",
     "LlamaCheckpoint",
     "LlamaConfig",
     "folder_tokenizer",
@@ -144,7 +145,7 @@ def unpermute(w: FloatArray, n_heads: int) -> FloatArray:
     )
 
 
-_GGUF_NAMES = {  # llama.cpp's per-layer names -> Hugging Face's
+LLAMA_GGUF_NAMES = {  # llama.cpp's per-layer names -> Hugging Face's
     "attn_norm": "input_layernorm",
     "attn_q": "self_attn.q_proj",
     "attn_k": "self_attn.k_proj",
@@ -155,19 +156,6 @@ _GGUF_NAMES = {  # llama.cpp's per-layer names -> Hugging Face's
     "ffn_up": "mlp.up_proj",
     "ffn_down": "mlp.down_proj",
 }
-
-
-def _hf_name(gguf_name: str) -> str | None:
-    if gguf_name == "token_embd.weight":
-        return "model.embed_tokens.weight"
-    if gguf_name == "output_norm.weight":
-        return "model.norm.weight"
-    if gguf_name == "output.weight":
-        return "lm_head.weight"
-    parts = gguf_name.split(".")
-    if len(parts) == 4 and parts[0] == "blk" and parts[2] in _GGUF_NAMES:
-        return f"model.layers.{parts[1]}.{_GGUF_NAMES[parts[2]]}.{parts[3]}"
-    return None
 
 
 def read_gguf_checkpoint(path: str | Path) -> LlamaCheckpoint:
@@ -192,7 +180,7 @@ def read_gguf_checkpoint(path: str | Path) -> LlamaCheckpoint:
     h_kv = int(number("attention.head_count_kv", h))
     tokens = md.get("tokenizer.ggml.tokens") or ()
     types = md.get("tokenizer.ggml.token_type") or ()
-    tensor_names = {_hf_name(n): n for n in g.tensors}
+    tensor_names = {hf_tensor_name(n, LLAMA_GGUF_NAMES): n for n in g.tensors}
     config = LlamaConfig(
         vocab_size=int(number("vocab_size", len(tokens))),
         d_model=d,
