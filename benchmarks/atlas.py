@@ -25,10 +25,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from attnlab import __version__
-from attnlab.atlas.corpus import fit, read_corpus
+from attnlab.atlas.corpus import Corpus, fit, read_corpus
 from attnlab.atlas.file import Provenance, write_atlas
-from attnlab.atlas.run import VERSION, AtlasOptions, Progress, run_atlas, worker_model
+from attnlab.atlas.probes import AtlasModel
+from attnlab.atlas.run import AtlasOptions, Progress, run_atlas, worker_model
 from attnlab.atlas.stats import HeadSums
 
 NOOP_TASKS = 200
@@ -105,6 +105,14 @@ def piece_lengths(corpus, model) -> list[int]:  # type: ignore[no-untyped-def]
     return [len(ids) for text in corpus.texts for _, ids in fit(model, text).pieces]
 
 
+def atlas_file(
+    path: Path, sums: HeadSums, *, model: AtlasModel, corpus: Corpus, options: AtlasOptions
+) -> int:
+    """Write the atlas file whose size is measured; its size in bytes."""
+    prov = Provenance.of_run(sums, model=model, corpus=corpus, options=options)
+    return write_atlas(path, sums, prov)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus", nargs="?", default="wordnet")
@@ -169,22 +177,7 @@ def main() -> None:
         extra = f", cluster start {start / 1000:.1f} s" if start is not None else ""
         print(f"  {label}: " + ", ".join(parts) + extra)
     with tempfile.TemporaryDirectory() as tmp:
-        prov = Provenance(
-            model=model.name,
-            corpus=corpus.source,
-            corpus_sha256=corpus.digest,
-            texts=sums.texts_read,
-            pieces=sums.pieces,
-            tokens=sums.tokens,
-            split=sums.split,
-            skipped=sums.skipped,
-            epsilon=base.epsilon,
-            top_k=base.top_k,
-            probes=base.probes,
-            version=VERSION,
-            attnlab=__version__,
-        )
-        size = write_atlas(Path(tmp) / "a.parquet", sums, prov)
+        size = atlas_file(Path(tmp) / "a.parquet", sums, model=model, corpus=corpus, options=base)
     lengths = piece_lengths(corpus, model)
     c = model.config
     maps, tokens = sum(c.n_layers * c.n_heads * n * n * 4 for n in lengths), sum(lengths)

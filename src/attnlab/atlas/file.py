@@ -14,12 +14,17 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from attnlab.atlas.atlas_errors import AtlasFileError
 from attnlab.atlas.stats import BINS, SCALE, STATISTICS, HeadSums
+
+if TYPE_CHECKING:
+    from attnlab.atlas.corpus import Corpus
+    from attnlab.atlas.probes import AtlasModel
+    from attnlab.atlas.run import AtlasOptions
 
 __all__ = ["META_KEY", "Provenance", "read_atlas", "write_atlas"]
 
@@ -47,6 +52,32 @@ class Provenance:
     statistics: tuple[str, ...] = STATISTICS
     bins: tuple[str, ...] = BINS
     scale: int = SCALE
+
+    @classmethod
+    def of_run(
+        cls, sums: HeadSums, *, model: AtlasModel, corpus: Corpus, options: AtlasOptions
+    ) -> Provenance:
+        """The provenance of `sums`, the atlas `model` made of `corpus` with `options`: the one
+        constructor `attnlab atlas` and benchmarks/atlas.py share, so their files agree."""
+        from attnlab import __version__
+        from attnlab.atlas.run import VERSION
+
+        return cls(
+            model=model.name,
+            corpus=corpus.source,
+            corpus_sha256=corpus.digest,
+            texts=sums.texts_read,
+            pieces=sums.pieces,
+            tokens=sums.tokens,
+            split=sums.split,
+            skipped=sums.skipped,
+            epsilon=options.epsilon,
+            top_k=options.top_k,
+            probes=options.probes,
+            version=VERSION,
+            attnlab=__version__,
+            causal=bool(model.config.causal),
+        )
 
 
 def _pyarrow() -> Any:

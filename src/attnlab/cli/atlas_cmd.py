@@ -93,11 +93,10 @@ def _atlas(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, source: str) -> int:
-    from attnlab import __version__
     from attnlab.atlas.atlas_errors import AtlasStopped
     from attnlab.atlas.corpus import read_corpus
     from attnlab.atlas.file import Provenance, write_atlas
-    from attnlab.atlas.run import VERSION, AtlasOptions, run_atlas, worker_model
+    from attnlab.atlas.run import AtlasOptions, run_atlas, worker_model
     from attnlab.words.atlas_words import ATLAS_WORDS as W
     from attnlab.words.atlas_words import atlas_line
 
@@ -135,22 +134,7 @@ def _run(args: argparse.Namespace, source: str) -> int:
         return 130
     bar.close()
     sums = result.sums
-    prov = Provenance(
-        model=model.name,
-        corpus=corpus.source,
-        corpus_sha256=corpus.digest,
-        texts=sums.texts_read,
-        pieces=sums.pieces,
-        tokens=sums.tokens,
-        split=sums.split,
-        skipped=sums.skipped,
-        epsilon=options.epsilon,
-        top_k=options.top_k,
-        probes=options.probes,
-        version=VERSION,
-        attnlab=__version__,
-        causal=bool(model.config.causal),
-    )
+    prov = Provenance.of_run(sums, model=model, corpus=corpus, options=options)
     size = write_atlas(out, sums, prov)
     if sums.split or sums.skipped:
         print(
