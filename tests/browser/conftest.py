@@ -4,20 +4,30 @@ One server and one browser per session (and `attnlab serve` itself, per module, 
 that time what a learner waits for); a fresh context (its own URL state, viewport and
 reduced-motion setting) per test. Every test fails on a console error or an uncaught page error.
 Skips, with the reason, where Chromium or Playwright is missing. Never `playwright install`.
+
+Set-ups that several modules share are helpers here: `serve_folder` (`attnlab serve --model
+FOLDER` in a child process, for a model folder a module saves) and `jupyterlab` (a JupyterLab
+server of this interpreter on notebooks a module writes). Playwright's `expect` is
+playwright_expect.py's: a test module cannot import from a conftest.py (pytest keeps one module
+named `conftest`, the last of tests/'s conftest.py files it loaded).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from child_server import child_server, free_port
@@ -33,6 +43,7 @@ CHROMIUM_FLAGS = [
     "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 
 def _chromium() -> str | None:
@@ -87,6 +98,90 @@ def served_url() -> Iterator[str]:
     cmd = [sys.executable, "-m", "attnlab", "serve", "--port", str(port)]
     with child_server(cmd, f"{url}/api/presets", name="attnlab serve", start_seconds=30):
         yield url
+
+
+class ServedFolder(NamedTuple):
+    """`attnlab serve --model FOLDER` running: its address and the name the page knows it by."""
+
+    url: str
+    name: str  # the folder's name
+
+    def api(self, path: str, **params: Any) -> Any:
+        """The JSON the server answers GET `path`?`params` with."""
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(f"{self.url}{path}?{urllib.parse.urlencode(params)}", timeout=60) as r:
+            return json.load(r)
+
+    def new_page(self, browser: Any) -> tuple[Any, Any, list[str]]:
+        """A context on this server (1280 × 900, reduced motion) and its page: the context, the
+        page and the page's uncaught errors as they come."""
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 900}, base_url=self.url, reduced_motion="reduce"
+        )
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        return context, page, errors
+
+
+@pytest.fixture(scope="session")
+def serve_folder() -> Callable[[Path], AbstractContextManager[ServedFolder]]:
+    """A helper: `with serve_folder(folder) as served:` runs `attnlab serve --model FOLDER` in a
+    child process until the block ends; `served.url`, `served.name`, `served.api(path, ...)`."""
+
+    @contextmanager
+    def serve(folder: Path) -> Iterator[ServedFolder]:
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        cmd = [sys.executable, "-m", "attnlab", "serve", "--port", str(port), "--model",
+               str(folder)]  # fmt: skip
+        with child_server(cmd, f"{url}/api/presets", name="attnlab serve", start_seconds=60):
+            yield ServedFolder(url, folder.name)
+
+    return serve
+
+
+@pytest.fixture(scope="session")
+def jupyterlab() -> Callable[[Path, Mapping[str, Sequence[str]]], AbstractContextManager[str]]:
+    """A helper: `with jupyterlab(root, {"name.ipynb": cells}) as url:` writes each notebook of
+    code cells into root/work and serves root/work with JupyterLab on 127.0.0.1 until the block
+    ends: no token or password, its config, data and runtime folders in root, the kernel
+    importing attnlab from this source tree (PYTHONPATH)."""
+    nbformat = pytest.importorskip("nbformat")
+    pytest.importorskip("jupyterlab")
+    pytest.importorskip("anywidget")
+
+    @contextmanager
+    def lab(root: Path, notebooks: Mapping[str, Sequence[str]]) -> Iterator[str]:
+        for name in ("config", "data", "runtime", "work"):
+            (root / name).mkdir(exist_ok=True)
+        for name, cells in notebooks.items():
+            nb = nbformat.v4.new_notebook()
+            nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+            nb.metadata["kernelspec"] = {
+                "name": "python3",
+                "display_name": "Python 3",
+                "language": "python",
+            }
+            nbformat.write(nb, root / "work" / name)
+        port = free_port()
+        env = {
+            **os.environ, "PYTHONPATH": SRC, "JUPYTER_CONFIG_DIR": str(root / "config"),
+            "JUPYTER_DATA_DIR": str(root / "data"), "JUPYTER_RUNTIME_DIR": str(root / "runtime"),
+            "JUPYTER_PLATFORM_DIRS": "1",
+        }  # fmt: skip
+        args = [
+            sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+            "--IdentityProvider.token=", "--ServerApp.password=",
+            "--ServerApp.disable_check_xsrf=True", "--LabApp.expose_app_in_browser=True",
+            "--allow-root", f"--ServerApp.root_dir={root / 'work'}",
+            "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ]  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
+        with child_server(args, f"{url}/api/status", name="JupyterLab", start_seconds=120, env=env):
+            yield url
+
+    return lab
 
 
 @pytest.fixture(scope="session")

@@ -8,14 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 pytestmark = pytest.mark.browser
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])

@@ -1,12 +1,10 @@
 """attnlab.widget.atlas_view in a real JupyterLab, in headless Chromium: the Atlas view renders
 from the kernel's trait (its numbers the atlas file's), a square pressed is the kernel's
 `layer` and `head`, an exemplar's Open button is the kernel's `opened`, and no request leaves
-this machine. (The JupyterLab set-up is test_jupyterlab.py's.)"""
+this machine. (JupyterLab is conftest.py's `jupyterlab`, as test_jupyterlab.py's is.)"""
 
 from __future__ import annotations
 
-import os
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,11 +12,9 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from child_server import child_server, free_port
+from notebook_kernel import kernel_print
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 
 def write_atlas(path: Path) -> None:
@@ -39,65 +35,18 @@ def write_atlas(path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    nbformat = pytest.importorskip("nbformat")
-    pytest.importorskip("jupyterlab")
-    pytest.importorskip("anywidget")
+def lab(tmp_path_factory: pytest.TempPathFactory, jupyterlab: Any) -> Iterator[tuple[str, Path]]:
     pytest.importorskip("pyarrow")
     root = tmp_path_factory.mktemp("atlas-lab")
-    for name in ("config", "data", "runtime", "work"):
-        (root / name).mkdir()
     atlas = root / "work" / "minilm-three.parquet"
+    atlas.parent.mkdir()
     write_atlas(atlas)
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [
-        nbformat.v4.new_code_cell(
-            "from attnlab.widget import atlas_view\n"
-            f"w = atlas_view({str(atlas)!r}, statistic='previous')\nw"
-        )
-    ]
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nbformat.write(nb, root / "work" / "atlas.ipynb")
-    port = free_port()
-    env = {
-        **os.environ, "PYTHONPATH": SRC, "JUPYTER_CONFIG_DIR": str(root / "config"),
-        "JUPYTER_DATA_DIR": str(root / "data"), "JUPYTER_RUNTIME_DIR": str(root / "runtime"),
-        "JUPYTER_PLATFORM_DIRS": "1",
-    }  # fmt: skip
-    args = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        "--IdentityProvider.token=", "--ServerApp.password=",
-        "--ServerApp.disable_check_xsrf=True", "--LabApp.expose_app_in_browser=True",
-        "--allow-root", f"--ServerApp.root_dir={root / 'work'}",
-        "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-    ]  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    with child_server(args, f"{url}/api/status", name="JupyterLab", start_seconds=120, env=env):
+    cell = (
+        "from attnlab.widget import atlas_view\n"
+        f"w = atlas_view({str(atlas)!r}, statistic='previous')\nw"
+    )
+    with jupyterlab(root, {"atlas.ipynb": [cell]}) as url:
         yield url, atlas
-
-
-def kernel_print(page: Any, code: str) -> str:
-    return str(
-        page.evaluate(
-            """async (code) => {
-              const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-              let out = "";
-              const future = kernel.requestExecute({ code, store_history: false });
-              future.onIOPub = (msg) => {
-                if (msg.header.msg_type === "stream") out += msg.content.text;
-                const c = msg.content;
-                if (msg.header.msg_type === "error") out += c.ename + ": " + c.evalue;
-              };
-              await future.done;
-              return out;
-            }""",
-            code,
-        )
-    ).strip()
 
 
 def until(page: Any, code: str, want: str) -> str:

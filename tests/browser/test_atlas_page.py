@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from playwright_expect import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -25,12 +26,6 @@ TEXTS = (
     "one two three one two three one two three",
     "boats carry wool, timber and apples down to the harbour",
 )
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 @pytest.fixture(scope="module")

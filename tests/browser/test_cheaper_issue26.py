@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 pytestmark = pytest.mark.browser
 
@@ -21,12 +22,6 @@ SIZES = [(1280, 800), (390, 844)]
 def api(base_url: str, **params: Any) -> Any:
     with urllib.request.urlopen(f"{base_url}/api/cheaper?{urllib.parse.urlencode(params)}") as r:
         return json.load(r)
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def opened(new_page: Any, query: str, width: int, height: int) -> tuple[Any, Any]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 pytestmark = pytest.mark.browser
 
@@ -19,12 +20,6 @@ def api(base_url: str, **params: Any) -> Any:
     query = urllib.parse.urlencode(params)
     with urllib.request.urlopen(f"{base_url}/api/cheaper?{query}") as response:
         return json.load(response)
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def section(page: Any) -> Any:

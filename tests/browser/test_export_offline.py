@@ -8,17 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 pytestmark = pytest.mark.browser
 
 MENU = "Export this view: pictures, numbers, a file that works offline"
 ITEM = "Offline page (HTML)"
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def on_screen(page: Any, table: str) -> dict[str, Any]:

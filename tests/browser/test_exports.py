@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 from attnlab import LessonOptions, explain_lesson
 from attnlab.export import lesson_json, long_table_csv, matrix_csv, svg_picture
@@ -22,12 +23,6 @@ pytestmark = pytest.mark.browser
 
 MENU = "Export this view: pictures, numbers, a file that works offline"
 SVG_NS = "{http://www.w3.org/2000/svg}"
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def open_lesson(page: Any, query: str) -> Any:

@@ -4,15 +4,12 @@ shows the next-token tables the trace holds. `attnlab serve --model FOLDER` in a
 a tiny GPT-2 saved by transformers (a WordLevel tokenizer, one token a word)."""
 
 import json
-import sys
 import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from child_server import child_server, free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.torch]
 
@@ -34,36 +31,23 @@ def gpt2_folder(folder: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory) -> Iterator[tuple[str, str]]:  # type: ignore[no-untyped-def]
+def served(tmp_path_factory, serve_folder) -> Iterator[Any]:  # type: ignore[no-untyped-def]
     folder = tmp_path_factory.mktemp("models") / "tiny-gpt2"
     gpt2_folder(folder)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "attnlab", "serve", "--port", str(port), "--model", str(folder)]
-    with child_server(cmd, f"{url}/api/presets", name="attnlab serve", start_seconds=60):
-        yield url, folder.name
-
-
-def _api(url: str, path: str, **params: Any) -> Any:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    with opener.open(f"{url}{path}?{urllib.parse.urlencode(params)}", timeout=60) as r:
-        return json.load(r)
+    with serve_folder(folder) as served:
+        yield served
 
 
 def test_gpt2_is_a_decoder_with_learned_positions(served, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     from playwright.sync_api import expect
 
-    url, name = served
-    trace = _api(url, "/api/model/trace", model=name, text=TEXT, grid="none")
+    name = served.name
+    trace = served.api("/api/model/trace", model=name, text=TEXT, grid="none")
     dec = trace["decoder"]
     assert trace["model"]["causal"] and dec["positions"] == "learned"
     assert dec["query_before"] is None and dec["scores"] is None  # no rotation to show
     first = dec["next_after_last"][0]
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=url,
-                                  reduced_motion="reduce")  # fmt: skip
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = served.new_page(browser)
     try:
         q = urllib.parse.urlencode({"view": "model", "model.name": name, "model.text": TEXT})
         page.goto(f"/?{q}")
@@ -99,14 +83,10 @@ def test_the_specials_menu_names_none_for_a_tokenizer_that_adds_none(
 
     from attnlab.words.model_help import HELP_WORDS
 
-    url, name = served
-    m = _api(url, "/api/model/matrix", model=name, text=TEXT, specials="hide")
+    name = served.name
+    m = served.api("/api/model/matrix", model=name, text=TEXT, specials="hide")
     assert m["specials_named"] is None and m["shown"] == len(TEXT.split())  # nothing hidden
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=url,
-                                  reduced_motion="reduce")  # fmt: skip
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = served.new_page(browser)
     try:
         q = urllib.parse.urlencode(
             {"view": "model", "model.name": "minilm", "model.text": "The bank."}

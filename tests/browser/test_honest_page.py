@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 from attnlab.words.numfmt import num
 
@@ -24,12 +25,6 @@ def api(base_url: str, **params: Any) -> Any:
     query = urllib.parse.urlencode(params, doseq=True)
     with urllib.request.urlopen(f"{base_url}/api/lesson?{query}") as response:
         return json.load(response)
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def open_page(new_page: Any, query: str = "", *, width: int = 1280, height: int = 800) -> Any:

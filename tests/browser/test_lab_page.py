@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 from attnlab.words.numfmt import num, vec
 
@@ -25,12 +26,6 @@ def api(base_url: str, path: str = "/api/lesson", params: Any = ()) -> Any:
     query = urllib.parse.urlencode(params, doseq=True)
     with urllib.request.urlopen(f"{base_url}{path}?{query}") as response:
         return json.load(response)
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def open_lab(new_page: Any, query: str = "", *, height: int = 900) -> Any:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 from attnlab.words.numfmt import num
 
@@ -26,12 +27,6 @@ def api(base_url: str, path: str = "/api/lesson", **params: Any) -> Any:
     query = urllib.parse.urlencode({k: v for k, v in params.items() if v is not None})
     with urllib.request.urlopen(f"{base_url}{path}?{query}") as response:
         return json.load(response)
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def open_lesson(page: Any, query: str = "") -> Any:

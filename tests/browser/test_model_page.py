@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 from attnlab.encode.packed import unpack
 from attnlab.words.numfmt import num
@@ -75,12 +76,6 @@ def api_error(base_url: str, path: str, **params: Any) -> Any:
 
 def trace(base_url: str, **params: Any) -> Any:
     return api(base_url, "/api/model/trace", grid="none", **params)
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def narration(page: Any) -> Any:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 pytestmark = pytest.mark.browser
 
@@ -20,12 +21,6 @@ DESK = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 MENU = "Export this view: pictures, numbers, a file that works offline"
 SIZES = pytest.mark.parametrize("size", [DESK, PHONE], ids=["1280", "390"])
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def api(base_url: str, path: str, **params: Any) -> Any:

@@ -10,16 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 from attnlab import explain_lesson
 
 pytestmark = pytest.mark.browser
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def beat_of(page: Any) -> Any:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 from attnlab.words.numfmt import num
 from attnlab.words.page_lab import LAB_WORDS
@@ -28,12 +29,6 @@ def api(base_url: str, **params: Any) -> Any:
     query = urllib.parse.urlencode(params, doseq=True)
     with urllib.request.urlopen(f"{base_url}/api/lesson?{query}") as response:
         return json.load(response)
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def open_page(new_page: Any, query: str, size: dict[str, int]) -> Any:

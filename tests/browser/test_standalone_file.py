@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 from attnlab import LessonOptions, explain_lesson
 from attnlab.export import standalone_html
@@ -15,12 +16,6 @@ from attnlab.models.heads import explain_head
 from attnlab.words.numfmt import num
 
 pytestmark = pytest.mark.browser
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def open_file(page: Any, path: Path) -> list[str]:

@@ -2,16 +2,12 @@
 transformers would (<s> first), names <s> in the matrix's switch, and hides it when asked, the
 note naming it. `attnlab serve --model FOLDER` itself, in a child process."""
 
-import json
-import sys
 import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from child_server import child_server, free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.torch]
 
@@ -24,7 +20,7 @@ TEXT = "The bank The bank"
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory) -> Iterator[tuple[str, str]]:  # type: ignore[no-untyped-def]
+def served(tmp_path_factory, serve_folder) -> Iterator[Any]:  # type: ignore[no-untyped-def]
     torch = pytest.importorskip("torch")
     transformers = pytest.importorskip("transformers")
     folder = tmp_path_factory.mktemp("models") / "tiny-bos"
@@ -38,30 +34,17 @@ def served(tmp_path_factory) -> Iterator[tuple[str, str]]:  # type: ignore[no-un
         bos_token_id=1, eos_token_id=2,
     )  # fmt: skip
     transformers.LlamaForCausalLM(config).save_pretrained(folder)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "attnlab", "serve", "--port", str(port), "--model", str(folder)]
-    with child_server(cmd, f"{url}/api/presets", name="attnlab serve", start_seconds=60):
-        yield url, folder.name
-
-
-def _api(url: str, path: str, **params: Any) -> Any:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    with opener.open(f"{url}{path}?{urllib.parse.urlencode(params)}", timeout=60) as r:
-        return json.load(r)
+    with serve_folder(folder) as served:
+        yield served
 
 
 def test_the_page_names_the_start_token_it_adds(served, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     from playwright.sync_api import expect
 
-    url, name = served
-    trace = _api(url, "/api/model/trace", model=name, text=TEXT, grid="none")
+    name = served.name
+    trace = served.api("/api/model/trace", model=name, text=TEXT, grid="none")
     assert trace["tokens"][0] == "<s>"  # as AutoTokenizer(folder)(TEXT) gives it
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=url,
-                                  reduced_motion="reduce")  # fmt: skip
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = served.new_page(browser)
     try:
         q = urllib.parse.urlencode({"view": "model", "model.name": name, "model.text": TEXT})
         page.goto(f"/?{q}")
@@ -72,7 +55,7 @@ def test_the_page_names_the_start_token_it_adds(served, browser, artifacts: Path
         switch.select_option("hide")
         note = page.locator(".rm-matrix-note")
         expect(note).to_contain_text("Special tokens hidden (<s>), the rows not renormalised")
-        m = _api(url, "/api/model/matrix", model=name, text=TEXT, specials="hide")
+        m = served.api("/api/model/matrix", model=name, text=TEXT, specials="hide")
         assert m["specials_named"] == "<s>" and m["shown"] == len(trace["tokens"]) - 1
         page.locator(".rm-matrix").screenshot(path=str(artifacts / "bos-matrix-hidden.png"))
         assert not errors, errors

@@ -9,18 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 from attnlab.train.catalog import start
 from attnlab.words import training as words
 from attnlab.words.numfmt import num
 
 pytestmark = pytest.mark.browser
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 AT_STEP = "Number(document.querySelector(\"[data-train='at-step']\").textContent)"

@@ -6,19 +6,12 @@ model_app.js) and Head atlas answered only ArrowLeft and Home.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from playwright_expect import expect
 
 pytestmark = pytest.mark.browser
 
 ORDER = ("Toy lesson", "Real model", "Head atlas", "Watch it learn")
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def test_arrows_walk_every_tab_and_wrap(new_page, tab_to, console) -> None:

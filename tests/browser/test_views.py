@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from playwright_expect import expect
 
 import attnlab
 from attnlab.encode.bundle import view_module
@@ -59,12 +60,6 @@ HARNESS = """async ({ code, states }) => {
 def api(base_url: str, path: str, **params: Any) -> Any:
     with urllib.request.urlopen(f"{base_url}{path}?{urllib.parse.urlencode(params)}") as r:
         return json.load(r)
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 @pytest.fixture
