@@ -21,7 +21,8 @@ pool that has just worked spins for a while and would slow the next side):
 Prints the medians (ms) and the ratios transformers / attnlab (> 1: attnlab is the faster),
 with the default torch threads and with one, and attnlab 1 / attnlab and attnlab ∥ / attnlab
 (what the rule by load saves against each fixed choice). A side runs REPEATS passes or until it
-has spent BUDGET_S seconds (at least MIN_RUNS). The largest |Δ| of the attention weights between the two is checked once per size.
+has spent BUDGET_S seconds (at least MIN_RUNS). The largest |Δ| of the attention weights between
+the two is checked once per size.
 
 Each model is a row of MODELS: the name `load_model` takes and how transformers reads the same
 weights (a folder: AutoModel, or AutoModelForCausalLM for a decoder; a .gguf file: the causal-LM
