@@ -273,6 +273,17 @@ function setButtons(parts, st, L, locked) {
   // starts afresh (reset). The notebook's one run keeps them fixed always.
   if (!locked) for (const control of [parts.pick, parts.seed, parts.steps]) control.disabled = st.playing;
 }
+/** The run states said with the run's seed. */
+const RUN_STATES = new Set(["running", "paused", "stopped", "finished", "new_run"]);
+
+/** The status line for `key`: its words, the run's seed, and after a finished run what Play or
+ * Step does now (`locked`: a notebook's given run, played again). */
+function statusLine(L, run, key, fields, locked) {
+  const seed = run && RUN_STATES.has(key) ? ` ${L("seed_used", { seed: run.seed })}` : "";
+  const next = key === "finished" ? ` ${L(locked ? "finished_next_kernel" : "finished_next")}` : "";
+  return L(key, fields) + seed + next;
+}
+
 /**
  * The run on screen and what the buttons do: start, ask for the next chunk while playing,
  * pause, step, stop, reset. `st` holds the run ({job, experiment, steps, points, checkpoints,
@@ -280,12 +291,7 @@ function setButtons(parts, st, L, locked) {
  */
 function controller(parts, trainer, L, catalog, locked = false) {
   const st = { run: null, playing: false, asking: false, ticket: 0, alive: true, follow: true, phase: "" };
-  const RUN_STATES = new Set(["running", "paused", "stopped", "finished", "new_run"]); // said with the run's seed
-  const say = (key, fields) => {
-    const seed = st.run && RUN_STATES.has(key) ? ` ${L("seed_used", { seed: st.run.seed })}` : "";
-    const next = key === "finished" ? ` ${L(locked ? "finished_next_kernel" : "finished_next")}` : ""; // what Play or Step does now
-    parts.status.textContent = L(key, fields) + seed + next;
-  };
+  const say = (key, fields) => (parts.status.textContent = statusLine(L, st.run, key, fields, locked));
   const lastStep = () => st.run?.points.at(-1)?.step ?? 0;
   const buttons = () => setButtons(parts, st, L, locked);
   function showError(e) {
