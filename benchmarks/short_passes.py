@@ -8,19 +8,21 @@ each size, four sides alternate in blocks, with a pause before each block (an Op
 pool that has just worked spins for a while and would slow the next side):
 
 * attnlab:      `model.trace(text)` through the Python API (tokenizing, the pass, every head's
-                q, k, v kept and every head's diagnostics computed), BLAS threads by the size of
-                the work (models/threads.py `blas_by_size`: one thread for a short pass);
-* attnlab ∥:    the same with `blas_by_size` switched off (BLAS_ALONE_BELOW = 0: OpenBLAS's own
-                threads, as before issue 23);
+                q, k, v kept and every head's diagnostics computed), BLAS threads by the machine's
+                load (models/threads.py `blas_by_load`: BLAS's own when every core is free, else
+                one);
+* attnlab 1:    the same with BLAS always on one thread (BLAS_RULE = "one");
+* attnlab ∥:    the same with BLAS always on its own threads (BLAS_RULE = "own");
 * hf:           transformers' forward on the same weights (eager attention, float32,
                 `output_attentions=True`, under `torch.inference_mode()`, ids prepared
                 beforehand), torch's default threads;
 * hf 1t:        the same with `torch.set_num_threads(1)`.
 
 Prints the medians (ms) and the ratios transformers / attnlab (> 1: attnlab is the faster),
-with the default torch threads and with one, and attnlab ∥ / attnlab (what `blas_by_size`
-saves). A side runs REPEATS passes or until it has spent BUDGET_S seconds (at least MIN_RUNS).
-The largest |Δ| of the attention weights between the two is checked once per size.
+with the default torch threads and with one, and attnlab 1 / attnlab and attnlab ∥ / attnlab
+(what the rule by load saves against each fixed choice). A side runs REPEATS passes or until it
+has spent BUDGET_S seconds (at least MIN_RUNS). The largest |Δ| of the attention weights between
+the two is checked once per size.
 
 Each model is a row of MODELS: the name `load_model` takes and how transformers reads the same
 weights (a folder: AutoModel, or AutoModelForCausalLM for a decoder; a .gguf file: the causal-LM
@@ -152,19 +154,18 @@ def side(kind: str) -> Iterator[None]:
 
     from attnlab.models import threads
 
-    limit, torch_threads = threads.BLAS_ALONE_BELOW, torch.get_num_threads()
-    if kind == "attnlab ∥":
-        threads.BLAS_ALONE_BELOW = 0  # blas_by_size never limits: OpenBLAS's own threads
+    rule, torch_threads = threads.BLAS_RULE, torch.get_num_threads()
+    threads.BLAS_RULE = {"attnlab 1": "one", "attnlab ∥": "own"}.get(kind, "by load")
     if kind == "hf 1t":
         torch.set_num_threads(1)
     try:
         yield
     finally:
-        threads.BLAS_ALONE_BELOW = limit
+        threads.BLAS_RULE = rule
         torch.set_num_threads(torch_threads)
 
 
-SIDES = ("attnlab", "attnlab ∥", "hf", "hf 1t")
+SIDES = ("attnlab", "attnlab 1", "attnlab ∥", "hf", "hf 1t")
 
 
 def runs_of(pair: Pair, n: int) -> tuple[dict[str, Callable[[], object]], float]:
@@ -184,7 +185,8 @@ def runs_of(pair: Pair, n: int) -> tuple[dict[str, Callable[[], object]], float]
 
     mine = pair.ours.trace(text).attentions  # (L, H, n, n), recomputed: untimed
     gap = float(np.abs(mine - torch.stack(theirs().attentions)[:, 0].numpy()).max())
-    return {"attnlab": ours, "attnlab ∥": ours, "hf": theirs, "hf 1t": theirs}, gap
+    return {"attnlab": ours, "attnlab 1": ours, "attnlab ∥": ours, "hf": theirs,
+            "hf 1t": theirs}, gap  # fmt: skip
 
 
 def measure(runs: dict[str, Callable[[], object]]) -> dict[str, float]:
@@ -208,8 +210,9 @@ def measure(runs: dict[str, Callable[[], object]]) -> dict[str, float]:
 def table(pair: Pair) -> None:
     print(f"\n{pair.name}: {type(pair.ours).__name__} vs transformers' "
           f"{type(pair.theirs).__name__}")  # fmt: skip
-    head = (f"{'load':>5} {'tokens':>6}  {'attnlab':>8} {'attnlab∥':>8} {'hf':>8} {'hf 1t':>8}  "
-            f"{'hf/ours':>7} {'hf1t/ours':>9} {'∥/ours':>6}  {'max|Δ| attn':>11}")  # fmt: skip
+    head = (f"{'load':>6} {'tokens':>6}  {'attnlab':>8} {'attnlab1':>8} {'attnlab∥':>8} {'hf':>8} "
+            f"{'hf 1t':>8}  {'hf/ours':>7} {'hf1t/ours':>9} {'1/ours':>6} {'∥/ours':>6}  "
+            f"{'max|Δ| attn':>11}")  # fmt: skip
     print(head)
     print("─" * len(head))
     prepared = {n: runs_of(pair, n) for n in SIZES}
@@ -222,9 +225,10 @@ def table(pair: Pair) -> None:
                 m = measure(runs)
                 a = m["attnlab"]
                 print(
-                    f"{label:>5} {n:>6}  {a:>8.1f} {m['attnlab ∥']:>8.1f} {m['hf']:>8.1f} "
-                    f"{m['hf 1t']:>8.1f}  {m['hf'] / a:>7.2f} {m['hf 1t'] / a:>9.2f} "
-                    f"{m['attnlab ∥'] / a:>6.2f}  {gap:>11.1e}",
+                    f"{label:>6} {n:>6}  {a:>8.1f} {m['attnlab 1']:>8.1f} {m['attnlab ∥']:>8.1f} "
+                    f"{m['hf']:>8.1f} {m['hf 1t']:>8.1f}  {m['hf'] / a:>7.2f} "
+                    f"{m['hf 1t'] / a:>9.2f} {m['attnlab 1'] / a:>6.2f} {m['attnlab ∥'] / a:>6.2f}"
+                    f"  {gap:>11.1e}",
                     flush=True,
                 )
 

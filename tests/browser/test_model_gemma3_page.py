@@ -158,3 +158,21 @@ def test_gemma3_at_2048_tokens_greys_the_keys_outside_the_window(
     small = open_gemma3(new_page, text, width=390, height=844, timeout=900_000,
                         **{"model.layer": 0, "model.head": 1})  # fmt: skip
     small.screenshot(path=str(artifacts / "gemma3-2048-local-390.png"), full_page=True)
+
+
+def test_start_of_image_is_said_to_be_a_special_token(new_page, base_url, artifacts: Path) -> None:
+    """Issue 23's leftover: Gemma 3's top token after "a photo of my cat:" is <start_of_image>
+    (its GGUF types it user-defined, so it was read as a word); the page's next-token table says
+    it is a special token, as the API marks it and `attnlab next` prints it."""
+    text = "Here is a photo of my cat:"
+    t = api(base_url, "/api/model/trace", model="gemma3", text=text, layer=0, head=0, grid="none")
+    rows = t["decoder"]["next_after_last"]
+    assert rows[0]["token"] == "<start_of_image>" and rows[0]["special"]
+    assert not any(r["special"] for r in rows[1:])
+    page = open_gemma3(new_page, text, width=390, height=844)
+    table = page.locator(".rm-next-table").last  # after the last token
+    first = table.locator("tbody tr").first
+    expect()(first.locator("th")).to_have_text('"<start_of_image>" (special token)')
+    expect()(table.locator("tbody tr.rm-next-special")).to_have_count(1)
+    table.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "gemma3-next-special-390.png"))

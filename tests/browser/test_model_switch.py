@@ -175,3 +175,29 @@ def test_a_model_too_small_for_the_text_shows_the_text_or_nothing(
     expect()(page.locator(".rm-matrix")).to_be_hidden()  # SmolLM2's causal matrix stayed
     expect()(alert).to_have_text(expected)
     page.screenshot(path=str(artifacts / "model-switch-too-long.png"), full_page=True)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_the_model_menu_stays_where_it_was_picked(
+    new_page: Any, base_url: str, width: int, height: int
+) -> None:
+    """Picking SmolLM2 narrows the heads grid (9 heads, not 12), which widened the settings
+    column: the Model menu jumped from below the Text box to beside it, away from the pointer
+    that had just picked it. The Text box keeps a row of its own, so Model, Layer and Head stay
+    in one row below it, for either model."""
+    expect().set_options(timeout=60_000)
+    page = open_model(new_page(width, height))
+    menu = page.get_by_label("Model", exact=True)
+    text_form = page.locator("#real-model .rm-text")
+
+    def place() -> tuple[float, float]:
+        box, form = menu.bounding_box(), text_form.bounding_box()
+        assert box is not None and form is not None
+        assert box["y"] >= form["y"] + form["height"]  # below the Text box, not beside it
+        return box["x"], box["y"] - form["y"]
+
+    before = place()
+    pick(page, "Model", "smollm2")
+    expect()(page.locator(".rm-which")).to_contain_text("SmolLM2")
+    after = place()
+    assert after[0] == pytest.approx(before[0], abs=1)

@@ -112,7 +112,7 @@ def test_an_induction_run_shows_its_heads_maps_and_scores(new_page: Any, artifac
     view.locator("[data-train='speed']").select_option("20")
     view.get_by_role("button", name="Play the training run").click()
     expect()(view.locator("[data-train='status']")).to_have_text(
-        "Finished: 60 steps. Seed 0.", timeout=120_000
+        f"Finished: 60 steps. Seed 0. {words.PAGE['finished_next']}", timeout=120_000
     )
     expect()(view.locator("figure.train-map")).to_have_count(4)
     last = [s for s in start("induction", steps=60, seed=0) if s.checkpoint is not None][-1]
@@ -132,7 +132,9 @@ def test_sqrt_dk_draws_every_divisor_with_the_cores_numbers(new_page: Any, artif
     view.locator("[data-train='steps']").fill("60")
     view.locator("[data-train='speed']").select_option("20")
     view.get_by_role("button", name="Play the training run").click()
-    expect()(view.locator("[data-train='status']")).to_have_text("Finished: 60 steps. Seed 0.")
+    expect()(view.locator("[data-train='status']")).to_have_text(
+        f"Finished: 60 steps. Seed 0. {words.PAGE['finished_next']}"
+    )
     last = list(start("sqrt-dk", steps=60, seed=0))[-1]
     for measure in ("loss", "entropy", "grad_norm", "hit"):
         panel = view.locator(f"figure[data-measure='{measure}']")
@@ -208,4 +210,4 @@ def test_stop_keeps_the_keyboard_and_step_the_fields_checked(
     page.screenshot(path=str(artifacts / "train-scrubbed-1280x1000.png"))
 
     view.get_by_role("button", name="Step the training run by one chunk").click()  # a new run
-    expect()(status).to_contain_text("Paused at step", timeout=20_000)
+    expect()(status).to_contain_text("A new run from step 0", timeout=20_000)

@@ -73,3 +73,25 @@ def test_next_lists_the_traces_own_probabilities(gemma3, capsys) -> None:  # typ
     assert code == 0 and out.startswith("gemma3 predicts after “<bos>The capital of France is”")
     for token, p in expected:
         assert f"“{token}”" in out and f"{p:.1%}" in out  # as the terminal's table writes them
+
+
+def test_next_says_start_of_image_is_a_special_token(gemma3, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Issue 23's leftover: after a colon that announces a picture Gemma 3 270M's top token is
+    <start_of_image> (transformers' Gemma3Config names it: boi_token_index). Its GGUF types it
+    user-defined, not control, so it was printed as if it were a word."""
+    from attnlab.words.page import PAGE_WORDS
+
+    config = pytest.importorskip("transformers").Gemma3Config()
+    markers = {gemma3.tokenizer.id_to_token(i) for i in (config.boi_token_index,
+                                                         config.eoi_token_index)}  # fmt: skip
+    text = "Here is a photo of my cat:"
+    top = gemma3.trace(text).next_tokens(k=5)
+    assert top[0][0] in markers  # what the bug needs: the model's own top token
+    code, out, _ = run("next", "--model", "gemma3", text, "--top", "5", capsys=capsys)
+    rows = out.splitlines()[4:]
+    mark = f"({PAGE_WORDS['model.next.special']})"
+    assert code == 0 and mark in rows[0], rows
+    assert not any(mark in r for r in rows[1:]), rows  # "\n\n" and the like are text
+    code, out, _ = run("next", "--model", "gemma3", text, "--top", "5", "--json", capsys=capsys)
+    assert [r["special"] for r in json.loads(out)["next"]] == [t in markers for t, _ in top]
+    assert markers <= set(gemma3.special)  # the page's specials menu names them too

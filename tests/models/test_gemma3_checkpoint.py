@@ -131,3 +131,19 @@ def test_a_gemma3_gguf_whose_tensors_disagree_with_its_metadata_is_named(tmp_pat
     w.close()
     with pytest.raises(WeightsError, match=r"tiny-gemma3\.gguf .*embed_tokens.*\(4, 9\).*\(4, 8\)"):
         load_model(out)
+
+
+@needs_gemma
+def test_the_page_marks_start_of_image_a_special_token(gemma3) -> None:  # type: ignore[no-untyped-def]
+    """The head view's next-token rows (the page's table) mark <start_of_image>, Gemma 3's
+    top token after "a photo of my cat:", and no user-defined HTML tag such as <table>."""
+    from attnlab.encode.head_json import encode_head_view
+    from attnlab.models.head_view import head_view
+
+    mt = gemma3.trace("Here is a photo of my cat:")
+    answer = encode_head_view(head_view(mt, layer=0, head=0, grid="none"))
+    assert answer.decoder is not None
+    first = answer.decoder.next_after_last[0]
+    assert first.token == "<start_of_image>" and first.special
+    assert gemma3.tokenizer.token_to_id("<table>") is not None
+    assert "<table>" not in gemma3.special and "<end_of_image>" in gemma3.special

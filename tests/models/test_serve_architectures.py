@@ -35,8 +35,8 @@ DECODER_TEXT = "t5 t17 t3 t99 t42 t8 t61"  # one WordLevel token a word
 ENCODER_FOCUS = {"bert": "bank", "distilbert": "bank", "roberta": "Ġbank"}
 
 
-def _decoder(arch: str, folder: Path) -> None:
-    torch.manual_seed(0)
+def _decoder(arch: str, folder: Path, *, seed: int = 0) -> None:
+    torch.manual_seed(seed)
     config = transformers.AutoConfig.for_model(arch, **decoders.CASES[arch])
     model = transformers.AutoModelForCausalLM.from_config(config, attn_implementation="eager")
     decoders._peaked(model.float().eval())
@@ -129,3 +129,48 @@ def test_a_roberta_folders_widget_names_its_own_start_and_end_tokens(served) -> 
     words = (w.words["model.text_help"], w.words["model.matrix.specials"])
     assert all("[CLS]" not in s and "[SEP]" not in s for s in words), words
     assert "<s> and </s>" in w.words["model.text_help"]
+
+
+def test_two_folders_of_one_name_are_both_served(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Bug: `serve --model a/tiny --model b/tiny` (two copies of a folder, or two tiny folders of
+    one architecture) registered both as "tiny", the second over the first, in the Model menu and
+    the registry. Each now gets a name of its own, said at start-up, and each answers through the
+    API with its own folder's numbers."""
+    import uvicorn
+    from starlette.testclient import TestClient
+
+    from attnlab.cli.main import main
+    from attnlab.models.registry import load_model
+
+    first, second = tmp_path / "a" / "tiny", tmp_path / "b" / "tiny"
+    _decoder("llama", first, seed=0)
+    _decoder("llama", second, seed=1)  # one architecture, one config, other weights
+    runs: list[uvicorn.Config] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **k: runs.append(self.config))
+    try:
+        assert main(["serve", "--port", "0", "--model", str(first), "--model", str(second)]) == 0
+        out = capsys.readouterr().out
+        assert f"serving the model at {str(first)!r} as 'tiny'" in out
+        assert f"serving the model at {str(second)!r} as 'tiny-2'" in out
+        assert "'tiny' is taken" in out, out  # the user is told why the name has a number
+        assert SERVED["tiny"] == str(first) and SERVED["tiny-2"] == str(second)
+        with TestClient(runs[0].app, base_url="http://127.0.0.1") as client:  # its own worker
+            info = client.get("/api/model/info", params={"model": "tiny-2"})
+            assert info.status_code == 200, info.text
+            assert {"tiny", "tiny-2"} <= set(info.json()["known_models"])
+            weights = {}
+            for name, folder in (("tiny", first), ("tiny-2", second)):
+                params = {"model": name, "text": DECODER_TEXT, "layer": 0, "head": 0,
+                          "focus": "t99", "grid": "none"}  # fmt: skip
+                r = client.get("/api/model/trace", params=params)
+                assert r.status_code == 200, r.text
+                weights[name] = unpack(r.json()["weights"])  # (n, n)
+                own = load_model(str(folder)).trace(DECODER_TEXT).head(0, 0).weights
+                np.testing.assert_allclose(weights[name], own, atol=1e-6)  # its own folder's
+        assert np.abs(weights["tiny"] - weights["tiny-2"]).max() > 1e-3  # two models, not one
+        assert serve_folder(f"{first}/.") == "tiny" and "tiny-3" not in SERVED  # one path, once
+    finally:
+        for name in ("tiny", "tiny-2"):
+            SERVED.pop(name, None)
+            if name in NAMES:
+                NAMES.remove(name)

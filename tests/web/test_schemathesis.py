@@ -2,8 +2,9 @@
 
 Every declared operation gets up to EXAMPLES generated requests, valid and invalid, seeded
 (derandomized); the run fails on any 5xx and on any answer its route does not declare: its
-status, its media type, its headers or its body's schema. Bounded: 20 examples for each of
-the 12 operations, 240 requests in all.
+status, its media type, its headers or its body's schema. Bounded: EXAMPLES examples for each
+operation the app declares (OPERATIONS, read from its own OpenAPI: 28 when this was written),
+MODEL_EXAMPLES for the model routes.
 The cost route's time budget is cut to 0.05 s a call (lesson_routes.measure, the same function
 with a smaller budget) so its examples fit the run; everything else is the real app.
 The model routes (/api/model/...) get MODEL_EXAMPLES examples each, with every generated text

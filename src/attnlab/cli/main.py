@@ -324,7 +324,7 @@ def _next(args: argparse.Namespace) -> int:
     from attnlab.models import load_model
 
     mt = load_model(args.model).trace(args.sentence)
-    predict = getattr(mt, "next_tokens", None)
+    predict = getattr(mt, "next_tokens_marked", None)
     if predict is None:
         raise AttnlabError(
             f"{mt.model} is an encoder: it does not predict a next token; use --model smollm2",
@@ -335,7 +335,7 @@ def _next(args: argparse.Namespace) -> int:
     after = mt.n - 1 if args.after is None else mt.focus_index(args.after)
     top = predict(after, args.top)
     if args.json:
-        rows = [{"token": t, "probability": p} for t, p in top]
+        rows = [{"token": t, "probability": p, "special": s} for t, p, s in top]
         print(json.dumps({"after": after, "token": mt.tokens[after], "next": rows}))
         return 0
     sys.stdout.write(render_next(mt, after, top))

@@ -20,7 +20,11 @@ __all__ = ["add_mask_command"]
 
 def add_mask_command(sub: Any) -> None:
     p = sub.add_parser("mask", help="with --model: mask a word and see how the focus moves")
-    p.add_argument("sentence", help="any text (up to 128 tokens)")
+    p.add_argument(
+        "sentence",
+        help="any text up to the model's limit (MiniLM 512 tokens); best up to 128: each run "
+        "is two passes, and MiniLM was fine-tuned on texts of up to 128 tokens",
+    )
     p.add_argument(
         "--model", default="minilm",
         help="the real model to run: minilm, smollm2, or a Hugging Face-layout folder "

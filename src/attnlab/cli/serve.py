@@ -20,7 +20,8 @@ import uvicorn
 
 from attnlab.atlas.file import read_atlas
 from attnlab.errors import AttnlabError
-from attnlab.models.kept import serve_folder
+from attnlab.models.kept import SERVED, serve_folder, served_name
+from attnlab.models.registry import model_folder
 from attnlab.web.app import create_app, uvicorn_config
 from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
 
@@ -72,6 +73,32 @@ def check_port(host: str, port: int) -> None:
                 return  # another reason (an address not this machine's): uvicorn says it
 
 
+def _serve_folders(models: tuple[str, ...]) -> tuple[str, ...]:
+    """Register each folder now (a bad one is named before serving) and say the name it is
+    asked for by: its own, or its own with a number when another folder has that name."""
+    served: list[str] = []
+    for model in models:
+        try:
+            again = served_name(model)
+            name = serve_folder(model)
+        except AttnlabError as exc:
+            print(
+                f"attnlab: not serving the model at {model!r}: {exc}\n"
+                "attnlab: serving the lesson and the known models without it",
+                file=sys.stderr,
+            )
+            continue
+        if again is not None:
+            print(f"attnlab: the model at {model!r} is served once, as {name!r}")
+            continue
+        own = model_folder(model)[0]
+        holder = f"the model at {SERVED[own]!r}" if own in SERVED else "a known model"
+        why = f" ({own!r} is taken: {holder})" if name != own else ""
+        print(f"attnlab: serving the model at {model!r} as {name!r}{why}")
+        served.append(model)
+    return tuple(served)
+
+
 def serve(
     *,
     host: str = "127.0.0.1",
@@ -88,20 +115,7 @@ def serve(
     check_port(host, port)
     options = ServerOptions(host=host) if options is None else options
     url = serve_url(host, port)
-    served: list[str] = []
-    for model in models:
-        try:
-            name = serve_folder(model)  # here too: a bad folder is named before serving
-        except AttnlabError as exc:
-            print(
-                f"attnlab: not serving the model at {model!r}: {exc}\n"
-                "attnlab: serving the lesson and the known models without it",
-                file=sys.stderr,
-            )
-        else:
-            print(f"attnlab: serving the model at {model!r} as {name!r}")
-            served.append(model)
-    folders = tuple(served)
+    folders = _serve_folders(models)
     kept = []
     for path in atlases:
         try:

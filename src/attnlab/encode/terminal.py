@@ -20,6 +20,7 @@ from attnlab.models.model_trace import ModelTrace
 from attnlab.words.explanation import Explanation
 from attnlab.words.grammar import spoken, spoken_names
 from attnlab.words.numfmt import num, vec
+from attnlab.words.page import PAGE_WORDS
 
 WIDTH = 88
 ROWS_AT_MOST = 12
@@ -206,10 +207,17 @@ def render_heads(mt: ModelTrace, focus: int) -> str:
     return "\n".join(head + body) + "\n"
 
 
-def render_next(mt: ModelTrace, after: int, top: Sequence[tuple[str, float]]) -> str:
-    """The most likely next tokens after token `after`, one line each with a bar."""
-    lines = table(["next token", "probability"], [[spoken(t), f"{p:.1%}"] for t, p in top])
-    bars = ["", ""] + ["█" * round(p * 40) for _, p in top]  # 40 characters = probability 1
+def render_next(mt: ModelTrace, after: int, top: Sequence[tuple[str, float, bool]]) -> str:
+    """The most likely next tokens after token `after`, one line each with a bar; a special
+    token (<|im_end|>, Gemma 3's <start_of_image>) is said to be one, as the page's table does."""
+    mark = f" ({PAGE_WORDS['model.next.special']})"
+
+    def name(t: str, special: bool) -> str:
+        return spoken(t) + (mark if special else "")
+
+    rows = [[name(t, s), f"{p:.1%}"] for t, p, s in top]
+    lines = table(["next token", "probability"], rows)
+    bars = ["", ""] + ["█" * round(p * 40) for _, p, _ in top]  # 40 characters = probability 1
     body = [f"{line}  {bar}".rstrip() for line, bar in zip(lines, bars, strict=True)]
     text = "".join(mt.tokens[: after + 1])
     head = [f"{mt.model} predicts after “{text}” (token {after}, {spoken(mt.tokens[after])}):", ""]

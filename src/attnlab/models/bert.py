@@ -38,7 +38,7 @@ from attnlab.models.layer_keep import LayerKeep, attend_layer
 from attnlab.models.model_trace import ModelTrace
 from attnlab.models.nn import gelu, layer_norm
 from attnlab.models.summary import ModelSummary
-from attnlab.models.threads import blas_by_size
+from attnlab.models.threads import blas_by_load
 from attnlab.models.workspace import Workspace
 from attnlab.types import FloatArray
 from attnlab.words.grammar import counted
@@ -167,8 +167,7 @@ class BertEncoder:
             tokens = tuple(str(self.tokenizer.id_to_token(i)) for i in ids)
         if len(ids) > self.max_tokens:
             raise TooLongError(f"{len(ids)} tokens is over the limit of {self.max_tokens}")
-        c = self.config
-        with self._lock, blas_by_size(len(ids), c.d_model, c.d_ff):  # one pass at a time
+        with self._lock, blas_by_load():  # one pass at a time
             x = self.embed(np.asarray(ids))  # (n, d)
             hidden, kept, stats = [x], [], []
             for w in self.layers:

@@ -47,7 +47,7 @@ from attnlab.models.layer_keep import LayerKeep
 from attnlab.models.rope_frequencies import rope_angles_of, rotate_heads
 from attnlab.models.spec import DecoderSpec, RopeSpec
 from attnlab.models.summary import ModelSummary
-from attnlab.models.threads import THREADS, blas_by_size, each, one_blas_thread
+from attnlab.models.threads import THREADS, blas_by_load, each, one_blas_thread
 from attnlab.types import FloatArray
 from attnlab.words.grammar import counted
 
@@ -190,7 +190,7 @@ class Decoder:
         labels = tokens if tokens is not None else readable(self.tokenizer, ids)
         c, n = self.spec, len(ids)
         split = len(row_parts(n)) > 1
-        with self._lock, one_blas_thread if split else blas_by_size(n, c.d_model, c.d_ff):
+        with self._lock, one_blas_thread if split else blas_by_load():
             hidden = np.empty((c.n_layers + 1, n, c.d_model), self.embedding.dtype)
             x = hidden[0] = self._embed(np.asarray(ids, dtype=np.intp))  # (n, d)
             angles: dict[RopeSpec, FloatArray] = {}  # (n, r/2) per distinct RoPE (Gemma 3: 2)

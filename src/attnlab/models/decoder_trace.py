@@ -142,7 +142,8 @@ class DecoderTrace(ModelTrace):
         self, pos: int | None = None, k: int = 5
     ) -> tuple[tuple[str, float, bool], ...]:
         """`next_tokens` with whether each is one of the tokenizer's special tokens (Gemma 3's
-        <start_of_image>, <eos>): one its decoder drops when asked to skip special tokens."""
+        <start_of_image>, <eos>): one its decoder drops when asked to skip special tokens, or
+        one the model names among its `special` tokens (as the page's specials menu does)."""
         return self._kept(pos, k)[0]
 
     def _kept(self, pos: int | None, k: int) -> tuple[Marked, tuple[tuple[str, float], ...]]:
@@ -173,8 +174,9 @@ class DecoderTrace(ModelTrace):
         top = top[np.argsort(-p[top], kind="stable")]
         tokenizer = self._readout().tokenizer
         words = readable(tokenizer, [int(i) for i in top])
+        named = set(self.special)
         special = [
-            w != "" and tokenizer.decode([int(i)], skip_special_tokens=True) == ""
+            w in named or (w != "" and tokenizer.decode([int(i)], skip_special_tokens=True) == "")
             for w, i in zip(words, top, strict=True)
-        ]  # a special token: dropped when its decoder skips special tokens
+        ]  # a special token: named so, or dropped when its decoder skips special tokens
         return tuple((w, float(p[i]), s) for w, i, s in zip(words, top, special, strict=True))

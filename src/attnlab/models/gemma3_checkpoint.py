@@ -42,6 +42,7 @@ from attnlab.types import FloatArray
 
 __all__ = [
     "GEMMA3_GGUF_NAMES",
+    "IMAGE_MARKERS",
     "LOAD_SECONDS",
     "gemma3_config",
     "gemma3_tensor_name",
@@ -55,6 +56,12 @@ LOAD_SECONDS: dict[str, float] = {}
 _UNUSED = re.compile(r"<unused\d+>")
 """Gemma's 6,242 reserved control tokens, never in a text: the special tokens named are the
 seven others (<pad>, <eos>, <bos>, <unk>, <mask>, <start_of_turn>, <end_of_turn>)."""
+
+IMAGE_MARKERS = ("<start_of_image>", "<end_of_image>")
+"""Where an image goes in a Gemma 3 text: special in Gemma 3's own tokenizer.json and named by
+transformers' Gemma3Config (boi_token_index 255999, eoi_token_index 256000), though its GGUF types
+them user-defined (4), not control. The 270M text model still predicts <start_of_image> after "a
+photo of my cat:", so a view says it is a special token, not a word."""
 
 GEMMA3_GGUF_NAMES = {  # llama.cpp's per-layer names -> Hugging Face's
     "attn_norm": "input_layernorm",
@@ -155,6 +162,6 @@ def read_gemma3_gguf(g: GGUFFile, *, name: str) -> Decoder:
     LOAD_SECONDS.update(header=header - started, tensors=decoded - header, tokenizer=done - decoded)
     types = g.metadata.get("tokenizer.ggml.token_type") or ()
     words = g.metadata.get("tokenizer.ggml.tokens") or ()
-    special = tuple(t for t, k in zip(words, types, strict=False)
-                    if k == CONTROL and not _UNUSED.fullmatch(t))  # fmt: skip
+    kept = (k == CONTROL and not _UNUSED.fullmatch(t) for t, k in zip(words, types, strict=False))
+    special = tuple(t for t, keep in zip(words, kept, strict=False) if keep or t in IMAGE_MARKERS)
     return Decoder(spec, weights, tokenizer, name=name, special=special)

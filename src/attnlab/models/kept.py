@@ -13,12 +13,15 @@ starting its own (`Kept`, a single-flight LRU), while other keys are computed si
 
 A name is a known model ("minilm", "smollm2") or a folder registered with `serve_folder`
 (`attnlab serve --model PATH`), never a path: `known_name` refuses anything else, so a request
-cannot make the process read a file. The caller decides what a long forward pass costs: `trace`
-takes a `heavy(tokens)` context factory (the web's heavy slot) to run it in.
+cannot make the process read a file. Each folder's name is its own: two folders of one name
+(a/tiny and b/tiny) are "tiny" and "tiny-2", in the order served. The caller decides what a
+long forward pass costs: `trace` takes a `heavy(tokens)` context factory (the web's heavy slot)
+to run it in.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -30,7 +33,7 @@ from attnlab.core.trace import Trace
 from attnlab.errors import UnknownModelError
 from attnlab.models.model_trace import ModelTrace
 from attnlab.models.protocol import Model
-from attnlab.models.registry import KNOWN_MODELS, load_model
+from attnlab.models.registry import KNOWN_MODELS, load_model, model_folder
 
 __all__ = [
     "HEADS",
@@ -46,6 +49,7 @@ __all__ = [
     "loaded_model",
     "model_names",
     "serve_folder",
+    "served_name",
 ]
 
 K = TypeVar("K", bound=Hashable)
@@ -79,7 +83,7 @@ def known_name(name: str) -> str:
 
 @lru_cache(maxsize=len(KNOWN_MODELS) + 4)
 def loaded_model(name: str) -> Model:
-    return load_model(SERVED.get(name, name))
+    return load_model(SERVED[name], name=name) if name in SERVED else load_model(name)
 
 
 def cached_model(name: str) -> Model:
@@ -90,11 +94,32 @@ def cached_model(name: str) -> Model:
         return loaded_model(name)
 
 
-def serve_folder(path: str) -> str:
+def served_name(path: str) -> str | None:
+    """The name the folder at `path` is served by, or None if it is not served."""
+    here = os.path.realpath(path)
+    return next((n for n, p in SERVED.items() if os.path.realpath(p) == here), None)
+
+
+def _free_name(own: str) -> str:
+    """`own` (a folder's or file's name) if no model has it, else `own-2`, `own-3`, …; a known
+    model's name is the folder's `own-folder` first."""
+    base = own if own not in KNOWN_MODELS else f"{own}-folder"
+    taken = set(SERVED) | set(KNOWN_MODELS)
+    return next(n for n in (base, *(f"{base}-{i}" for i in range(2, len(taken) + 3)))
+                if n not in taken)  # fmt: skip
+
+
+def serve_folder(path: str, *, name: str | None = None) -> str:
     """Load the model at `path` (a Hugging Face-layout folder or a GGUF) now, so a bad folder
-    fails at once, and let callers ask for it by the name returned."""
-    model = load_model(path)
-    name = model.name if model.name not in KNOWN_MODELS else f"{model.name}-folder"
+    fails at once, and let callers ask for it by the name returned: `name` if given (the
+    server's worker is given the names the server chose), else the folder's own name made
+    distinct (`_free_name`). A folder already served keeps its name."""
+    kept = served_name(path)
+    if kept is not None:
+        return kept
+    if name is None or name in SERVED or name in KNOWN_MODELS:
+        name = _free_name(model_folder(path)[0])
+    load_model(path, name=name)
     SERVED[name] = path
     if name not in NAMES:
         NAMES.append(name)

@@ -164,11 +164,15 @@ def architecture_of(folder: str | os.PathLike[str]) -> str:
     return str(kind)
 
 
-def load_model(name_or_path: str | os.PathLike[str] = "minilm") -> Model:
+def load_model(
+    name_or_path: str | os.PathLike[str] = "minilm", *, name: str | None = None
+) -> Model:
     """Load a known model by name, a folder in the Hugging Face layout of any architecture in
     ARCHITECTURES (picked from its config.json's model_type), or a GGUF of an architecture in
-    GGUF_ARCHITECTURES."""
-    name, folder = model_folder(name_or_path)
+    GGUF_ARCHITECTURES. `name` is the name its traces carry (by default the known model's, or
+    the folder's or file's own)."""
+    found, folder = model_folder(name_or_path)
+    name = found if name is None else name
     if folder.suffix == ".gguf":
         return load_gguf(folder, name=name)
     return ARCHITECTURES[architecture_of(folder)](folder, name)

@@ -1,5 +1,5 @@
-"""The threads a decoder pass shares, and BLAS kept on one thread while they run or while the
-work is small.
+"""The threads a decoder pass shares, and BLAS kept on one thread while they run or while
+another process holds a core.
 
 NumPy runs each array operation on one core, releasing the GIL inside it. A decoder pass spreads
 its own work over the cores instead: a layer's causal attention blocks (causal_blocks.py) and,
@@ -8,46 +8,37 @@ thread per product: two of our threads each calling OpenBLAS with its two thread
 two cores (the SmolLM2 pass at 2,048 tokens took 12.5-13.4 s that way, 9.7-10.1 s on one block
 thread, 8.7-9.2 s like this).
 
-A short pass (a few dozen tokens) is many small products with NumPy's own steps between them:
-BLAS's second thread spins, sleeps and wakes for each, and when another process holds a core it
-waits for its turn on it, so the whole pass waits for it. `blas_by_size` keeps such a pass on
-one BLAS thread, inside attnlab's call only (threadpoolctl's limit, given back after the pass).
-Measured on this 2-core machine, medians of interleaved runs with default threads against one
-(idle means no load of ours; other sessions shared the machine):
+BLAS's own threads (two here) take about two thirds of one thread's time for a pass when a core
+is free for the second, and are several times slower when another process holds a core: the second
+thread waits for its turn on it at every product, and the whole pass waits for it. So a pass
+asks how busy the machine is right now (machine_load.py: the idle cores over the last window,
+less nothing of its own) and keeps BLAS on one thread, inside attnlab's call only
+(threadpoolctl's limit, given back after the pass), unless every core is free for it:
+`blas_by_load`. The numbers are the same either way (the products split their rows and columns
+over the threads, never a sum; a test checks the traces bit for bit). Medians of interleaved
+runs, one thread against BLAS's own two, on this 2-core machine:
 
-    MiniLM      6 tokens   idle 45 / 13 ms       two busy processes 16-587 / 29-83 ms
-                32 tokens  idle 30 / 17 ms       two busy processes 505 / 89 ms
-                128 tokens idle 32 / 42 ms       two busy processes 1,048 / 240 ms
-                512 tokens idle 206 / 247 ms     two busy processes 5,764 / 1,497 ms
-    SmolLM2     6 tokens   idle 1,581 / 243 ms   two busy processes 8,002 / 1,018 ms
-                256 tokens idle 6,042 / 1,335 ms two busy processes 4,788 / 1,160 ms
+    MiniLM      6 tokens   idle 8.9 / 6.3 ms       one busy process 24.5 / 117.8 ms
+                32 tokens  idle 15.7 / 11.9 ms     one busy process 19.7 / 31.1 ms
+    SmolLM2     6 tokens   idle 118.2 / 72.4 ms    one busy process 224.4 / 1,586.2 ms
+                32 tokens  idle 146.1 / 94.9 ms
 
-One thread loses only on a quiet machine from ~128 MiniLM tokens on (by a quarter at most) and
-wins 4-10 times under load, so the limit is set high: products (n, d) @ (d, d_ff) below
-BLAS_ALONE_BELOW multiply-adds (MiniLM below 455 tokens, SmolLM2 below 303; from 384 tokens a
-decoder's row halves take BLAS to one thread anyway).
+(Before this rule the size of the work decided: one thread below 2^28 multiply-adds. It won
+4-10× under load and lost ~1.5× on a quiet machine at every size: the table above.)
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
-__all__ = ["BLAS_ALONE_BELOW", "THREADS", "blas_by_size", "cores", "each", "one_blas_thread",
-           "pool"]  # fmt: skip
+from attnlab.models.machine_load import cores, machine_load
 
-
-def cores() -> int:
-    """The cores this process may run on: its CPU affinity, not the machine's count."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # no affinity on this OS
-        return os.cpu_count() or 1
+__all__ = ["BLAS_RULE", "THREADS", "blas_by_load", "cores", "each", "one_blas_thread", "pool"]
 
 
 THREADS = cores()
@@ -110,15 +101,17 @@ class OneBlasThread:
 one_blas_thread = OneBlasThread()
 
 
-BLAS_ALONE_BELOW = 2**28
-"""A pass whose largest product (n, d) @ (d, d_ff) has fewer multiply-adds runs BLAS on one
-thread (the module's docstring has the measurements)."""
+BlasRule = Literal["by load", "one", "own"]
+
+BLAS_RULE: BlasRule = "by load"
+"""How a pass picks its BLAS threads: by the machine's load (the default), always one, or always
+BLAS's own. benchmarks/short_passes.py times the three side by side."""
 
 
-def blas_by_size(n: int, d_model: int, d_ff: int) -> AbstractContextManager[None]:
-    """The BLAS threads for a pass of `n` tokens through layers d_model wide with a d_ff-wide
-    MLP: one thread (shared by every pass inside, `one_blas_thread`) when the work is small,
-    BLAS's own otherwise. Use it around the pass: `with blas_by_size(n, d, d_ff): ...`."""
-    if n * d_model * d_ff < BLAS_ALONE_BELOW:
-        return one_blas_thread
-    return nullcontext()
+def blas_by_load() -> AbstractContextManager[None]:
+    """The BLAS threads for a pass: BLAS's own when every core is free for them, else one
+    thread (shared by every pass inside, `one_blas_thread`). Use it around the pass:
+    `with blas_by_load(): ...`."""
+    if BLAS_RULE == "own" or (BLAS_RULE == "by load" and machine_load.all_free()):
+        return nullcontext()
+    return one_blas_thread

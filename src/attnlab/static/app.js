@@ -82,9 +82,10 @@ export function writeURL(state, beats = []) {
   if (key) q.set("beat", key);
   if (Array.isArray(state.cell) && state.cell.length === 2) q.set("cell", state.cell.join(","));
   if (state.present) q.set("present", "1");
-  // the Real model tab's keys (model_app.js: view, model.*) ride along unchanged
+  // the other views' keys (view, and each view's prefix.*: model_app.js's model.*, the atlas's
+  // atlas.*) ride along unchanged; the lesson's own keys have no dot
   for (const [k, v] of new URLSearchParams(globalThis.location?.search ?? "")) {
-    if (k === "view" || k.startsWith("model.")) q.append(k, v);
+    if (k === "view" || k.includes(".")) q.append(k, v);
   }
   for (const [name, value] of labParams(state, { url: true })) q.append(name, value);
   return `?${q}`;

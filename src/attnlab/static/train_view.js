@@ -183,7 +183,8 @@ function buildParts(L, experiments, speeds, intro) {
 function drawCurvePanels(parts, catalog, L, run, mark = null) {
   const e = catalog.experiments.find((x) => x.name === run.experiment);
   const stepsAxis = run.points.map((p) => p.step);
-  const last = run.points.at(-1);
+  // the legend's values: the scrubbed checkpoint's step (the last point at or before it), else the latest
+  const last = mark === null ? run.points.at(-1) : run.points.findLast((p) => p.step <= mark) ?? run.points[0];
   parts.curves.replaceChildren(
     ...(e?.measures ?? []).map((measure) => {
       const series = (e.variants ?? [])
@@ -198,11 +199,12 @@ function drawCurvePanels(parts, catalog, L, run, mark = null) {
       canvas.dataset.drawn = String(shapes.lines[0]?.points.length ?? 0); // the points on the canvas
       canvas.dataset.mark = mark === null ? "" : String(mark);
       const write = (v) => (log ? g2(v) : num(v, 3));
+      const at = h("li", { class: "train-legend-at", "data-legend-step": last?.step ?? "" }, [last ? L("legend_at", { step: last.step }) : ""]);
       const legend = series.map((s) => h("li", {}, [
         swatch(s.color), `${catalog.variant_names?.[s.variant] ?? s.variant}: `,
         h("span", { "data-value": s.key }, [last ? write(decodeNumber(last.values[s.key])) : ""]),
       ]));
-      return h("figure", { class: "train-curve", "data-measure": measure }, [h("figcaption", {}, [name]), canvas, h("ul", { class: "train-legend" }, legend)]);
+      return h("figure", { class: "train-curve", "data-measure": measure }, [h("figcaption", {}, [name]), canvas, h("ul", { class: "train-legend" }, [at, ...legend])]);
     }),
   );
 }
@@ -271,6 +273,17 @@ function setButtons(parts, st, L, locked) {
   // starts afresh (reset). The notebook's one run keeps them fixed always.
   if (!locked) for (const control of [parts.pick, parts.seed, parts.steps]) control.disabled = st.playing;
 }
+/** The run states said with the run's seed. */
+const RUN_STATES = new Set(["running", "paused", "stopped", "finished", "new_run"]);
+
+/** The status line for `key`: its words, the run's seed, and after a finished run what Play or
+ * Step does now (`locked`: a notebook's given run, played again). */
+function statusLine(L, run, key, fields, locked) {
+  const seed = run && RUN_STATES.has(key) ? ` ${L("seed_used", { seed: run.seed })}` : "";
+  const next = key === "finished" ? ` ${L(locked ? "finished_next_kernel" : "finished_next")}` : "";
+  return L(key, fields) + seed + next;
+}
+
 /**
  * The run on screen and what the buttons do: start, ask for the next chunk while playing,
  * pause, step, stop, reset. `st` holds the run ({job, experiment, steps, points, checkpoints,
@@ -278,11 +291,7 @@ function setButtons(parts, st, L, locked) {
  */
 function controller(parts, trainer, L, catalog, locked = false) {
   const st = { run: null, playing: false, asking: false, ticket: 0, alive: true, follow: true, phase: "" };
-  const RUN_STATES = new Set(["running", "paused", "stopped", "finished"]); // said with the run's seed
-  const say = (key, fields) => {
-    const seed = st.run && RUN_STATES.has(key) ? ` ${L("seed_used", { seed: st.run.seed })}` : "";
-    parts.status.textContent = L(key, fields) + seed;
-  };
+  const say = (key, fields) => (parts.status.textContent = statusLine(L, st.run, key, fields, locked));
   const lastStep = () => st.run?.points.at(-1)?.step ?? 0;
   const buttons = () => setButtons(parts, st, L, locked);
   function showError(e) {
@@ -349,8 +358,10 @@ function controller(parts, trainer, L, catalog, locked = false) {
     },
     async step() {
       if (st.playing || st.asking) return;
+      const again = Boolean(st.run?.done); // a finished or stopped run: Step starts a new one, and says so
       if ((!st.run || st.run.done) && !(await begin())) return;
       await chunk();
+      if (again && st.run && !st.run.done && !st.playing) say("new_run", { step: lastStep(), steps: st.run.steps });
     },
     stop() {
       if (!st.run?.job) return;

@@ -30,6 +30,7 @@ from typing import Any
 from starlette.responses import Response
 
 from attnlab.errors import AttnlabError
+from attnlab.models.kept import served_name
 from attnlab.models.threads import cores
 from attnlab.web.executors import LOG, Closed, WorkerGone, reply
 from attnlab.web.server_options import ServerOptions
@@ -64,16 +65,18 @@ class _Manager(BaseManager):
 _Manager.register("service", callable=ModelService, exposed=("answer", "pid"))
 
 
-def _start_worker(server: int, options: ServerOptions, folders: tuple[str, ...]) -> None:
+def _start_worker(
+    server: int, options: ServerOptions, folders: tuple[tuple[str, str | None], ...]
+) -> None:
     from attnlab.models.kept import serve_folder
     from attnlab.web import model_routes
 
     routes = ("attnlab.web.model_views_routes", "attnlab.web.export_routes")
     setup_worker(server, NICENESS, routes, keep_memory=True)
     model_routes.configure(options)
-    for folder in folders:  # `serve` loaded each once already; one changed since is skipped
+    for folder, name in folders:  # `serve` loaded each once already; one changed since is skipped
         try:
-            serve_folder(folder)
+            serve_folder(folder, name=name)  # the name the server chose, so both agree
         except AttnlabError as exc:
             LOG.warning("attnlab: not serving the model at %r: %s", folder, exc)
 
@@ -99,7 +102,8 @@ class Models:
             if self._proxy is None:
                 spawn_environment()
                 manager = _Manager(ctx=multiprocessing.get_context("spawn"))
-                manager.start(_start_worker, (os.getpid(), self.options, self.folders))
+                named = tuple((f, served_name(f)) for f in self.folders)
+                manager.start(_start_worker, (os.getpid(), self.options, named))
                 self._manager, self._proxy = manager, manager.service()  # type: ignore[attr-defined]
             return self._proxy
 

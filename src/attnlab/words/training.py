@@ -253,6 +253,11 @@ PAGE = {
     "seed_bad": SEED_RANGE,
     "seed_used": "Seed {seed}.",
     "finished": "Finished: {steps} steps.",
+    "finished_next": "Play or Step starts a new run from step 0.",
+    "finished_next_kernel": "Play or Step plays this run again from step 0.",
+    "new_run": "A new run from step 0 (the last one's curves are cleared): paused at step "
+    "{step} of {steps}.",
+    "legend_at": "at step {step}:",
     "watch": "What to watch for",
     "summary": "So far",
     "maps": "Attention maps at the checkpoint",
