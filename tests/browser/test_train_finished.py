@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright_expect import expect
 
 from attnlab.train.catalog import start
 from attnlab.words import training as words
@@ -17,12 +18,6 @@ from attnlab.words.numfmt import num
 
 pytestmark = pytest.mark.browser
 STEPS = 60  # lookup at the fast speed: three chunks of 20 steps, then the last one
-
-
-def expect() -> Any:
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect
 
 
 def _finish(page: Any) -> Any:
