@@ -155,6 +155,13 @@ def jupyterlab() -> Callable[[Path, Mapping[str, Sequence[str]]], AbstractContex
     def lab(root: Path, notebooks: Mapping[str, Sequence[str]]) -> Iterator[str]:
         for name in ("config", "data", "runtime", "work"):
             (root / name).mkdir(exist_ok=True)
+        # JupyterLab's own "get notified about Jupyter news?" toast would sit over the widgets
+        # in every screenshot: answered "no" in its user settings before it starts
+        news = root / "config/lab/user-settings/@jupyterlab/apputils-extension"
+        news.mkdir(parents=True, exist_ok=True)
+        (news / "notification.jupyterlab-settings").write_text(
+            '{"fetchNews": "false", "checkForUpdates": false}', encoding="utf-8"
+        )
         for name, cells in notebooks.items():
             nb = nbformat.v4.new_notebook()
             nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
