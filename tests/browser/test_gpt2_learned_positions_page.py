@@ -89,7 +89,7 @@ def test_the_specials_menu_names_none_for_a_tokenizer_that_adds_none(
     context, page, errors = served.new_page(browser)
     try:
         q = urllib.parse.urlencode(
-            {"view": "model", "model.name": "minilm", "model.text": "The bank."}
+            {"view": "model", "model.name": "minilm", "model.text": TEXT}
         )
         page.goto(f"/?{q}")
         menu = page.get_by_label("[CLS] and [SEP]", exact=True)
