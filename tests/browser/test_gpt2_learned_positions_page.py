@@ -88,9 +88,7 @@ def test_the_specials_menu_names_none_for_a_tokenizer_that_adds_none(
     assert m["specials_named"] is None and m["shown"] == len(TEXT.split())  # nothing hidden
     context, page, errors = served.new_page(browser)
     try:
-        q = urllib.parse.urlencode(
-            {"view": "model", "model.name": "minilm", "model.text": TEXT}
-        )
+        q = urllib.parse.urlencode({"view": "model", "model.name": "minilm", "model.text": TEXT})
         page.goto(f"/?{q}")
         menu = page.get_by_label("[CLS] and [SEP]", exact=True)
         expect(menu).to_be_visible(timeout=60_000)

@@ -117,4 +117,24 @@ def test_the_machines_load_decides_not_the_size(
 
     played = MachineLoad(cores=2, idle_seconds=lambda: None, others_now=lambda: others)
     monkeypatch.setattr(threads, "machine_load", played)
-    assert (threads.blas_by_load() is threads.one_blas_thread) is one
+    assert threads.blas_choice() == ("one" if one else "own")
+    with threads.blas_by_load():
+        assert (threads.one_blas_thread._inside == 1) is one  # the pass inside: one thread or not
+    assert threads.one_blas_thread._inside == 0
+
+
+def test_a_second_pass_at_once_takes_one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a quiet machine the first pass keeps BLAS's own threads; a second pass of this process
+    running at the same time takes one thread (two passes with two BLAS threads each would be
+    four threads on two cores), and once the first is out a pass is alone again."""
+    from attnlab.models.machine_load import MachineLoad
+
+    played = MachineLoad(cores=2, idle_seconds=lambda: None, others_now=lambda: 0.0)
+    monkeypatch.setattr(threads, "machine_load", played)
+    with threads.blas_by_load():
+        assert threads.one_blas_thread._inside == 0
+        with threads.blas_by_load():
+            assert threads.one_blas_thread._inside == 1
+        assert threads.one_blas_thread._inside == 0
+    with threads.blas_by_load():
+        assert threads.one_blas_thread._inside == 0

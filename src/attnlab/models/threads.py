@@ -30,15 +30,16 @@ runs, one thread against BLAS's own two, on this 2-core machine:
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import contextmanager, nullcontext
 from functools import cache
 from typing import Any, Literal, TypeVar
 
 from attnlab.models.machine_load import cores, machine_load
 
-__all__ = ["BLAS_RULE", "THREADS", "blas_by_load", "cores", "each", "one_blas_thread", "pool"]
+__all__ = ["BLAS_RULE", "THREADS", "blas_by_load", "blas_choice", "cores", "each",
+           "one_blas_thread", "pool"]  # fmt: skip
 
 
 THREADS = cores()
@@ -108,10 +109,36 @@ BLAS_RULE: BlasRule = "by load"
 BLAS's own. benchmarks/short_passes.py times the three side by side."""
 
 
-def blas_by_load() -> AbstractContextManager[None]:
-    """The BLAS threads for a pass: BLAS's own when every core is free for them, else one
-    thread (shared by every pass inside, `one_blas_thread`). Use it around the pass:
-    `with blas_by_load(): ...`."""
-    if BLAS_RULE == "own" or (BLAS_RULE == "by load" and machine_load.all_free()):
-        return nullcontext()
-    return one_blas_thread
+def blas_choice(*, alone: bool = True) -> Literal["one", "own"]:
+    """One BLAS thread, or BLAS's own: own while every core is free and no other pass of this
+    process is running (`alone`: two passes each with BLAS's two threads would be four threads
+    on two cores), by BLAS_RULE."""
+    if BLAS_RULE == "own" or (BLAS_RULE == "by load" and alone and machine_load.all_free()):
+        return "own"
+    return "one"
+
+
+class _Passes:
+    """How many passes are inside `blas_by_load` now, in this process."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.inside = 0
+
+
+_passes = _Passes()
+
+
+@contextmanager
+def blas_by_load() -> Iterator[None]:
+    """The BLAS threads for a pass, `blas_choice`'s: one thread (shared by every pass inside,
+    `one_blas_thread`) or BLAS's own. Use it around the pass: `with blas_by_load(): ...`."""
+    with _passes.lock:
+        _passes.inside += 1
+        alone = _passes.inside == 1
+    try:
+        with one_blas_thread if blas_choice(alone=alone) == "one" else nullcontext():
+            yield
+    finally:
+        with _passes.lock:
+            _passes.inside -= 1
