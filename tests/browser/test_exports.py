@@ -296,3 +296,39 @@ def test_an_export_error_wraps_inside_its_own_box(new_page, console, artifacts) 
     )
     assert not overlap, (box, follow)
     view.locator(".rm-left").screenshot(path=str(artifacts / "model-export-error.png"))
+
+
+def test_a_long_text_s_csv_keeps_the_rows_places_and_says_it_is_the_window(
+    new_page, base_url
+) -> None:
+    """A long text shows a window of its tokens. Its long-form CSV held the shown rows renumbered
+    0..14, the followed row summing to 0.195, and nothing said so: the indices are the tokens'
+    places in the text, and the menu says, beside both CSVs, what they hold."""
+    from urllib.parse import quote
+
+    from test_model_page import api, open_model
+
+    from attnlab.words.page_export import EXPORT_WORDS
+
+    text = " ".join(["the river bank was quiet and the water was cold"] * 30)
+    t = api(base_url, "/api/model/trace", text=text, layer=1, head=2, grid="none")
+    w = t["window"]
+    assert not w["whole"] and len(w["rows"]) < w["n"]
+    page = open_model(
+        new_page(), f"?view=model&model.text={quote(text)}&model.layer=1&model.head=2"
+    )
+    view = page.locator("#real-model")
+    view.get_by_role("button", name=MENU).click()
+    note = EXPORT_WORDS["export.csv_window"].format(shown=len(w["rows"]), n=w["n"])
+    for item in ("Weights matrix, CSV", "Every score and weight, CSV (long form)"):
+        expect()(
+            view.get_by_role("menuitem", name=item, exact=True)
+        ).to_have_accessible_description(note)
+    page.keyboard.press("Escape")
+    _, *body = _rows(export_model(page, "Every score and weight, CSV (long form)").decode())
+    assert len(body) == len(w["rows"]) ** 2
+    places = sorted({int(r[2]) for r in body})
+    assert places == sorted(w["rows"])  # the text's own indices, not 0..len-1
+    assert max(places) == w["n"] - 1 or w["n"] - 1 not in w["rows"]
+    tokens = {int(r[2]): r[3] for r in body}
+    assert all(tokens[i] == w["all_tokens"][i] for i in places)

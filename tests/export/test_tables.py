@@ -51,3 +51,22 @@ def test_model_long_form_covers_every_layer_and_head(minilm_trace) -> None:
     pick = [r for r in rows if r[0] == "2" and r[1] == "5"]
     w = np.array([float(r[8]) for r in pick], dtype=np.float32).reshape(mt.n, mt.n)
     assert np.array_equal(w, mt.head(2, 5).weights)  # float32 reads back exactly
+
+
+def test_a_long_form_too_big_to_write_is_refused_by_name(minilm) -> None:
+    """The long form is every layer × head × query × key: SmolLM2 at 630 tokens asked for 107
+    million rows and ran out of memory after four minutes. Over LONG_MAX_ROWS it is refused at
+    once, saying how many rows and what to take instead; one head's matrix still saves."""
+    from attnlab.errors import ExportError
+    from attnlab.export.saving import export_text
+    from attnlab.export.tables import LONG_MAX_ROWS, long_row_count
+
+    mt = minilm.trace(" ".join(["bank"] * 200))  # 202 tokens: 6 × 12 × 202² = 2,937,888 rows
+    assert long_row_count(mt) == 6 * 12 * 202 * 202 > LONG_MAX_ROWS
+    with pytest.raises(ExportError, match=r"2,937,888 rows .*\(--table matrix") as err:
+        export_text(mt, "csv")
+    assert err.value.field == "table"
+    matrix = _read(export_text(mt, "csv", table="matrix", layer=1, head=3))
+    assert len(matrix) == 203  # the header and a row per query: the whole head
+    small = minilm.trace("by the river bank")
+    assert long_row_count(small) == len(_read(export_text(small, "csv"))) - 1

@@ -86,3 +86,20 @@ test("a real model's packed arrays are written as numbers (the bug: nothing down
   assert.deepEqual(long[1].slice(6), ["-inf", "-inf", "0"]);
   assert.deepEqual(long[2].slice(6).map(Number), [0.25, 0.125, nine(30000 * scale)]);
 });
+
+test("a window of a long text keeps its rows' places in the text in the long form (they were renumbered 0..n)", () => {
+  const trace = {
+    tokens: ["You", "ok", "."],
+    raw_scores: [[1, 2, 3], [4, 5, 6], [7, 8, 9]],
+    scores: [[1, 2, 3], [4, 5, 6], [7, 8, 9]],
+    weights: [[0.1, 0.05, 0.02], [0.2, 0.1, 0.05], [0.3, 0.1, 0.01]],
+  };
+  const [, ...body] = rows(longCSV([{ layer: 0, head: 0, trace, positions: [0, 1705, 1777] }]));
+  assert.deepEqual(body.map((r) => [r[2], r[3], r[4], r[5]]), [
+    ["0", "You", "0", "You"], ["0", "You", "1705", "ok"], ["0", "You", "1777", "."],
+    ["1705", "ok", "0", "You"], ["1705", "ok", "1705", "ok"], ["1705", "ok", "1777", "."],
+    ["1777", ".", "0", "You"], ["1777", ".", "1705", "ok"], ["1777", ".", "1777", "."],
+  ]);
+  const [, ...plain] = rows(longCSV([{ layer: 0, head: 0, trace }]));
+  assert.deepEqual(plain.map((r) => r[2]), ["0", "0", "0", "1", "1", "1", "2", "2", "2"]);
+});

@@ -25,7 +25,14 @@ from attnlab.core.attention_maps import AttentionMaps
 from attnlab.errors import ExportError
 from attnlab.export.standalone import standalone_html
 from attnlab.export.svg_picture import svg_picture
-from attnlab.export.tables import long_table_csv, maps_long_csv, maps_matrix_csv, matrix_csv
+from attnlab.export.tables import (
+    LONG_MAX_ROWS,
+    long_row_count,
+    long_table_csv,
+    maps_long_csv,
+    maps_matrix_csv,
+    matrix_csv,
+)
 from attnlab.export.trace_files import lesson_json, maps_json, model_trace_json
 from attnlab.lesson.explain import LessonExplanation, explain_lesson
 from attnlab.models.model_trace import ModelTrace
@@ -115,6 +122,16 @@ def export_text(
         if not 0 <= head < len(obj.runs):
             raise ExportError(f"head {head} is outside 0..{len(obj.runs) - 1}", field="head")
         return matrix_csv(obj.runs[head].trace)
+    rows = long_row_count(obj)
+    if rows > LONG_MAX_ROWS:
+        raise ExportError(
+            f"the long form of {obj.model if isinstance(obj, ModelTrace) else 'this lesson'} "
+            f"would be {rows:,} rows (every layer, head, query and key), over the "
+            f"{LONG_MAX_ROWS:,} a CSV is written with: take one head's whole matrix instead "
+            "(--table matrix with --layer and --head; table='matrix', layer=, head= in Python), "
+            "or a shorter text",
+            field="table",
+        )
     return long_table_csv(obj)
 
 

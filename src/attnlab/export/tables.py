@@ -27,6 +27,8 @@ from attnlab.words.page_export import CSV_HEADERS
 __all__ = [
     "CORNER",
     "CSV_DIGITS",
+    "LONG_MAX_ROWS",
+    "long_row_count",
     "long_rows",
     "long_table_csv",
     "maps_long_csv",
@@ -56,6 +58,19 @@ def _traces(obj: LessonExplanation | ModelTrace) -> Iterator[tuple[int, int, Tra
     else:
         for head, run in enumerate(obj.runs):
             yield 0, head, run.trace
+
+
+LONG_MAX_ROWS = 2_000_000
+"""The most rows a long form is written with (~100 MB of CSV): a real model's long form is every
+layer × head × query × key, 107 million rows for SmolLM2 at 630 tokens, which ran out of memory
+after four minutes instead of saying so."""
+
+
+def long_row_count(obj: LessonExplanation | ModelTrace) -> int:
+    """How many rows `long_rows` would give: layers × heads × queries × keys."""
+    if isinstance(obj, ModelTrace):
+        return obj.n_layers * obj.n_heads * obj.n * obj.n
+    return sum(len(run.trace.tokens) * len(run.trace.columns) for run in obj.runs)
 
 
 def long_rows(obj: LessonExplanation | ModelTrace) -> Iterator[Row]:

@@ -44,16 +44,19 @@ export function matrixCSV(trace) {
 }
 
 /**
- * Every (layer, head, query, key) of the heads given, one row each.
- * @param {{layer: number, head: number, trace: Record<string, any>}[]} heads
+ * Every (layer, head, query, key) of the heads given, one row each. `positions`, when a head
+ * holds a window of a long text, are its rows' places in the text (the indices written), so a
+ * window's 15 rows keep the numbers 0, 1705, ... 1777 rather than 0..14.
+ * @param {{layer: number, head: number, trace: Record<string, any>, positions?: number[] | null}[]} heads
  */
 export function longCSV(heads) {
   const rows = [CSV_HEADERS];
-  for (const { layer, head, trace } of heads) {
+  for (const { layer, head, trace, positions = null } of heads) {
     const cols = trace.key_tokens ?? trace.tokens;
+    const at = (i) => (positions ? positions[i] : i);
     const [raw, score, w] = [trace.raw_scores, trace.scores, trace.weights].map(numbers);
     trace.tokens.forEach((q, i) => {
-      cols.forEach((k, j) => rows.push([layer, head, i, q, j, k, csvNumber(raw[i][j]), csvNumber(score[i][j]), csvNumber(w[i][j])]));
+      cols.forEach((k, j) => rows.push([layer, head, at(i), q, at(j), k, csvNumber(raw[i][j]), csvNumber(score[i][j]), csvNumber(w[i][j])]));
     });
   }
   return csvRows(rows);

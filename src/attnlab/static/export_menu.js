@@ -53,14 +53,16 @@ async function run(el, status, words, label, make) {
  *   numbers: () => {matrix: Record<string, any>, heads: {layer: number, head: number, trace: Record<string, any>}[], json: any} | null,
  *   name: () => (string | number | null)[],
  *   offline?: {url: () => string | null | undefined, beat: () => number, note: string, refused?: () => string | null},
+ *   numbersNote?: () => string | null,
  * }} options `picture`: the current beat laid out at the canvas's size; `frames`: every beat's
  *   shapes at one size; `paint`: how the view paints a finished beat (default draw.js's); `numbers`: the head shown, the heads of the long form, the JSON; `name`:
  *   the parts of the file name (the sentence, the token, the beat, ...); `offline`: where the
  *   host's server makes the offline page of this state (without the step, which it adds), and
  *   the words key of the item's note (what the file holds); `refused`: why the file cannot be
- *   made of this state (the item is then disabled), or null
+ *   made of this state (the item is then disabled), or null; `numbersNote`: what the CSVs hold
+ *   when it is not the whole head (a window of a long text), said beside them, or null
  */
-export function exportMenu({ model, scope, id, picture, frames, numbers, name, paint = undefined, offline = undefined }) {
+export function exportMenu({ model, scope, id, picture, frames, numbers, name, paint = undefined, offline = undefined, numbersNote = undefined }) {
   const words = () => model.get("words");
   const getFile = model.services?.getFile; // the page's server, if the host has one
   const button = h("button", { type: "button", class: "export-button", id: `${id}-export`, "aria-haspopup": "menu", "aria-expanded": "false", "aria-controls": `${id}-export-list`, "data-words": "export.menu" });
@@ -88,6 +90,15 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
   /** The offline page's item is there only while the host has a server to make it, and is
    * disabled, the reason its description, while the host says the file cannot hold this state. */
   function offer() {
+    const csv = entries.filter((e) => e.key.startsWith("export.csv"));
+    const note = numbersNote?.() ?? null; // what the CSVs hold: said once, under the last, describing each
+    const shown = csv.at(-1)?.why;
+    for (const { item, why } of csv) {
+      why.textContent = why === shown && note ? note : "";
+      why.hidden = !(why === shown && note);
+      if (note && shown) item.setAttribute("aria-describedby", shown.id);
+      else item.removeAttribute("aria-describedby");
+    }
     for (const { li, key, item, why } of entries) {
       if (key !== "export.html") continue;
       li.hidden = !(getFile && offline?.url());
@@ -116,7 +127,7 @@ export function exportMenu({ model, scope, id, picture, frames, numbers, name, p
 
   scope.on(model, "change:words", label);
   scope.on(model, "change:export_html", offer);
-  if (offline?.refused) for (const key of ["trace", "info", "words"]) scope.on(model, `change:${key}`, offer);
+  if (offline?.refused || numbersNote) for (const key of ["trace", "info", "words"]) scope.on(model, `change:${key}`, offer);
   label();
   offer();
   return { el, close: menu.close, label };

@@ -96,7 +96,13 @@ function exporter(model, scope, picture, steps, read) {
     frames: picture.frames,
     numbers: () => {
       const { data, trace } = read();
-      return trace && data ? { matrix: data, heads: [{ layer: data.model.layer, head: data.model.head, trace: data }], json: data } : null;
+      const positions = data?.window && !data.window.whole ? data.window.rows : null; // a window's places in the text
+      return trace && data ? { matrix: data, heads: [{ layer: data.model.layer, head: data.model.head, trace: data, positions }], json: data } : null;
+    },
+    // a window of a long text: the CSVs say, before the click, that they hold the rows shown
+    numbersNote: () => {
+      const w = model.get("trace")?.window; // the model's own: the view's state may not have caught up yet
+      return w && !w.whole ? say(model.get("words"), "export.csv_window", { shown: w.rows.length, n: w.n }) : null;
     },
     name: () => {
       const { name, layer, head, trace } = read();

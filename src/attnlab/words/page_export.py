@@ -23,6 +23,11 @@ EXPORT_WORDS: Mapping[str, str] = {
         "Numbers to 9 significant digits, trailing zeros dropped (0.92, 0.685417926): every "
         "digit a float32 holds; a masked score is -inf."
     ),
+    "export.csv_window": (
+        "The CSVs hold the {shown} tokens the steps show, each at its place in the text, not "
+        "all {n}: a row's weights over them sum to less than 1. In a terminal, attnlab export "
+        "--table matrix --layer L --head H writes the head's whole matrix."
+    ),
     "export.json": "The whole trace, JSON",
     "export.html": "Offline page (HTML)",
     "export.html_note_lesson": (
