@@ -298,7 +298,7 @@ def test_an_export_error_wraps_inside_its_own_box(new_page, console, artifacts) 
     view.locator(".rm-left").screenshot(path=str(artifacts / "model-export-error.png"))
 
 
-def test_a_long_text_s_csv_keeps_the_rows_places_and_says_it_is_the_window(
+def test_a_long_text_s_head_line_and_csv_say_the_whole_text_and_the_window(
     new_page, base_url
 ) -> None:
     """A long text shows a window of its tokens. Its long-form CSV held the shown rows renumbered
@@ -318,6 +318,10 @@ def test_a_long_text_s_csv_keeps_the_rows_places_and_says_it_is_the_window(
         new_page(), f"?view=model&model.text={quote(text)}&model.layer=1&model.head=2"
     )
     view = page.locator("#real-model")
+    # the head's line counts the text's tokens, as the window's note does: it said "13 tokens"
+    # right above "the steps show 13 of its 302 tokens"
+    expect()(view.locator(".rm-which")).to_contain_text(f": {w['n']} tokens, queries and keys")
+    expect()(view.locator(".rm-window-note")).to_contain_text(f"of its {w['n']} tokens")
     view.get_by_role("button", name=MENU).click()
     note = EXPORT_WORDS["export.csv_window"].format(shown=len(w["rows"]), n=w["n"])
     for item in ("Weights matrix, CSV", "Every score and weight, CSV (long form)"):

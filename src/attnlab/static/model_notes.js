@@ -65,7 +65,7 @@ export function headNotesPanel() {
       return;
     }
     const m = t.model;
-    which.textContent = say(words, t.weights_only ? "maps.which" : "model.which", { layer: ownNumber(m.layer_ids, m.layer), head: ownNumber(m.head_ids, m.head), model: modelName(words, m.name), n: t.tokens.length, d_k: t.d_k, divisor: t.captions?.divisor ?? num(t.divisor) });
+    which.textContent = say(words, t.weights_only ? "maps.which" : "model.which", { layer: ownNumber(m.layer_ids, m.layer), head: ownNumber(m.head_ids, m.head), model: modelName(words, m.name), n: t.window?.n ?? t.tokens.length, d_k: t.d_k, divisor: t.captions?.divisor ?? num(t.divisor) });
     gqa.textContent = gqaLine(t, words);
     pieces.hidden = !t.word;
     pieces.textContent = t.word?.note ?? "";
