@@ -173,3 +173,23 @@ def test_a_llama_folder_as_it_ships_matches_transformers(save, files, tmp_path: 
     assert np.abs(t.attentions - attentions).max() < 1e-4
     logits = np.stack([t.logits(i) for i in range(t.n)])
     assert np.abs(logits - out.logits[0].numpy()).max() < 1e-3
+
+
+def test_roberta_shows_its_tokens_as_text_not_byte_pieces(tmp_path: Path) -> None:
+    """RoBERTa's byte-level pieces are written in GPT-2's byte alphabet ("ĠThe" for " The"); the
+    page, the narration and explain showed them raw. Its labels are what transformers decodes
+    each id to, as GPT-2's and Qwen's are; BERT keeps its own "##" pieces."""
+    folder = tmp_path / "roberta"
+    _, tokenizer = encoder("roberta", folder)
+    text = TEXTS["roberta"]
+    ids = tokenizer(text)["input_ids"]
+    t = load_model(folder).trace(text)
+    assert list(t.tokens) == [tokenizer.decode([i]) for i in ids]
+    assert any(tok.startswith(" ") for tok in t.tokens)
+    assert not any("Ġ" in tok for tok in t.tokens)
+    bert = tmp_path / "bert"
+    _, bert_tokenizer = encoder("bert", bert)
+    b = load_model(bert).trace(TEXTS["bert"])
+    assert list(b.tokens) == bert_tokenizer.convert_ids_to_tokens(
+        bert_tokenizer(TEXTS["bert"])["input_ids"]
+    )

@@ -23,7 +23,7 @@ n × n matrix: `ModelTrace` recomputes a head's weights from its q, k, v when th
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -34,6 +34,7 @@ from attnlab.core.diagnostics import HeadStats
 from attnlab.errors import ArgumentTypeError, EmptySequenceError, TooLongError
 from attnlab.models.checkpoint import BertConfig, Checkpoint
 from attnlab.models.default_ids import added_tokens, default_encoding, typed_count
+from attnlab.models.gguf_tokenizer import byte_level, readable
 from attnlab.models.layer_keep import LayerKeep, attend_layer
 from attnlab.models.model_trace import ModelTrace
 from attnlab.models.nn import gelu, layer_norm
@@ -141,7 +142,14 @@ class BertEncoder:
                 f"the text is {n} tokens long{counting}; the limit is "
                 f"{self.max_tokens}: shorten it by {counted(n - self.max_tokens, 'token')}"
             )
-        return tuple(enc.tokens), tuple(enc.ids)
+        return self.labels(enc.ids), tuple(enc.ids)
+
+    def labels(self, ids: Sequence[int]) -> tuple[str, ...]:
+        """Each id as a person reads it: WordPiece's own pieces ("##s"), a byte-level BPE's
+        (RoBERTa's) as the text they stand for (" bank", not "Ġbank")."""
+        if byte_level(self.tokenizer):
+            return readable(self.tokenizer, ids)
+        return tuple(str(self.tokenizer.id_to_token(i)) for i in ids)
 
     def trace(self, text: str) -> ModelTrace:
         """Tokenize `text`, run every layer, keep every head's q, k, v and diagnostics."""
@@ -164,7 +172,7 @@ class BertEncoder:
         """The forward pass over token ids (masking.py edits them); labels default to the
         tokenizer's own."""
         if tokens is None:
-            tokens = tuple(str(self.tokenizer.id_to_token(i)) for i in ids)
+            tokens = self.labels(ids)
         if len(ids) > self.max_tokens:
             raise TooLongError(f"{len(ids)} tokens is over the limit of {self.max_tokens}")
         with self._lock, blas_by_load():  # one pass at a time

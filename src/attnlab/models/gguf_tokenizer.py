@@ -27,7 +27,7 @@ from attnlab.models.gguf_sentencepiece import GEMMA_ARCHITECTURES, gemma_tokeniz
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
-__all__ = ["CONTROL", "gguf_tokenizer", "readable"]
+__all__ = ["CONTROL", "byte_level", "gguf_tokenizer", "readable"]
 
 CONTROL = 3
 """llama.cpp's token type for control tokens (special: matched whole, never merged into)."""
@@ -74,6 +74,12 @@ def gguf_tokenizer(metadata: Mapping[str, Any], *, where: str) -> Tokenizer:
 def _pair(merge: str) -> tuple[str, str]:
     a, _, b = merge.partition(" ")
     return a, b
+
+
+def byte_level(tokenizer: Tokenizer) -> bool:
+    """Whether the tokenizer writes its pieces in GPT-2's byte alphabet (RoBERTa's "Ġbank" for
+    " bank"): those need `readable` to show a person the text they stand for."""
+    return type(tokenizer.decoder).__name__ == "ByteLevel"
 
 
 def readable(tokenizer: Tokenizer, ids: Sequence[int]) -> tuple[str, ...]:
