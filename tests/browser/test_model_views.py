@@ -77,7 +77,7 @@ def test_a_word_made_of_pieces_is_followed_and_said(new_page, base_url) -> None:
         "aria-pressed", "true"
     )
     expect()(page.locator(".rm-pieces")).to_have_text(t["word"]["note"])
-    assert "follows its last piece, ##bank" in t["word"]["note"]
+    assert "follows its last piece, “##bank”" in t["word"]["note"]
     page.get_by_role("button", name="the", exact=True).click()
     expect()(page.locator(".rm-pieces")).to_be_hidden()
 
@@ -92,7 +92,7 @@ def test_the_pieces_note_names_the_piece_the_steps_follow(new_page, base_url) ->
     assert t["tokens"][t["focus"]] == " door" and t["word"]["token"] == t["focus"]
     expect()(page.locator(".rm-pieces")).to_have_text(t["word"]["note"])
     expect()(page.locator(".rm-pieces")).to_contain_text("the page follows its piece “ door”")
-    expect()(page.locator(".rm-pieces")).not_to_contain_text("its last piece, .")
+    expect()(page.locator(".rm-pieces")).not_to_contain_text("its last piece, “.”")
     expect()(narration(page).locator(".beat-text")).to_contain_text("door")
 
 

@@ -22,7 +22,7 @@ def test_the_pieces_note_names_the_piece_the_steps_follow(smollm2: Any) -> None:
     word = _word(mt, None)
     assert word is not None and word.text == "door." and word.pieces == [3, 4]
     assert mt.tokens[focus] == " door" and word.token == focus
-    assert "its last piece, ." not in word.note
+    assert "its last piece, “.”" not in word.note
     assert "the page follows its piece “ door”" in word.note, word.note
 
 
@@ -30,8 +30,22 @@ def test_a_word_followed_by_its_last_piece_says_so(minilm: Any) -> None:
     mt = minilm.trace("by the riverbank")
     word = _word(mt, None)
     assert word is not None and word.token == 4 == mt.focus_index()
-    assert "the page follows its last piece, ##bank." in word.note
+    assert "the page follows its last piece, “##bank”." in word.note
     assert _word(mt, 2) is None  # "the" is one piece
     river = _word(mt, 3)  # a piece the learner picked
     assert river is not None and river.token == 3
     assert "the page follows the piece chosen, “river”." in river.note, river.note
+
+
+def test_the_pieces_are_quoted_so_a_space_or_a_full_stop_reads_as_a_piece() -> None:
+    """A newcomer read "“ You” is 2 pieces ( You)" (one piece a bare space) and "the page
+    follows its last piece, .." (the piece a full stop): each piece is quoted, the word is not
+    padded with its leading space."""
+    from attnlab.words.model_views import pieces_note
+
+    note = pieces_note(" You", [" ", "You"], "You")
+    assert note.startswith(
+        "“You” is 2 pieces (“ ”, “You”): the page follows its last piece, “You”."
+    )
+    dot = pieces_note("door.", [" door", "."], ".")
+    assert "its last piece, “.”." in dot and ".." not in dot.replace("“.”.", "")

@@ -81,7 +81,7 @@ def test_the_trace_answer_says_how_a_word_of_pieces_is_followed(client) -> None:
     q = {"text": "by the riverbank", "focus": "riverbank", "grid": "none"}
     d = client.get("/api/model/trace", params=q).json()
     assert d["focus"] == 4 and d["word"]["pieces"] == [3, 4] and d["word"]["token"] == 4
-    assert "follows its last piece, ##bank" in d["word"]["note"]
+    assert "follows its last piece, “##bank”" in d["word"]["note"]
     plain = client.get("/api/model/trace", params={**q, "focus": "the"}).json()
     assert plain["word"] is None
 

@@ -143,12 +143,13 @@ def pieces_note(word: str, pieces: Sequence[str], token: str, *, why: PieceWhy =
     its last piece (models/pieces.py's PIECE_RULE), the last that holds a letter or a digit
     (" door" of "door.": the default focus is the last word-like token), or a piece chosen."""
     followed = {
-        "last": f"its last piece, {token}.",
+        "last": f"its last piece, “{token}”.",
         "word": f"its piece “{token}”, the last one that holds a letter or a digit.",
         "chosen": f"the piece chosen, “{token}”.",
     }[why]
     return (
-        f"“{word}” is {len(pieces)} pieces ({' '.join(pieces)}): the page follows {followed} "
+        f"“{word.strip()}” is {len(pieces)} pieces ({', '.join(f'“{p}”' for p in pieces)}): "
+        f"the page follows {followed} "
         "One head's row is one query's own scores and softmax; an average of the pieces' rows "
         "would be a row no head computed."
     )
