@@ -104,3 +104,31 @@ def test_an_unknown_model_type_is_refused_with_the_supported(
     assert "model_type 'mixtral', an architecture attnlab cannot run yet" in err
     for arch in [*READERS.split(", "), "bert", "distilbert", "roberta"]:
         assert repr(arch) in err
+
+
+def test_a_page_asking_for_a_refused_folder_hears_why(
+    mistral, tmp_path, capsys, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """`/?view=model&model.name=moe` after `serve --model .../moe` refused it: the page said only
+    "unknown model 'moe'", the reason left in the server's terminal. The API names the folder
+    and the reason."""
+    from fastapi.testclient import TestClient
+
+    from attnlab.models.kept import REFUSED
+    from attnlab.web.app import create_app
+
+    folder = edited(mistral, tmp_path, "moe", num_local_experts=8, num_experts_per_tok=2)
+    try:
+        served(folder, capsys, monkeypatch)
+        app = create_app()
+        try:
+            client = TestClient(app, base_url="http://127.0.0.1")
+            r = client.get("/api/model/trace", params={"model": "moe", "text": "t1 t2"})
+        finally:
+            app.state.executors.close()
+        assert r.status_code == 400
+        error = r.json()["error"]
+        assert f"the server refused the folder at {str(folder)!r}" in error
+        assert "num_local_experts is 8: a mixture of experts" in error
+    finally:
+        REFUSED.pop("moe", None)

@@ -20,7 +20,7 @@ import uvicorn
 
 from attnlab.atlas.file import read_atlas
 from attnlab.errors import AttnlabError
-from attnlab.models.kept import SERVED, serve_folder, served_name
+from attnlab.models.kept import SERVED, refuse_folder, serve_folder, served_name
 from attnlab.models.registry import model_folder
 from attnlab.web.app import create_app, uvicorn_config
 from attnlab.web.server_options import LOOPBACK_HOSTS, ServerOptions
@@ -82,6 +82,7 @@ def _serve_folders(models: tuple[str, ...]) -> tuple[str, ...]:
             again = served_name(model)
             name = serve_folder(model)
         except AttnlabError as exc:
+            refuse_folder(model, str(exc))  # a page asking for it is told why
             print(
                 f"attnlab: not serving the model at {model!r}: {exc}\n"
                 "attnlab: serving the lesson and the known models without it",

@@ -38,6 +38,7 @@ from attnlab.models.registry import KNOWN_MODELS, load_model, model_folder
 __all__ = [
     "HEADS",
     "NAMES",
+    "REFUSED",
     "SERVED",
     "TRACES",
     "Kept",
@@ -48,6 +49,7 @@ __all__ = [
     "known_name",
     "loaded_model",
     "model_names",
+    "refuse_folder",
     "serve_folder",
     "served_name",
 ]
@@ -57,6 +59,10 @@ V = TypeVar("V")
 
 SERVED: dict[str, str] = {}
 """Folders registered with `serve_folder`: display name -> path. Only `serve_folder` adds."""
+
+REFUSED: dict[str, tuple[str, str]] = {}
+"""Folders `attnlab serve` was given and could not serve: their own name -> (path, why), so a
+page asking for one hears why instead of "unknown model". Only `refuse_folder` adds."""
 
 NAMES: list[str] = list(KNOWN_MODELS)
 """Every name a caller may ask for, the known models then the served folders (extended in place
@@ -75,10 +81,27 @@ def known_name(name: str) -> str:
     if name.lower() in KNOWN_MODELS:
         return name.lower()
     if name not in SERVED:
+        if name in REFUSED:
+            path, why = REFUSED[name]
+            raise UnknownModelError(
+                f"the model {name!r} is not served: the server refused the folder at {path!r} "
+                f"when it started ({why}); it serves {', '.join(model_names())}"
+            )
         raise UnknownModelError(
             f"unknown model {name!r}: expected one of {', '.join(model_names())}"
         )
     return name
+
+
+def refuse_folder(path: str, why: str) -> None:
+    """Remember that the folder at `path` was not served, and why (its own name: the name a
+    page would ask for it by)."""
+    try:
+        own = model_folder(path)[0]
+    except Exception:  # the path itself was the trouble: its last part is the name asked for
+        own = os.path.basename(os.path.normpath(path))
+    if own not in SERVED:
+        REFUSED[own] = (path, why)
 
 
 @lru_cache(maxsize=len(KNOWN_MODELS) + 4)
