@@ -8,6 +8,7 @@ import csv
 import io
 import itertools
 import json
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -322,6 +323,15 @@ def test_a_long_text_s_head_line_and_csv_say_the_whole_text_and_the_window(
     # right above "the steps show 13 of its 302 tokens"
     expect()(view.locator(".rm-which")).to_contain_text(f": {w['n']} tokens, queries and keys")
     expect()(view.locator(".rm-window-note")).to_contain_text(f"of its {w['n']} tokens")
+    # a cell's readout names the tokens by their places and the table's numbers as the table's
+    # ("Row 8 (query “provided #1770”)" read as if row 8 were a place too)
+    view.get_by_role("table", name="Real attention weights").locator(
+        "td[data-i='1'][data-j='0']"
+    ).hover()
+    shown = len(w["rows"])
+    expect()(view.get_by_text(re.compile(r"^The query “"))).to_contain_text(
+        f"(row 2 and column 1 of the {shown} shown)"
+    )
     view.get_by_role("button", name=MENU).click()
     note = EXPORT_WORDS["export.csv_window"].format(shown=len(w["rows"]), n=w["n"])
     for item in ("Weights matrix, CSV", "Every score and weight, CSV (long form)"):

@@ -42,7 +42,10 @@ export function tablePanel() {
       readout.textContent = why;
       return;
     }
-    readout.textContent = say(words, "table.readout", { row: i + 1, query: trace.tokens[i], col: j + 1, key: (trace.key_tokens ?? trace.tokens)[j], weight: num(trace.weights[i][j]) });
+    // a window of a long text: its tokens carry their places (#1770), so the table's own row and
+    // column numbers are said as such, not beside them as if they were places too
+    const windowed = trace.window && !trace.window.whole;
+    readout.textContent = say(words, windowed ? "table.readout_window" : "table.readout", { row: i + 1, query: trace.tokens[i], col: j + 1, key: (trace.key_tokens ?? trace.tokens)[j], weight: num(trace.weights[i][j]), shown: trace.tokens.length });
   }
 
   function build() {

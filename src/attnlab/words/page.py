@@ -56,6 +56,10 @@ _STEPS = {
     "table.readout": (
         "Row {row} (query “{query}”) attends to column {col} (key “{key}”) with weight {weight}."
     ),
+    "table.readout_window": (
+        "The query “{query}” attends to the key “{key}” with weight {weight} (row {row} and "
+        "column {col} of the {shown} shown)."
+    ),
     "table.cell_title": "row {row} (query) attends to column {col} (key) with weight {weight}",
     "table.caption": (
         "Attention weights: row i is the query token, column j the key token it attends to; "
