@@ -46,3 +46,20 @@ def test_a_served_folder_is_asked_for_by_name_and_a_path_never(client, tmp_path)
         SERVED.pop("mini", None)
         if "mini" in NAMES:
             NAMES.remove("mini")
+
+
+def test_the_page_keeps_a_texts_leading_spaces_as_the_tokenizer_and_the_cli_do(client) -> None:
+    """SmolLM2 reads "    by the river" with its spaces as tokens of their own; the API stripped
+    the text first, so the page's #1705 was the terminal's 1706. The API's ids are the
+    tokenizer's default call on the text as typed, as `attnlab explain` and the Python API are."""
+    from attnlab.models import load_model
+
+    text = "    by the river bank"
+    d = client.get(
+        "/api/model/trace", params={"model": "smollm2", "text": text, "grid": "none"}
+    ).json()
+    mt = load_model("smollm2").trace(text)
+    assert d["window"]["all_tokens"] == list(mt.tokens)
+    assert (
+        d["window"]["n"] == len(mt.tokens) > len(load_model("smollm2").trace(text.strip()).tokens)
+    )

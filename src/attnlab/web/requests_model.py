@@ -34,6 +34,7 @@ __all__ = [
     "ModelQuery",
     "ModelText",
     "ModelTraceQuery",
+    "ModelWord",
     "RowQuery",
 ]
 
@@ -42,8 +43,12 @@ MAX_TEXT_CHARS = 24_000
 about 9,000, of code or digits fewer per token, so the token limit (the model's own, checked
 after tokenizing, with the limit in the message) is what a long text meets first."""
 
-ModelText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT_CHARS)]
-ModelFocus = Blank[Annotated[int | ModelText | None, Position]]
+ModelText = Annotated[str, StringConstraints(max_length=MAX_TEXT_CHARS)]
+"""A text as typed, spaces kept: a tokenizer reads leading spaces as tokens of their own (Gemma 3
+gives "    GNU" a whitespace token), so the page and `attnlab explain` number one text alike."""
+ModelWord = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT_CHARS)]
+"""A word of the text (a focus, a word to mask or compare): its spaces are not part of it."""
+ModelFocus = Blank[Annotated[int | ModelWord | None, Position]]
 """A token of the text or its position (None: the model's default focus)."""
 
 
@@ -113,7 +118,7 @@ class RowQuery(HeadQuery):
 class CompareQuery(ModelQuery):
     """`GET /api/model/compare`: one word followed through two texts."""
 
-    word: Annotated[ModelText, NotNumber] = DEFAULT_WORD
+    word: Annotated[ModelWord, NotNumber] = DEFAULT_WORD
     a: ModelText = DEFAULT_A
     b: ModelText = DEFAULT_B
     occurrence_a: Blank[Index1] = Field(1, description="which place of the word in a, from 1")
@@ -128,7 +133,7 @@ class MaskQuery(TextQuery):
     """`GET /api/model/mask`: follow `focus`, mask (or drop) `mask`, compare layer by layer."""
 
     focus: ModelFocus = Field(None, description="a token or its position")
-    mask: Blank[Annotated[int | ModelText, Position]] = Field(
+    mask: Blank[Annotated[int | ModelWord, Position]] = Field(
         "river", description="the word (or position) to mask"
     )
     occurrence: Blank[Index1] = Field(
