@@ -1,4 +1,4 @@
-"""How many cores are free for a pass right now: the machine's idle time less nothing of ours.
+"""How many cores are free for a pass right now: the machine's idle time, our own work not load.
 
 A pass decides its BLAS threads from this (threads.py `blas_by_load`): BLAS's second thread
 helps only when a core is free for it. Linux's /proc/stat counts every core's time since boot in

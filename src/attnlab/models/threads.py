@@ -12,7 +12,7 @@ BLAS's own threads (two here) take about two thirds of one thread's time for a p
 is free for the second, and are several times slower when another process holds a core: the second
 thread waits for its turn on it at every product, and the whole pass waits for it. So a pass
 asks how busy the machine is right now (machine_load.py: the idle cores over the last window,
-less nothing of its own) and keeps BLAS on one thread, inside attnlab's call only
+its own work not counted) and keeps BLAS on one thread, inside attnlab's call only
 (threadpoolctl's limit, given back after the pass), unless every core is free for it:
 `blas_by_load`. The numbers are the same either way (the products split their rows and columns
 over the threads, never a sum; a test checks the traces bit for bit). Medians of interleaved
