@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import Generic, TypeVar
 
 from attnlab.core.trace import Trace
-from attnlab.errors import UnknownModelError
+from attnlab.errors import AttnlabError, UnknownModelError
 from attnlab.models.model_trace import ModelTrace
 from attnlab.models.protocol import Model
 from attnlab.models.registry import KNOWN_MODELS, load_model, model_folder
@@ -98,7 +98,7 @@ def refuse_folder(path: str, why: str) -> None:
     page would ask for it by)."""
     try:
         own = model_folder(path)[0]
-    except Exception:  # the path itself was the trouble: its last part is the name asked for
+    except (AttnlabError, OSError):  # the path itself was the trouble: its last part is the name
         own = os.path.basename(os.path.normpath(path))
     if own not in SERVED:
         REFUSED[own] = (path, why)
