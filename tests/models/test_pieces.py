@@ -52,3 +52,11 @@ def test_the_words_of_a_text_are_kept_for_the_next_head() -> None:
     first = split_words(tokens, ("<s>",))
     assert split_words(list(tokens), ["<s>"]) is first  # type: ignore[arg-type]
     assert first[2] == Word("riverbank", 2, 4)
+
+
+def test_a_token_of_spaces_alone_is_no_piece_of_the_word_after_it() -> None:
+    """Gemma 3 writes two spaces before a word as a token of their own ("  ", "You"): the word
+    was read as "  You" of 2 pieces, the note saying "“You” is 2 pieces (“ ”, “You”)"."""
+    words = split_words(("<bos>", "  ", "You", " should", "n't"), special=("<bos>",))
+    got = [(w.text, w.start, w.stop) for w in words]
+    assert got == [("<bos>", 0, 1), (" ", 1, 2), ("You", 2, 3), ("shouldn't", 3, 5)]

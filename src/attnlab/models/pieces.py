@@ -68,7 +68,8 @@ def _split_words(tokens: tuple[str, ...], special: tuple[str, ...]) -> tuple[Wor
     for i, t in enumerate(tokens):
         joins = (not t.startswith(_STARTS)) if bpe else t.startswith(_CONTINUES)
         previous_special = bool(out) and tokens[out[-1].start] in special
-        if out and joins and t not in special and not previous_special:
+        previous_blank = bool(out) and not out[-1].text.strip()  # spaces alone: no word's start
+        if out and joins and t not in special and not previous_special and not previous_blank:
             last = out[-1]
             out[-1] = Word(last.text + _bare(t), last.start, i + 1)
         else:
