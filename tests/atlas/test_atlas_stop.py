@@ -17,6 +17,12 @@ pytest.importorskip("pyarrow")
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
+def _ctrl_c_as_a_terminal_has_it() -> None:
+    """SIGINT's default in the child: a test run started in the background (`cmd &` in a
+    script) inherits SIGINT ignored, and Python then never turns Ctrl-C into KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _stopped(tmp_path: Path, scheduler: str) -> tuple[int, str, int]:
     corpus = tmp_path / "c.txt"
     corpus.write_text(
@@ -29,8 +35,9 @@ def _stopped(tmp_path: Path, scheduler: str) -> tuple[int, str, int]:
     argv += ["--scheduler", scheduler, "--workers", "1"]
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     proc = subprocess.Popen(
-        argv, stderr=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True
-    )
+        argv, stderr=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True,
+        preexec_fn=_ctrl_c_as_a_terminal_has_it,
+    )  # fmt: skip
     parts = out.with_name(out.name + ".parts")
     deadline = time.monotonic() + 90
     while not list(parts.glob("*/shard-*.npz")) and time.monotonic() < deadline:
